@@ -1,0 +1,449 @@
+//! The tool model: the single definition of a tool's safety, mode and metadata.
+//!
+//! This module is the only place where the words `read-only`, `destructive`, `parallel` and
+//! `sequential` are parsed or printed. Everything else (manifests, the `#[tool]` attribute, the
+//! docs, the provider exports, the runtime) goes through [`Safety`] and [`Mode`].
+//!
+//! There are two shapes of the same metadata:
+//!
+//! - [`ToolMeta`] is the *frozen* form: `'static`, built at compile time by the generator (from a
+//!   manifest) or by the `#[tool]` attribute (from code), and held by the runtime registry. Nothing
+//!   in it can be changed at run time.
+//! - [`ToolSpec`] is the owned form the generator works with and the form `tools.json` is written
+//!   in. [`ToolSpec::from_meta`] turns frozen metadata back into a spec, so code-first tools can be
+//!   documented exactly like manifest tools.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::Value;
+
+/// What a tool may do to the world.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Safety {
+    /// Reads state or outside data; changes nothing.
+    ReadOnly,
+    /// Changes the chart, the settings or the outside world.
+    Destructive,
+}
+
+/// How a tool may be scheduled among the other calls of one model message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Mode {
+    /// May run side by side with the other calls of a message, sharing the context.
+    Parallel,
+    /// Forces its whole message to run one call at a time, in order, with the context to itself.
+    Sequential,
+}
+
+/// A word that is not one of the accepted values of [`Safety`] or [`Mode`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownValue {
+    /// What was being parsed: `safety` or `mode`.
+    pub what: &'static str,
+    /// The word that was found.
+    pub found: String,
+    /// The accepted words, in their canonical spelling.
+    pub accepted: &'static [&'static str],
+}
+
+impl fmt::Display for UnknownValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "expected `{}` to be ", self.what)?;
+        write_accepted(f, self.accepted)?;
+        write!(f, ", found {:?}", self.found)
+    }
+}
+
+impl std::error::Error for UnknownValue {}
+
+/// Writes `"a" or "b"` / `"a", "b" or "c"`.
+pub fn write_accepted(f: &mut impl fmt::Write, accepted: &[&str]) -> fmt::Result {
+    for (i, word) in accepted.iter().enumerate() {
+        if i > 0 {
+            f.write_str(if i + 1 == accepted.len() { " or " } else { ", " })?;
+        }
+        write!(f, "{word:?}")?;
+    }
+    Ok(())
+}
+
+macro_rules! word_enum {
+    ($ty:ident, $what:literal, $($variant:ident => $word:literal),+ $(,)?) => {
+        impl $ty {
+            /// Every accepted spelling, in declaration order.
+            pub const ACCEPTED: &'static [&'static str] = &[$($word),+];
+            /// Every value, in declaration order.
+            pub const ALL: &'static [$ty] = &[$($ty::$variant),+];
+
+            /// The canonical spelling used in manifests, attributes, docs and JSON.
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    $($ty::$variant => $word),+
+                }
+            }
+        }
+
+        impl FromStr for $ty {
+            type Err = UnknownValue;
+
+            fn from_str(s: &str) -> Result<Self, Self::Err> {
+                match s {
+                    $($word => Ok($ty::$variant),)+
+                    _ => Err(UnknownValue { what: $what, found: s.to_owned(), accepted: Self::ACCEPTED }),
+                }
+            }
+        }
+
+        impl fmt::Display for $ty {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl Serialize for $ty {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $ty {
+            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let word = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+                word.parse().map_err(serde::de::Error::custom)
+            }
+        }
+    };
+}
+
+word_enum!(Safety, "safety", ReadOnly => "read-only", Destructive => "destructive");
+word_enum!(Mode, "mode", Parallel => "parallel", Sequential => "sequential");
+
+impl Safety {
+    /// What the level means, as written in the docs' safety table.
+    pub const fn meaning(self) -> &'static str {
+        match self {
+            Safety::ReadOnly => "reads state or outside data; changes nothing",
+            Safety::Destructive => "changes the chart, the settings or the outside world",
+        }
+    }
+
+    /// True for [`Safety::ReadOnly`].
+    pub const fn is_read_only(self) -> bool {
+        matches!(self, Safety::ReadOnly)
+    }
+}
+
+impl Mode {
+    /// True for [`Mode::Sequential`].
+    pub const fn is_sequential(self) -> bool {
+        matches!(self, Mode::Sequential)
+    }
+}
+
+/// A JSON Schema held in frozen metadata.
+#[derive(Clone, Copy)]
+pub enum StaticSchema {
+    /// Canonical JSON text, written by the generator from a manifest.
+    Json(&'static str),
+    /// Derived from a Rust type (schemars), for code-first tools. The function is deterministic.
+    Derived(fn() -> Value),
+}
+
+impl StaticSchema {
+    /// The schema as a JSON value.
+    ///
+    /// # Errors
+    /// Fails only if generated JSON text was edited by hand into something that is not JSON.
+    pub fn to_value(&self) -> Result<Value, serde_json::Error> {
+        match self {
+            StaticSchema::Json(text) => serde_json::from_str(text),
+            StaticSchema::Derived(derive) => Ok(derive()),
+        }
+    }
+}
+
+impl fmt::Debug for StaticSchema {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StaticSchema::Json(text) => f.debug_tuple("Json").field(text).finish(),
+            StaticSchema::Derived(_) => f.write_str("Derived(..)"),
+        }
+    }
+}
+
+/// A declared domain error of a tool, frozen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ErrorMeta {
+    /// `SCREAMING_SNAKE_CASE` code, unique within the tool.
+    pub code: &'static str,
+    /// What went wrong, as the model is told.
+    pub message: &'static str,
+    /// Whether the same call may succeed when retried (after the recommended action).
+    pub retryable: bool,
+    /// The recovery hint returned with the error.
+    pub recommended_action: &'static str,
+}
+
+/// An example call of a tool, frozen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExampleMeta {
+    /// What the example shows.
+    pub description: &'static str,
+    /// The arguments, as canonical JSON text.
+    pub input: &'static str,
+}
+
+/// The frozen metadata of one tool: produced at build time from exactly one declaration.
+#[derive(Debug, Clone, Copy)]
+pub struct ToolMeta {
+    /// `^[a-z][a-z0-9_]{0,63}$`.
+    pub name: &'static str,
+    /// A short human title.
+    pub title: &'static str,
+    /// What the tool does, for the model.
+    pub description: &'static str,
+    /// What the tool may do to the world.
+    pub safety: Safety,
+    /// How the tool is scheduled.
+    pub mode: Mode,
+    /// An optional grouping for docs.
+    pub category: Option<&'static str>,
+    /// The JSON Schema (draft 2020-12) of the arguments; its root is an object.
+    pub input_schema: StaticSchema,
+    /// The JSON Schema of the tool's output, when declared.
+    pub output_schema: Option<StaticSchema>,
+    /// The declared domain errors.
+    pub errors: &'static [ErrorMeta],
+    /// Example calls.
+    pub examples: &'static [ExampleMeta],
+    /// Where the tool was declared: the manifest file (relative to its crate) or the Rust item.
+    pub source: &'static str,
+}
+
+impl ToolMeta {
+    /// The declared error with this code, if any.
+    pub fn error(&self, code: &str) -> Option<&'static ErrorMeta> {
+        self.errors.iter().find(|e| e.code == code)
+    }
+}
+
+/// A declared domain error, owned.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ErrorSpec {
+    /// `SCREAMING_SNAKE_CASE` code.
+    pub code: String,
+    /// What went wrong.
+    pub message: String,
+    /// Whether a retry may succeed.
+    pub retryable: bool,
+    /// The recovery hint.
+    pub recommended_action: String,
+}
+
+/// An example call, owned.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ExampleSpec {
+    /// What the example shows.
+    pub description: String,
+    /// The arguments.
+    pub input: Value,
+}
+
+/// The owned form of a tool's metadata: what the generator works with and what `tools.json`
+/// holds (its serde form is exactly one entry of `tools.json`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolSpec {
+    /// `^[a-z][a-z0-9_]{0,63}$`.
+    pub name: String,
+    /// A short human title.
+    pub title: String,
+    /// What the tool does, for the model.
+    pub description: String,
+    /// What the tool may do to the world.
+    pub safety: Safety,
+    /// How the tool is scheduled.
+    pub mode: Mode,
+    /// An optional grouping for docs.
+    pub category: Option<String>,
+    /// The JSON Schema (draft 2020-12) of the arguments.
+    pub input_schema: Value,
+    /// The JSON Schema of the output, when declared.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_schema: Option<Value>,
+    /// The declared domain errors.
+    pub errors: Vec<ErrorSpec>,
+    /// Example calls.
+    pub examples: Vec<ExampleSpec>,
+    /// Where the tool was declared (manifest path relative to the manifest directory's crate,
+    /// or the Rust item). Not part of `tools.json`.
+    #[serde(skip)]
+    pub source: String,
+}
+
+impl ToolSpec {
+    /// Turns frozen metadata back into a spec (for docs and exports of code-first tools).
+    ///
+    /// # Errors
+    /// Fails only if frozen JSON text is not JSON (generated code edited by hand).
+    pub fn from_meta(meta: &ToolMeta) -> Result<Self, serde_json::Error> {
+        Ok(ToolSpec {
+            name: meta.name.to_owned(),
+            title: meta.title.to_owned(),
+            description: meta.description.to_owned(),
+            safety: meta.safety,
+            mode: meta.mode,
+            category: meta.category.map(str::to_owned),
+            input_schema: meta.input_schema.to_value()?,
+            output_schema: meta.output_schema.map(|s| s.to_value()).transpose()?,
+            errors: meta
+                .errors
+                .iter()
+                .map(|e| ErrorSpec {
+                    code: e.code.to_owned(),
+                    message: e.message.to_owned(),
+                    retryable: e.retryable,
+                    recommended_action: e.recommended_action.to_owned(),
+                })
+                .collect(),
+            examples: meta
+                .examples
+                .iter()
+                .map(|e| {
+                    Ok(ExampleSpec {
+                        description: e.description.to_owned(),
+                        input: serde_json::from_str(e.input)?,
+                    })
+                })
+                .collect::<Result<_, serde_json::Error>>()?,
+            source: meta.source.to_owned(),
+        })
+    }
+}
+
+/// Does `name` fit every provider? `^[a-z][a-z0-9_]{0,63}$`.
+pub fn is_valid_tool_name(name: &str) -> bool {
+    let bytes = name.as_bytes();
+    !bytes.is_empty()
+        && bytes.len() <= 64
+        && bytes[0].is_ascii_lowercase()
+        && bytes
+            .iter()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || *b == b'_')
+}
+
+/// Is `code` `SCREAMING_SNAKE_CASE`? `^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$`.
+pub fn is_screaming_snake_case(code: &str) -> bool {
+    let mut chars = code.chars();
+    matches!(chars.next(), Some('A'..='Z'))
+        && !code.ends_with('_')
+        && !code.contains("__")
+        && code
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn safety_round_trips_through_its_one_spelling() {
+        for safety in Safety::ALL {
+            assert_eq!(safety.as_str().parse::<Safety>(), Ok(*safety));
+            let json = serde_json::to_string(safety).expect("serialize");
+            assert_eq!(json, format!("\"{}\"", safety.as_str()));
+            assert_eq!(
+                serde_json::from_str::<Safety>(&json).expect("deserialize"),
+                *safety
+            );
+        }
+    }
+
+    #[test]
+    fn mode_round_trips_through_its_one_spelling() {
+        for mode in Mode::ALL {
+            assert_eq!(mode.as_str().parse::<Mode>(), Ok(*mode));
+        }
+    }
+
+    #[test]
+    fn unknown_words_list_the_accepted_ones() {
+        let err = "readonly".parse::<Safety>().expect_err("not a safety");
+        assert_eq!(
+            err.to_string(),
+            r#"expected `safety` to be "read-only" or "destructive", found "readonly""#
+        );
+        let err = "Parallel".parse::<Mode>().expect_err("case matters");
+        assert_eq!(
+            err.to_string(),
+            r#"expected `mode` to be "parallel" or "sequential", found "Parallel""#
+        );
+    }
+
+    #[test]
+    fn tool_names_fit_every_provider() {
+        assert!(is_valid_tool_name("drawing_create"));
+        assert!(is_valid_tool_name("a"));
+        assert!(is_valid_tool_name(&"a".repeat(64)));
+        assert!(!is_valid_tool_name(&"a".repeat(65)));
+        assert!(!is_valid_tool_name(""));
+        assert!(!is_valid_tool_name("Drawing"));
+        assert!(!is_valid_tool_name("1tool"));
+        assert!(!is_valid_tool_name("drawing-create"));
+        assert!(!is_valid_tool_name("drawing.create"));
+    }
+
+    #[test]
+    fn error_codes_are_screaming_snake_case() {
+        assert!(is_screaming_snake_case("PANE_NOT_FOUND"));
+        assert!(is_screaming_snake_case("E2"));
+        assert!(!is_screaming_snake_case("pane_not_found"));
+        assert!(!is_screaming_snake_case("PANE__NOT"));
+        assert!(!is_screaming_snake_case("_PANE"));
+        assert!(!is_screaming_snake_case("PANE_"));
+        assert!(!is_screaming_snake_case("2PANE"));
+        assert!(!is_screaming_snake_case(""));
+    }
+
+    #[test]
+    fn frozen_metadata_converts_to_a_spec() {
+        static META: ToolMeta = ToolMeta {
+            name: "panes_list",
+            title: "List panes",
+            description: "Lists the panes.",
+            safety: Safety::ReadOnly,
+            mode: Mode::Parallel,
+            category: Some("panes"),
+            input_schema: StaticSchema::Json(
+                r#"{"type":"object","additionalProperties":false}"#,
+            ),
+            output_schema: None,
+            errors: &[],
+            examples: &[ExampleMeta {
+                description: "All panes",
+                input: "{}",
+            }],
+            source: "tools/panes_list.toml",
+        };
+        let spec = ToolSpec::from_meta(&META).expect("valid json");
+        let json = serde_json::to_value(&spec).expect("serialize");
+        assert_eq!(
+            json,
+            serde_json::json!({
+                "name": "panes_list",
+                "title": "List panes",
+                "description": "Lists the panes.",
+                "safety": "read-only",
+                "mode": "parallel",
+                "category": "panes",
+                "inputSchema": {"type": "object", "additionalProperties": false},
+                "errors": [],
+                "examples": [{"description": "All panes", "input": {}}]
+            })
+        );
+    }
+}

@@ -1,0 +1,205 @@
+//! What a registered tool is: its frozen metadata and an adapter the registry calls.
+//!
+//! Tools are usually written as plain functions with `#[tool]`; the attribute emits the adapter.
+//! The adapter receives arguments that the registry has already validated against the tool's
+//! schema, deserializes them into the typed input (`T::deserialize(&value)`, no clone), calls the
+//! function and turns its result into a [`ToolOutput`] or a [`ToolError`].
+
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+
+use serde_json::Value;
+use tool_manifest::{Mode, Safety, ToolMeta};
+
+/// A boxed future that may be sent across threads.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// What an adapter answers.
+pub type CallResult = Result<ToolOutput, ToolError>;
+
+/// An adapter taking the context shared. Any tool may use it.
+pub type SharedFn<C> = for<'a> fn(&'a C, &'a Value) -> BoxFuture<'a, CallResult>;
+
+/// An adapter taking the context to itself. Only `sequential` tools may use it.
+pub type ExclusiveFn<C> = for<'a> fn(&'a mut C, &'a Value) -> BoxFuture<'a, CallResult>;
+
+/// How a tool gets the run's context `C`.
+pub enum Handler<C> {
+    /// `&C`: calls of one parallel message run side by side and share the context.
+    Shared(SharedFn<C>),
+    /// `&mut C`: a sequential call has the context to itself.
+    Exclusive(ExclusiveFn<C>),
+}
+
+impl<C> Clone for Handler<C> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<C> Copy for Handler<C> {}
+
+impl<C> fmt::Debug for Handler<C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Handler::Shared(_) => "Handler::Shared(..)",
+            Handler::Exclusive(_) => "Handler::Exclusive(..)",
+        })
+    }
+}
+
+/// One tool as the registry holds it: frozen metadata plus its adapter.
+pub struct ToolDef<C> {
+    /// The tool's frozen metadata (from a manifest or from `#[tool]`).
+    pub meta: &'static ToolMeta,
+    /// The adapter.
+    pub handler: Handler<C>,
+}
+
+impl<C> Clone for ToolDef<C> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<C> Copy for ToolDef<C> {}
+
+impl<C> fmt::Debug for ToolDef<C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ToolDef")
+            .field("name", &self.meta.name)
+            .field("safety", &self.meta.safety)
+            .field("mode", &self.meta.mode)
+            .field("handler", &self.handler)
+            .finish()
+    }
+}
+
+impl<C> ToolDef<C> {
+    /// The tool's safety, from its one declaration.
+    pub fn safety(&self) -> Safety {
+        self.meta.safety
+    }
+
+    /// The tool's mode, from its one declaration.
+    pub fn mode(&self) -> Mode {
+        self.meta.mode
+    }
+}
+
+/// A successful call: the tool's output and whether it changed state.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolOutput {
+    /// The tool's output, serialized.
+    pub data: Value,
+    /// True when a destructive tool reports a change; always false for read-only tools.
+    pub state_changed: bool,
+}
+
+/// Wrap a destructive tool's output in `Unchanged` to report that nothing was changed
+/// (`stateChanged: false`). Any other output of a destructive tool reports a change.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Unchanged<T>(pub T);
+
+/// Turns what a tool function returns on success into a [`ToolOutput`].
+pub trait IntoToolOutput {
+    /// `safety` is the tool's declared safety: read-only tools never report a change.
+    ///
+    /// # Errors
+    /// When the output cannot be serialized to JSON.
+    fn into_tool_output(self, safety: Safety) -> Result<ToolOutput, ToolError>;
+}
+
+impl<T: serde::Serialize> IntoToolOutput for T {
+    fn into_tool_output(self, safety: Safety) -> Result<ToolOutput, ToolError> {
+        let data = serde_json::to_value(&self)
+            .map_err(|e| ToolError::failed(format!("the tool output could not be serialized: {e}")))?;
+        Ok(ToolOutput { data, state_changed: !safety.is_read_only() })
+    }
+}
+
+impl<T: serde::Serialize> IntoToolOutput for Unchanged<T> {
+    fn into_tool_output(self, safety: Safety) -> Result<ToolOutput, ToolError> {
+        let mut output = self.0.into_tool_output(safety)?;
+        output.state_changed = false;
+        Ok(output)
+    }
+}
+
+/// A code a tool declared in its manifest's `[[errors]]` (generated error enums implement it).
+pub trait DeclaredError {
+    /// The `SCREAMING_SNAKE_CASE` code, as declared.
+    fn code(&self) -> &'static str;
+}
+
+/// A declared error with optional tool-specific guidance, e.g. the valid pane IDs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure<E> {
+    /// The declared code.
+    pub error: E,
+    /// Guidance added to the declared message (`valid pane IDs: main, lower`).
+    pub detail: Option<String>,
+}
+
+impl<E> Failure<E> {
+    /// A declared error without extra guidance.
+    pub fn new(error: E) -> Self {
+        Failure { error, detail: None }
+    }
+
+    /// Adds tool-specific guidance to the declared message.
+    #[must_use]
+    pub fn detail(mut self, detail: impl Into<String>) -> Self {
+        self.detail = Some(detail.into());
+        self
+    }
+}
+
+impl<E: DeclaredError> From<E> for Failure<E> {
+    fn from(error: E) -> Self {
+        Failure::new(error)
+    }
+}
+
+/// Why a tool call failed, before it is put into the envelope.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ToolError {
+    /// A code declared by the tool; the registry adds the declared message, retryable flag and
+    /// recommended action.
+    Declared {
+        /// The declared code.
+        code: &'static str,
+        /// Tool-specific guidance appended to the declared message.
+        detail: Option<String>,
+    },
+    /// The arguments passed validation but could not be deserialized into the typed input.
+    Input(String),
+    /// The tool failed without a declared code (`TOOL_FAILED`).
+    Failed(String),
+}
+
+impl ToolError {
+    /// A failure without a declared code.
+    pub fn failed(message: impl Into<String>) -> Self {
+        ToolError::Failed(message.into())
+    }
+}
+
+impl<E: DeclaredError> From<Failure<E>> for ToolError {
+    fn from(failure: Failure<E>) -> Self {
+        ToolError::Declared { code: failure.error.code(), detail: failure.detail }
+    }
+}
+
+impl fmt::Display for ToolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ToolError::Declared { code, detail: Some(detail) } => write!(f, "{code}: {detail}"),
+            ToolError::Declared { code, detail: None } => f.write_str(code),
+            ToolError::Input(message) | ToolError::Failed(message) => f.write_str(message),
+        }
+    }
+}
+
+impl std::error::Error for ToolError {}
