@@ -49,7 +49,12 @@ mod tests {
     use super::*;
 
     fn declared(name: &str, file: &str, line: usize) -> DeclaredName {
-        DeclaredName { name: name.to_owned(), file: PathBuf::from(file), line, column: 8 }
+        DeclaredName {
+            name: name.to_owned(),
+            file: PathBuf::from(file),
+            line,
+            column: 8,
+        }
     }
 
     #[test]
@@ -73,7 +78,10 @@ mod tests {
 
     #[test]
     fn distinct_names_pass() {
-        let names = [declared("a", "tools/a.toml", 1), declared("b", "tools/b.toml", 1)];
+        let names = [
+            declared("a", "tools/a.toml", 1),
+            declared("b", "tools/b.toml", 1),
+        ];
         assert!(duplicate_names(&names).is_empty());
     }
 }

@@ -6,5 +6,8 @@ use crate::model::ToolSpec;
 
 /// Every docs file, keyed by its path relative to the docs directory.
 pub fn render(specs: &[ToolSpec]) -> BTreeMap<String, String> {
-    specs.iter().map(|spec| (format!("{}.md", spec.name), format!("# {}\n", spec.title))).collect()
+    specs
+        .iter()
+        .map(|spec| (format!("{}.md", spec.name), format!("# {}\n", spec.title)))
+        .collect()
 }

@@ -102,10 +102,18 @@ pub fn parse_manifest(path: &Path, text: &str) -> Result<ToolSpec, Diagnostics> 
 
 /// Parses one manifest, keeping what the whole-set checks need even when it has mistakes.
 pub fn parse(path: &Path, text: &str) -> Parsed {
-    let mut parser = Parser { file: path.to_path_buf(), text, diagnostics: Vec::new() };
+    let mut parser = Parser {
+        file: path.to_path_buf(),
+        text,
+        diagnostics: Vec::new(),
+    };
     let (spec, name) = parser.manifest(path);
     let diagnostics = parser.diagnostics;
-    Parsed { spec: if diagnostics.is_empty() { spec } else { None }, name, diagnostics }
+    Parsed {
+        spec: if diagnostics.is_empty() { spec } else { None },
+        name,
+        diagnostics,
+    }
 }
 
 /// Loads every `*.toml` file directly in `dir` (in file-name order), then runs the whole-set
@@ -126,13 +134,19 @@ pub fn load_dir(dir: &Path) -> Result<Vec<ToolSpec>, Diagnostics> {
                 Err(e) => {
                     diagnostics.push(Diagnostic::file(
                         &file,
-                        format!("the manifest is not UTF-8 text (invalid byte at offset {})", e.utf8_error().valid_up_to()),
+                        format!(
+                            "the manifest is not UTF-8 text (invalid byte at offset {})",
+                            e.utf8_error().valid_up_to()
+                        ),
                     ));
                     continue;
                 }
             },
             Err(e) => {
-                diagnostics.push(Diagnostic::file(&file, format!("cannot read the manifest: {e}")));
+                diagnostics.push(Diagnostic::file(
+                    &file,
+                    format!("cannot read the manifest: {e}"),
+                ));
                 continue;
             }
         };
@@ -161,7 +175,9 @@ fn manifest_files(dir: &Path) -> Result<Vec<PathBuf>, Diagnostic> {
     })?;
     let mut files = Vec::new();
     for entry in entries {
-        let entry = entry.map_err(|e| Diagnostic::file(dir, format!("cannot read the manifest directory: {e}")))?;
+        let entry = entry.map_err(|e| {
+            Diagnostic::file(dir, format!("cannot read the manifest directory: {e}"))
+        })?;
         let path = entry.path();
         let is_toml = path.extension().is_some_and(|ext| ext == "toml");
         // `is_file` follows symlinks: a linked manifest counts.
@@ -170,7 +186,10 @@ fn manifest_files(dir: &Path) -> Result<Vec<PathBuf>, Diagnostic> {
         }
     }
     if files.is_empty() {
-        return Err(Diagnostic::file(dir, "no manifests in this directory, expected one `<tool name>.toml` file per tool"));
+        return Err(Diagnostic::file(
+            dir,
+            "no manifests in this directory, expected one `<tool name>.toml` file per tool",
+        ));
     }
     files.sort();
     Ok(files)
@@ -198,8 +217,9 @@ impl SpanIndex {
 
     /// Where a keyword is written: its key when it has one, else its value.
     fn key_offset(&self, pointer: &str) -> usize {
-        self.nearest(pointer)
-            .map_or(0, |(key, value)| key.as_ref().map_or(value.start, |k| k.start))
+        self.nearest(pointer).map_or(0, |(key, value)| {
+            key.as_ref().map_or(value.start, |k| k.start)
+        })
     }
 
     /// Where a value is written.
@@ -217,7 +237,8 @@ struct Parser<'t> {
 impl Parser<'_> {
     fn error(&mut self, offset: usize, message: impl Into<String>) {
         let (line, column) = Diagnostic::line_col(self.text, offset);
-        self.diagnostics.push(Diagnostic::at(&self.file, line, column, message));
+        self.diagnostics
+            .push(Diagnostic::at(&self.file, line, column, message));
     }
 
     fn manifest(&mut self, path: &Path) -> (Option<ToolSpec>, Option<DeclaredName>) {
@@ -235,10 +256,17 @@ impl Parser<'_> {
         let document = document.into_inner();
         self.unknown_keys(&document, KEYS, "");
 
-        let name = self.required(&document, "name", 0, "", "").and_then(|item| self.string(item, "name"));
+        let name = self
+            .required(&document, "name", 0, "", "")
+            .and_then(|item| self.string(item, "name"));
         let declared = name.as_ref().map(|(name, span)| {
             let (line, column) = Diagnostic::line_col(self.text, span.start);
-            DeclaredName { name: name.clone(), file: self.file.clone(), line, column }
+            DeclaredName {
+                name: name.clone(),
+                file: self.file.clone(),
+                line,
+                column,
+            }
         });
         if let Some((name, span)) = &name {
             self.check_name(path, name, span.start);
@@ -294,16 +322,16 @@ impl Parser<'_> {
                 ),
             );
         }
-        if let Some(stem) = path.file_stem().and_then(|s| s.to_str()) {
-            if stem != name {
-                self.error(
-                    offset,
-                    format!(
-                        "tool name `{}` differs from the file stem `{stem}`, expected `name = \"{stem}\"` (or rename the file)",
-                        truncate(name, QUOTE_LIMIT)
-                    ),
-                );
-            }
+        if let Some(stem) = path.file_stem().and_then(|s| s.to_str())
+            && stem != name
+        {
+            self.error(
+                offset,
+                format!(
+                    "tool name `{}` differs from the file stem `{stem}`, expected `name = \"{stem}\"` (or rename the file)",
+                    truncate(name, QUOTE_LIMIT)
+                ),
+            );
         }
     }
 
@@ -344,19 +372,30 @@ impl Parser<'_> {
     }
 
     fn required_string(&mut self, table: &DeTable<'_>, key: &str) -> Option<String> {
-        self.required(table, key, 0, "", "").and_then(|item| self.string(item, key)).map(|(s, _)| s)
+        self.required(table, key, 0, "", "")
+            .and_then(|item| self.string(item, key))
+            .map(|(s, _)| s)
     }
 
     /// A non-empty string.
     fn string(&mut self, item: &Item<'_>, key: &str) -> Option<(String, Range<usize>)> {
         match item.get_ref() {
             DeValue::String(s) if s.trim().is_empty() => {
-                self.error(item.span().start, format!("expected `{key}` to be a non-empty string, found an empty one"));
+                self.error(
+                    item.span().start,
+                    format!("expected `{key}` to be a non-empty string, found an empty one"),
+                );
                 None
             }
             DeValue::String(s) => Some((s.to_string(), item.span())),
             other => {
-                self.error(item.span().start, format!("expected `{key}` to be a string, found {}", toml_type(other)));
+                self.error(
+                    item.span().start,
+                    format!(
+                        "expected `{key}` to be a string, found {}",
+                        toml_type(other)
+                    ),
+                );
                 None
             }
         }
@@ -368,7 +407,10 @@ impl Parser<'_> {
             other => {
                 self.error(
                     item.span().start,
-                    format!("expected `{key}` to be `true` or `false`, found {}", toml_type(other)),
+                    format!(
+                        "expected `{key}` to be `true` or `false`, found {}",
+                        toml_type(other)
+                    ),
                 );
                 None
             }
@@ -382,7 +424,10 @@ impl Parser<'_> {
         key: &str,
         accepted: &[&str],
     ) -> Option<T> {
-        let choices: Vec<String> = accepted.iter().map(|w| format!("`{key} = {w:?}`")).collect();
+        let choices: Vec<String> = accepted
+            .iter()
+            .map(|w| format!("`{key} = {w:?}`"))
+            .collect();
         let hint = format!(", expected {}", choices.join(" or "));
         let item = self.required(table, key, 0, "", &hint)?;
         let (word, span) = match item.get_ref() {
@@ -401,21 +446,38 @@ impl Parser<'_> {
     /// `[input]`: a table, converted to JSON, checked against the supported subset, the draft
     /// 2020-12 meta-schema and compiled. Returns the canonical schema and its compiled
     /// validator.
-    fn input_schema(&mut self, key: Range<usize>, item: &Item<'_>) -> Option<(Value, jsonschema::Validator)> {
+    fn input_schema(
+        &mut self,
+        key: Range<usize>,
+        item: &Item<'_>,
+    ) -> Option<(Value, jsonschema::Validator)> {
         let DeValue::Table(_) = item.get_ref() else {
             self.error(
                 item.span().start,
-                format!("expected `input` to be a table (a JSON Schema object), found {}", toml_type(item.get_ref())),
+                format!(
+                    "expected `input` to be a table (a JSON Schema object), found {}",
+                    toml_type(item.get_ref())
+                ),
             );
             return None;
         };
         let mut index = SpanIndex::default();
-        let mut schema = self.to_json(item, String::new(), Some(key), &mut index)?;
+        let mut schema = self.json_of(item, String::new(), Some(key), &mut index)?;
         let mut issues: Vec<SchemaIssue> = schema::strip_dialect(&mut schema).into_iter().collect();
         issues.extend(schema::unsupported(&schema));
         if !issues.is_empty() {
             for issue in issues {
-                self.error(index.key_offset(&issue.pointer), issue.message);
+                let mut message = issue.message;
+                let top_level = issue
+                    .pointer
+                    .strip_prefix('/')
+                    .filter(|key| KEYS.contains(key));
+                if let Some(key) = top_level {
+                    message.push_str(&format!(
+                        "; `{key}` is a manifest key: keys after `[input]` belong to the input schema, move it above `[input]`"
+                    ));
+                }
+                self.error(index.key_offset(&issue.pointer), message);
             }
             return None;
         }
@@ -429,12 +491,15 @@ impl Parser<'_> {
         let DeValue::Table(_) = item.get_ref() else {
             self.error(
                 item.span().start,
-                format!("expected `output` to be a table (a JSON Schema object), found {}", toml_type(item.get_ref())),
+                format!(
+                    "expected `output` to be a table (a JSON Schema object), found {}",
+                    toml_type(item.get_ref())
+                ),
             );
             return None;
         };
         let mut index = SpanIndex::default();
-        let mut schema = self.to_json(item, String::new(), Some(key), &mut index)?;
+        let mut schema = self.json_of(item, String::new(), Some(key), &mut index)?;
         if let Some(issue) = schema::strip_dialect(&mut schema) {
             self.error(index.key_offset(&issue.pointer), issue.message);
             return None;
@@ -445,7 +510,12 @@ impl Parser<'_> {
 
     /// Meta-validates against draft 2020-12, then builds the validator (which checks what the
     /// meta-schema cannot, such as regular expressions).
-    fn compile(&mut self, schema: &Value, index: &SpanIndex, which: &str) -> Option<jsonschema::Validator> {
+    fn compile(
+        &mut self,
+        schema: &Value,
+        index: &SpanIndex,
+        which: &str,
+    ) -> Option<jsonschema::Validator> {
         let meta = jsonschema::draft202012::meta::validator();
         let mut seen = Vec::new();
         for error in meta.iter_errors(schema) {
@@ -495,18 +565,34 @@ impl Parser<'_> {
             };
             let at = entry.span().start;
             self.unknown_keys(table, ERROR_KEYS, context);
-            let code = self.required(table, "code", at, context, "").and_then(|i| self.string(i, "code"));
+            let code = self
+                .required(table, "code", at, context, "")
+                .and_then(|i| self.string(i, "code"));
             if let Some((code, span)) = &code {
                 self.check_code(code, span.start, &mut codes);
             }
-            let message = self.required(table, "message", at, context, "").and_then(|i| self.string(i, "message"));
-            let retryable = self.required(table, "retryable", at, context, "").and_then(|i| self.boolean(i, "retryable"));
+            let message = self
+                .required(table, "message", at, context, "")
+                .and_then(|i| self.string(i, "message"));
+            let retryable = self
+                .required(table, "retryable", at, context, "")
+                .and_then(|i| self.boolean(i, "retryable"));
             let action = self
                 .required(table, "recommended_action", at, context, "")
                 .and_then(|i| self.string(i, "recommended_action"));
             match (code, message, retryable, action) {
-                (Some((code, _)), Some((message, _)), Some(retryable), Some((recommended_action, _))) => {
-                    specs.push(ErrorSpec { code, message, retryable, recommended_action });
+                (
+                    Some((code, _)),
+                    Some((message, _)),
+                    Some(retryable),
+                    Some((recommended_action, _)),
+                ) => {
+                    specs.push(ErrorSpec {
+                        code,
+                        message,
+                        retryable,
+                        recommended_action,
+                    });
                 }
                 _ => ok = false,
             }
@@ -523,7 +609,10 @@ impl Parser<'_> {
             } else {
                 "expected upper-case words joined by `_`, such as `PANE_NOT_FOUND`".to_owned()
             };
-            self.error(offset, format!("error code `{shown}` is not SCREAMING_SNAKE_CASE, {expected}"));
+            self.error(
+                offset,
+                format!("error code `{shown}` is not SCREAMING_SNAKE_CASE, {expected}"),
+            );
         } else if RESERVED_CODES.contains(&code) {
             self.error(
                 offset,
@@ -536,7 +625,10 @@ impl Parser<'_> {
         match codes.get(code) {
             Some(first) => {
                 let (line, _) = Diagnostic::line_col(self.text, *first);
-                self.error(offset, format!("duplicate error code `{shown}`, first declared at line {line}"));
+                self.error(
+                    offset,
+                    format!("duplicate error code `{shown}`, first declared at line {line}"),
+                );
             }
             None => {
                 codes.insert(code.to_owned(), offset);
@@ -562,11 +654,15 @@ impl Parser<'_> {
             };
             let at = entry.span().start;
             self.unknown_keys(table, EXAMPLE_KEYS, context);
-            let description =
-                self.required(table, "description", at, context, "").and_then(|i| self.string(i, "description"));
+            let description = self
+                .required(table, "description", at, context, "")
+                .and_then(|i| self.string(i, "description"));
             let example_input = match table.get_key_value("input") {
                 None => {
-                    self.error(at, format!("missing key `input`{context}, expected a table of arguments"));
+                    self.error(
+                        at,
+                        format!("missing key `input`{context}, expected a table of arguments"),
+                    );
                     None
                 }
                 Some((_, item)) if !item.get_ref().is_table() => {
@@ -581,21 +677,30 @@ impl Parser<'_> {
                 }
                 Some((key, item)) => {
                     let mut index = SpanIndex::default();
-                    self.to_json(item, String::new(), Some(key.span()), &mut index).map(|v| (v, index))
+                    self.json_of(item, String::new(), Some(key.span()), &mut index)
+                        .map(|v| (v, index))
                 }
             };
             if let (Some((value, index)), Some((_, validator))) = (&example_input, input) {
                 self.validate_example(number, value, index, validator);
             }
             match (description, example_input) {
-                (Some((description, _)), Some((input, _))) => specs.push(ExampleSpec { description, input }),
+                (Some((description, _)), Some((input, _))) => {
+                    specs.push(ExampleSpec { description, input })
+                }
                 _ => ok = false,
             }
         }
         ok.then_some(specs)
     }
 
-    fn validate_example(&mut self, number: usize, value: &Value, index: &SpanIndex, validator: &jsonschema::Validator) {
+    fn validate_example(
+        &mut self,
+        number: usize,
+        value: &Value,
+        index: &SpanIndex,
+        validator: &jsonschema::Validator,
+    ) {
         for error in validator.iter_errors(value) {
             let pointer = error.instance_path().as_str().to_owned();
             self.error(
@@ -616,7 +721,10 @@ impl Parser<'_> {
         let DeValue::Array(entries) = item.get_ref() else {
             self.error(
                 item.span().start,
-                format!("expected `{key}` to be an array of tables (`[[{key}]]`), found {}", toml_type(item.get_ref())),
+                format!(
+                    "expected `{key}` to be an array of tables (`[[{key}]]`), found {}",
+                    toml_type(item.get_ref())
+                ),
             );
             return None;
         };
@@ -624,7 +732,10 @@ impl Parser<'_> {
             if !entry.get_ref().is_table() {
                 self.error(
                     entry.span().start,
-                    format!("expected each entry of `{key}` to be a table, found {}", toml_type(entry.get_ref())),
+                    format!(
+                        "expected each entry of `{key}` to be a table, found {}",
+                        toml_type(entry.get_ref())
+                    ),
                 );
             }
         }
@@ -633,7 +744,7 @@ impl Parser<'_> {
 
     /// Converts a TOML value to JSON, recording where every key and value is written. Integers
     /// stay integers and floats stay floats; a datetime or a non-finite float has no JSON form.
-    fn to_json(
+    fn json_of(
         &mut self,
         item: &Item<'_>,
         pointer: String,
@@ -651,10 +762,18 @@ impl Parser<'_> {
                     None
                 }
             },
-            DeValue::Float(f) => match f.as_str().parse::<f64>().ok().and_then(serde_json::Number::from_f64) {
+            DeValue::Float(f) => match f
+                .as_str()
+                .parse::<f64>()
+                .ok()
+                .and_then(serde_json::Number::from_f64)
+            {
                 Some(n) => Some(Value::Number(n)),
                 None => {
-                    self.error(offset, format!("float `{f}` has no JSON form, expected a finite number"));
+                    self.error(
+                        offset,
+                        format!("float `{f}` has no JSON form, expected a finite number"),
+                    );
                     None
                 }
             },
@@ -669,7 +788,7 @@ impl Parser<'_> {
                 let mut values = Vec::with_capacity(items.len());
                 let mut ok = true;
                 for (i, element) in items.iter().enumerate() {
-                    match self.to_json(element, format!("{pointer}/{i}"), None, index) {
+                    match self.json_of(element, format!("{pointer}/{i}"), None, index) {
                         Some(v) => values.push(v),
                         None => ok = false,
                     }
@@ -682,7 +801,7 @@ impl Parser<'_> {
                 for (k, v) in table.iter() {
                     let name = k.get_ref().to_string();
                     let child = format!("{pointer}/{}", escape_token(&name));
-                    match self.to_json(v, child, Some(k.span()), index) {
+                    match self.json_of(v, child, Some(k.span()), index) {
                         Some(v) => {
                             map.insert(name, v);
                         }
@@ -700,7 +819,11 @@ impl Parser<'_> {
 /// `a string`, `an integer`, … for messages.
 fn toml_type(value: &DeValue<'_>) -> String {
     let word = value.type_str();
-    let article = if word.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+    let article = if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    };
     format!("{article} {word}")
 }
 
@@ -773,7 +896,8 @@ input = { pane_id = "main", anchors = [{ time = 1, price = 2.5 }], width = 2 }
 "#;
 
     fn parse_ok(text: &str) -> ToolSpec {
-        parse_manifest(Path::new("tools/drawing_create.toml"), text).unwrap_or_else(|e| panic!("{e}"))
+        parse_manifest(Path::new("tools/drawing_create.toml"), text)
+            .unwrap_or_else(|e| panic!("{e}"))
     }
 
     fn errors(text: &str) -> Vec<String> {
@@ -795,8 +919,14 @@ input = { pane_id = "main", anchors = [{ time = 1, price = 2.5 }], width = 2 }
         assert_eq!(spec.source, "tools/drawing_create.toml");
         assert_eq!(spec.errors.len(), 1);
         assert!(spec.errors[0].retryable);
-        assert_eq!(spec.examples[0].input, json!({"pane_id": "main", "anchors": [{"time": 1, "price": 2.5}], "width": 2}));
-        assert_eq!(spec.output_schema, Some(json!({"type": "object", "properties": {"drawing_id": {"type": "string"}}})));
+        assert_eq!(
+            spec.examples[0].input,
+            json!({"pane_id": "main", "anchors": [{"time": 1, "price": 2.5}], "width": 2})
+        );
+        assert_eq!(
+            spec.output_schema,
+            Some(json!({"type": "object", "properties": {"drawing_id": {"type": "string"}}}))
+        );
         let anchors = &spec.input_schema["properties"]["anchors"];
         assert_eq!(anchors["items"]["properties"]["time"]["minimum"], json!(0));
     }
@@ -807,9 +937,15 @@ input = { pane_id = "main", anchors = [{ time = 1, price = 2.5 }], width = 2 }
         let width = &spec.input_schema["properties"]["width"];
         assert!(width["default"].is_f64(), "1.0 stays a float: {width}");
         assert!(width["maximum"].is_f64());
-        assert!(spec.examples[0].input["width"].is_i64(), "2 stays an integer");
+        assert!(
+            spec.examples[0].input["width"].is_i64(),
+            "2 stays an integer"
+        );
         let canonical = serde_json::to_string(width).expect("serialize");
-        assert_eq!(canonical, r#"{"default":1.0,"maximum":1000.0,"type":"number"}"#);
+        assert_eq!(
+            canonical,
+            r#"{"default":1.0,"maximum":1000.0,"type":"number"}"#
+        );
     }
 
     #[test]
@@ -820,7 +956,10 @@ input = { pane_id = "main", anchors = [{ time = 1, price = 2.5 }], width = 2 }
         );
         let spec = parse_ok(&text);
         let canonical = serde_json::to_string(&spec.input_schema).expect("serialize");
-        assert!(canonical.starts_with(r#"{"additionalProperties":false,"properties":{"anchors""#), "{canonical}");
+        assert!(
+            canonical.starts_with(r#"{"additionalProperties":false,"properties":{"anchors""#),
+            "{canonical}"
+        );
         assert!(!canonical.contains("$schema"));
     }
 

@@ -50,8 +50,14 @@ impl OutputDirs {
     /// produced any more is stale and is removed by `generate`.
     pub fn owned(&self) -> Vec<OwnedDir> {
         vec![
-            OwnedDir { dir: self.schemas(), extension: "json" },
-            OwnedDir { dir: self.docs.clone(), extension: "md" },
+            OwnedDir {
+                dir: self.schemas(),
+                extension: "json",
+            },
+            OwnedDir {
+                dir: self.docs.clone(),
+                extension: "md",
+            },
         ]
     }
 }
@@ -66,7 +72,10 @@ pub fn render(specs: &[ToolSpec], dirs: &OutputDirs) -> BTreeMap<PathBuf, String
     files.insert(dirs.tools_index(), pretty(&sorted));
     let schemas = dirs.schemas();
     for spec in &sorted {
-        files.insert(schemas.join(format!("{}.json", spec.name)), pretty(&spec.input_schema));
+        files.insert(
+            schemas.join(format!("{}.json", spec.name)),
+            pretty(&spec.input_schema),
+        );
     }
     let owned: Vec<ToolSpec> = sorted.into_iter().cloned().collect();
     for (page, text) in crate::docs::render(&owned) {
@@ -79,7 +88,8 @@ pub fn render(specs: &[ToolSpec], dirs: &OutputDirs) -> BTreeMap<PathBuf, String
 fn pretty(value: &impl Serialize) -> String {
     // Specs and JSON values have string keys and finite numbers only: serializing them to a
     // string cannot fail.
-    let mut text = serde_json::to_string_pretty(value).expect("specs and JSON values always serialize");
+    let mut text =
+        serde_json::to_string_pretty(value).expect("specs and JSON values always serialize");
     text.push('\n');
     text
 }
@@ -99,7 +109,11 @@ pub struct OutputError {
 
 impl OutputError {
     fn new(action: &'static str, path: &Path, source: io::Error) -> Self {
-        OutputError { action, path: path.to_path_buf(), source }
+        OutputError {
+            action,
+            path: path.to_path_buf(),
+            source,
+        }
     }
 }
 
@@ -153,19 +167,31 @@ fn read_existing(path: &Path) -> Result<Option<String>, OutputError> {
 ///
 /// # Errors
 /// A file or directory that exists but cannot be read.
-pub fn stale(files: &BTreeMap<PathBuf, String>, dirs: &OutputDirs) -> Result<Vec<StaleFile>, OutputError> {
+pub fn stale(
+    files: &BTreeMap<PathBuf, String>,
+    dirs: &OutputDirs,
+) -> Result<Vec<StaleFile>, OutputError> {
     let mut found = Vec::new();
     for (path, content) in files {
         match read_existing(path)? {
-            None => found.push(StaleFile { path: path.clone(), staleness: Staleness::Missing }),
+            None => found.push(StaleFile {
+                path: path.clone(),
+                staleness: Staleness::Missing,
+            }),
             Some(existing) if existing != *content => {
-                found.push(StaleFile { path: path.clone(), staleness: Staleness::Changed });
+                found.push(StaleFile {
+                    path: path.clone(),
+                    staleness: Staleness::Changed,
+                });
             }
             Some(_) => {}
         }
     }
     for path in orphans(files, dirs)? {
-        found.push(StaleFile { path, staleness: Staleness::Orphaned });
+        found.push(StaleFile {
+            path,
+            staleness: Staleness::Orphaned,
+        });
     }
     found.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(found)
@@ -176,7 +202,10 @@ pub fn stale(files: &BTreeMap<PathBuf, String>, dirs: &OutputDirs) -> Result<Vec
 ///
 /// # Errors
 /// An owned directory that exists but cannot be listed.
-pub fn orphans(files: &BTreeMap<PathBuf, String>, dirs: &OutputDirs) -> Result<Vec<PathBuf>, OutputError> {
+pub fn orphans(
+    files: &BTreeMap<PathBuf, String>,
+    dirs: &OutputDirs,
+) -> Result<Vec<PathBuf>, OutputError> {
     let mut found = Vec::new();
     for owned in dirs.owned() {
         let entries = match std::fs::read_dir(&owned.dir) {
@@ -221,8 +250,11 @@ fn write_atomically(path: &Path, content: &str) -> Result<(), OutputError> {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),
     };
-    std::fs::create_dir_all(parent).map_err(|e| OutputError::new("create the directory", parent, e))?;
-    let name = path.file_name().map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
+    std::fs::create_dir_all(parent)
+        .map_err(|e| OutputError::new("create the directory", parent, e))?;
+    let name = path
+        .file_name()
+        .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
     let temporary = parent.join(format!(".{name}.{}.tmp", std::process::id()));
     if let Err(e) = std::fs::write(&temporary, content) {
         let _ = std::fs::remove_file(&temporary);
@@ -239,7 +271,10 @@ fn write_atomically(path: &Path, content: &str) -> Result<(), OutputError> {
 ///
 /// # Errors
 /// An owned directory that cannot be listed or an orphan that cannot be removed.
-pub fn remove_orphans(files: &BTreeMap<PathBuf, String>, dirs: &OutputDirs) -> Result<Vec<PathBuf>, OutputError> {
+pub fn remove_orphans(
+    files: &BTreeMap<PathBuf, String>,
+    dirs: &OutputDirs,
+) -> Result<Vec<PathBuf>, OutputError> {
     let found = orphans(files, dirs)?;
     for path in &found {
         std::fs::remove_file(path).map_err(|e| OutputError::new("remove", path, e))?;
@@ -267,7 +302,10 @@ impl Changes {
 ///
 /// # Errors
 /// The first file system operation that fails.
-pub fn generate(files: &BTreeMap<PathBuf, String>, dirs: &OutputDirs) -> Result<Changes, OutputError> {
+pub fn generate(
+    files: &BTreeMap<PathBuf, String>,
+    dirs: &OutputDirs,
+) -> Result<Changes, OutputError> {
     let written = write_changed(files)?;
     let removed = remove_orphans(files, dirs)?;
     Ok(Changes { written, removed })
@@ -296,21 +334,31 @@ mod tests {
     }
 
     fn dirs(root: &Path) -> OutputDirs {
-        OutputDirs { out: root.join("generated"), docs: root.join("docs/tools") }
+        OutputDirs {
+            out: root.join("generated"),
+            docs: root.join("docs/tools"),
+        }
     }
 
     #[test]
     fn render_lists_every_file_sorted_and_independent_of_input_order() {
-        let dirs = OutputDirs { out: "generated".into(), docs: "docs/tools".into() };
+        let dirs = OutputDirs {
+            out: "generated".into(),
+            docs: "docs/tools".into(),
+        };
         let a = render(&[spec("b_tool"), spec("a_tool")], &dirs);
         let b = render(&[spec("a_tool"), spec("b_tool")], &dirs);
         assert_eq!(a, b);
-        let paths: Vec<String> = a.keys().map(|p| p.to_string_lossy().replace('\\', "/")).collect();
+        let paths: Vec<String> = a
+            .keys()
+            .map(|p| p.to_string_lossy().replace('\\', "/"))
+            .collect();
         assert!(paths.contains(&"generated/tools.json".to_owned()));
         assert!(paths.contains(&"generated/schemas/a_tool.json".to_owned()));
         assert!(paths.contains(&"generated/schemas/b_tool.json".to_owned()));
         let index: serde_json::Value =
-            serde_json::from_str(&a[&PathBuf::from("generated/tools.json")]).expect("tools.json is JSON");
+            serde_json::from_str(&a[&PathBuf::from("generated/tools.json")])
+                .expect("tools.json is JSON");
         assert_eq!(index[0]["name"], "a_tool");
         assert_eq!(index[1]["name"], "b_tool");
         assert!(a.values().all(|text| text.ends_with('\n')));
@@ -321,20 +369,31 @@ mod tests {
         let root = tempfile::tempdir().expect("temp dir");
         let dirs = dirs(root.path());
         let files = render(&[spec("a_tool")], &dirs);
-        let expected: Vec<StaleFile> =
-            files.keys().map(|p| StaleFile { path: p.clone(), staleness: Staleness::Missing }).collect();
+        let expected: Vec<StaleFile> = files
+            .keys()
+            .map(|p| StaleFile {
+                path: p.clone(),
+                staleness: Staleness::Missing,
+            })
+            .collect();
         assert_eq!(stale(&files, &dirs).expect("stale"), expected);
 
         let written = write_changed(&files).expect("write");
         assert_eq!(written, files.keys().cloned().collect::<Vec<_>>());
         assert_eq!(stale(&files, &dirs).expect("stale"), vec![]);
-        assert_eq!(write_changed(&files).expect("write again"), Vec::<PathBuf>::new());
+        assert_eq!(
+            write_changed(&files).expect("write again"),
+            Vec::<PathBuf>::new()
+        );
 
         let index = dirs.tools_index();
         std::fs::write(&index, "edited by hand\n").expect("edit");
         assert_eq!(
             stale(&files, &dirs).expect("stale"),
-            vec![StaleFile { path: index.clone(), staleness: Staleness::Changed }]
+            vec![StaleFile {
+                path: index.clone(),
+                staleness: Staleness::Changed
+            }]
         );
         assert_eq!(write_changed(&files).expect("rewrite"), vec![index]);
         let leftovers: Vec<_> = std::fs::read_dir(&dirs.out)
@@ -355,11 +414,20 @@ mod tests {
         std::fs::write(&notes, "kept: not a generated extension").expect("write");
 
         let after = render(&[spec("a_tool")], &dirs);
-        let gone = vec![dirs.schemas().join("b_tool.json"), dirs.docs.join("b_tool.md")];
-        let mut stale_paths: Vec<(PathBuf, Staleness)> =
-            stale(&after, &dirs).expect("stale").into_iter().map(|s| (s.path, s.staleness)).collect();
+        let gone = vec![
+            dirs.schemas().join("b_tool.json"),
+            dirs.docs.join("b_tool.md"),
+        ];
+        let mut stale_paths: Vec<(PathBuf, Staleness)> = stale(&after, &dirs)
+            .expect("stale")
+            .into_iter()
+            .map(|s| (s.path, s.staleness))
+            .collect();
         stale_paths.retain(|(_, s)| *s == Staleness::Orphaned);
-        let mut expected: Vec<(PathBuf, Staleness)> = gone.iter().map(|p| (p.clone(), Staleness::Orphaned)).collect();
+        let mut expected: Vec<(PathBuf, Staleness)> = gone
+            .iter()
+            .map(|p| (p.clone(), Staleness::Orphaned))
+            .collect();
         expected.sort();
         assert_eq!(stale_paths, expected);
 

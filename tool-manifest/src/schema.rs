@@ -28,7 +28,14 @@ pub const ANNOTATIONS: &[&str] = &[
 /// The type names of the subset, in the order messages list them.
 pub const TYPE_NAMES: &[&str] = &["string", "integer", "number", "boolean", "array", "object"];
 
-const STRING_KEYWORDS: &[&str] = &["enum", "const", "minLength", "maxLength", "pattern", "format"];
+const STRING_KEYWORDS: &[&str] = &[
+    "enum",
+    "const",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "format",
+];
 const NUMBER_KEYWORDS: &[&str] = &[
     "minimum",
     "maximum",
@@ -161,7 +168,10 @@ pub struct SchemaIssue {
 
 impl SchemaIssue {
     fn new(pointer: impl Into<String>, message: impl Into<String>) -> Self {
-        SchemaIssue { pointer: pointer.into(), message: message.into() }
+        SchemaIssue {
+            pointer: pointer.into(),
+            message: message.into(),
+        }
     }
 }
 
@@ -183,7 +193,9 @@ pub fn strip_dialect(schema: &mut Value) -> Option<SchemaIssue> {
     let map = schema.as_object_mut()?;
     match map.remove("$schema") {
         None => None,
-        Some(Value::String(uri)) if uri == DRAFT_2020_12 || uri == format!("{DRAFT_2020_12}#") => None,
+        Some(Value::String(uri)) if uri == DRAFT_2020_12 || uri == format!("{DRAFT_2020_12}#") => {
+            None
+        }
         Some(other) => Some(SchemaIssue::new(
             "/$schema",
             format!(
@@ -204,7 +216,10 @@ pub fn unsupported(schema: &Value) -> Vec<SchemaIssue> {
     let Some(root) = schema.as_object() else {
         issues.push(SchemaIssue::new(
             "",
-            format!("expected the input schema to be an object, found {}", json_type(schema)),
+            format!(
+                "expected the input schema to be an object, found {}",
+                json_type(schema)
+            ),
         ));
         return issues;
     };
@@ -230,7 +245,11 @@ struct TypeShape {
     kinds: Vec<Kind>,
 }
 
-fn parse_type(node: &Map<String, Value>, at: &str, issues: &mut Vec<SchemaIssue>) -> Option<TypeShape> {
+fn parse_type(
+    node: &Map<String, Value>,
+    at: &str,
+    issues: &mut Vec<SchemaIssue>,
+) -> Option<TypeShape> {
     let accepted = quoted_list(TYPE_NAMES);
     let Some(ty) = node.get("type") else {
         issues.push(SchemaIssue::new(
@@ -249,7 +268,10 @@ fn parse_type(node: &Map<String, Value>, at: &str, issues: &mut Vec<SchemaIssue>
             None => {
                 issues.push(SchemaIssue::new(
                     type_at,
-                    format!("unsupported type {word:?} at `{}`, expected one of {accepted}", display_pointer(at)),
+                    format!(
+                        "unsupported type {word:?} at `{}`, expected one of {accepted}",
+                        display_pointer(at)
+                    ),
                 ));
                 None
             }
@@ -262,7 +284,11 @@ fn parse_type(node: &Map<String, Value>, at: &str, issues: &mut Vec<SchemaIssue>
                 let Some(word) = word.as_str() else {
                     issues.push(SchemaIssue::new(
                         format!("{type_at}/{i}"),
-                        format!("expected a type name in `type` at `{}`, found {}", display_pointer(at), short(word)),
+                        format!(
+                            "expected a type name in `type` at `{}`, found {}",
+                            display_pointer(at),
+                            short(word)
+                        ),
                     ));
                     ok = false;
                     continue;
@@ -270,7 +296,10 @@ fn parse_type(node: &Map<String, Value>, at: &str, issues: &mut Vec<SchemaIssue>
                 if seen.contains(&word) {
                     issues.push(SchemaIssue::new(
                         format!("{type_at}/{i}"),
-                        format!("duplicate type {word:?} in `type` at `{}`", display_pointer(at)),
+                        format!(
+                            "duplicate type {word:?} in `type` at `{}`",
+                            display_pointer(at)
+                        ),
                     ));
                     ok = false;
                     continue;
@@ -352,7 +381,11 @@ fn check_node(node: &Map<String, Value>, at: &str, root: bool, issues: &mut Vec<
         Some(kind) => format!("`{}`", kind.name()),
         None => "a multi-type".to_owned(),
     };
-    let where_ = if root { "the root".to_owned() } else { format!("`{}`", display_pointer(at)) };
+    let where_ = if root {
+        "the root".to_owned()
+    } else {
+        format!("`{}`", display_pointer(at))
+    };
 
     for (keyword, value) in node {
         let keyword_at = format!("{at}/{}", escape_token(keyword));
@@ -370,7 +403,9 @@ fn check_node(node: &Map<String, Value>, at: &str, root: bool, issues: &mut Vec<
                     "unsupported keyword `{keyword}` at {where_}: the generator cannot turn it into a Rust type; {expected}"
                 )
             } else if is_type_keyword(keyword) {
-                format!("keyword `{keyword}` does not apply to {type_label} schema at {where_}, {expected}")
+                format!(
+                    "keyword `{keyword}` does not apply to {type_label} schema at {where_}, {expected}"
+                )
             } else {
                 let mut message = format!("unknown keyword `{keyword}` at {where_}, {expected}");
                 let all: Vec<&str> = accepted.iter().chain(ANNOTATIONS).copied().collect();
@@ -385,18 +420,18 @@ fn check_node(node: &Map<String, Value>, at: &str, root: bool, issues: &mut Vec<
         match keyword.as_str() {
             "enum" => check_enum(value, single, &keyword_at, issues),
             "const" => {
-                if let Some(kind) = single {
-                    if !kind.matches(value) {
-                        issues.push(SchemaIssue::new(
-                            keyword_at,
-                            format!(
-                                "`const` of {type_label} schema at {where_} must be {} {}, found {}",
-                                article(kind.name()),
-                                kind.name(),
-                                short(value)
-                            ),
-                        ));
-                    }
+                if let Some(kind) = single
+                    && !kind.matches(value)
+                {
+                    issues.push(SchemaIssue::new(
+                        keyword_at,
+                        format!(
+                            "`const` of {type_label} schema at {where_} must be {} {}, found {}",
+                            article(kind.name()),
+                            kind.name(),
+                            short(value)
+                        ),
+                    ));
                 }
             }
             "items" => match value.as_object() {
@@ -463,18 +498,26 @@ fn check_node(node: &Map<String, Value>, at: &str, root: bool, issues: &mut Vec<
     if shape.kinds.contains(&Kind::Array) && !node.contains_key("items") {
         issues.push(SchemaIssue::new(
             at,
-            format!("array schema at {where_} has no `items`, expected one schema for the elements"),
+            format!(
+                "array schema at {where_} has no `items`, expected one schema for the elements"
+            ),
         ));
     }
 }
 
 fn check_enum(value: &Value, single: Option<Kind>, at: &str, issues: &mut Vec<SchemaIssue>) {
     let Some(values) = value.as_array() else {
-        issues.push(SchemaIssue::new(at, format!("expected `enum` to be an array, found {}", short(value))));
+        issues.push(SchemaIssue::new(
+            at,
+            format!("expected `enum` to be an array, found {}", short(value)),
+        ));
         return;
     };
     if values.is_empty() {
-        issues.push(SchemaIssue::new(at, "`enum` is empty, expected at least one value"));
+        issues.push(SchemaIssue::new(
+            at,
+            "`enum` is empty, expected at least one value",
+        ));
         return;
     }
     let Some(kind) = single else {
@@ -499,7 +542,10 @@ fn check_enum(value: &Value, single: Option<Kind>, at: &str, issues: &mut Vec<Sc
                 ),
             ));
         } else if values[..i].contains(item) {
-            issues.push(SchemaIssue::new(item_at, format!("duplicate `enum` value {}", short(item))));
+            issues.push(SchemaIssue::new(
+                item_at,
+                format!("duplicate `enum` value {}", short(item)),
+            ));
         }
     }
 }
@@ -514,7 +560,10 @@ fn check_required(
     let Some(names) = value.as_array() else {
         issues.push(SchemaIssue::new(
             at,
-            format!("expected `required` at {where_} to be an array of property names, found {}", short(value)),
+            format!(
+                "expected `required` at {where_} to be an array of property names, found {}",
+                short(value)
+            ),
         ));
         return;
     };
@@ -528,12 +577,18 @@ fn check_required(
         let Some(name) = name.as_str() else {
             issues.push(SchemaIssue::new(
                 item_at,
-                format!("expected a property name in `required` at {where_}, found {}", short(name)),
+                format!(
+                    "expected a property name in `required` at {where_}, found {}",
+                    short(name)
+                ),
             ));
             continue;
         };
         if names[..i].iter().any(|n| n.as_str() == Some(name)) {
-            issues.push(SchemaIssue::new(item_at, format!("duplicate required property `{name}` at {where_}")));
+            issues.push(SchemaIssue::new(
+                item_at,
+                format!("duplicate required property `{name}` at {where_}"),
+            ));
         } else if !properties.contains(&name) {
             let expected = if properties.is_empty() {
                 "there are no `properties`".to_owned()
@@ -542,16 +597,23 @@ fn check_required(
             };
             issues.push(SchemaIssue::new(
                 item_at,
-                format!("required property `{name}` at {where_} is not in `properties`, {expected}"),
+                format!(
+                    "required property `{name}` at {where_} is not in `properties`, {expected}"
+                ),
             ));
         }
     }
 }
 
 fn is_type_keyword(keyword: &str) -> bool {
-    [STRING_KEYWORDS, NUMBER_KEYWORDS, ARRAY_KEYWORDS, OBJECT_KEYWORDS]
-        .iter()
-        .any(|set| set.contains(&keyword))
+    [
+        STRING_KEYWORDS,
+        NUMBER_KEYWORDS,
+        ARRAY_KEYWORDS,
+        OBJECT_KEYWORDS,
+    ]
+    .iter()
+    .any(|set| set.contains(&keyword))
 }
 
 /// `"a", "b" or "c"`.
@@ -564,11 +626,19 @@ fn quoted_list(words: &[&str]) -> String {
 
 /// `` `a`, `b`, `c` ``.
 pub(crate) fn backticked(words: &[&str]) -> String {
-    words.iter().map(|w| format!("`{w}`")).collect::<Vec<_>>().join(", ")
+    words
+        .iter()
+        .map(|w| format!("`{w}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn article(word: &str) -> &'static str {
-    if word.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" }
+    if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    }
 }
 
 /// The JSON type of a value, with its article, for messages.
@@ -633,7 +703,10 @@ mod tests {
     use serde_json::json;
 
     fn pointers(schema: Value) -> Vec<String> {
-        unsupported(&schema).into_iter().map(|i| i.pointer).collect()
+        unsupported(&schema)
+            .into_iter()
+            .map(|i| i.pointer)
+            .collect()
     }
 
     #[test]
@@ -678,7 +751,11 @@ mod tests {
         });
         assert_eq!(
             pointers(schema),
-            vec!["/properties/a/anyOf", "/properties/b", "/properties/c~1d/patternProperties"]
+            vec![
+                "/properties/a/anyOf",
+                "/properties/b",
+                "/properties/c~1d/patternProperties"
+            ]
         );
     }
 
@@ -696,8 +773,16 @@ mod tests {
             "{}",
             issues[0].message
         );
-        assert!(issues[1].message.starts_with("unknown keyword `maxLenght` at `/properties/s`"));
-        assert!(issues[1].message.ends_with("did you mean `maxLength`?"), "{}", issues[1].message);
+        assert!(
+            issues[1]
+                .message
+                .starts_with("unknown keyword `maxLenght` at `/properties/s`")
+        );
+        assert!(
+            issues[1].message.ends_with("did you mean `maxLength`?"),
+            "{}",
+            issues[1].message
+        );
     }
 
     #[test]
@@ -708,7 +793,10 @@ mod tests {
             pointers(json!({"type": "object", "additionalProperties": {"type": "string"}})),
             vec!["/additionalProperties"]
         );
-        assert_eq!(pointers(json!({"type": "object", "minProperties": 1})), vec!["/minProperties"]);
+        assert_eq!(
+            pointers(json!({"type": "object", "minProperties": 1})),
+            vec!["/minProperties"]
+        );
     }
 
     #[test]
@@ -746,14 +834,18 @@ mod tests {
         let mut schema = json!({"$schema": DRAFT_2020_12, "type": "object"});
         assert_eq!(strip_dialect(&mut schema), None);
         assert_eq!(schema, json!({"type": "object"}));
-        let mut schema = json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object"});
+        let mut schema =
+            json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object"});
         let issue = strip_dialect(&mut schema).expect("draft 7 is not accepted");
         assert_eq!(issue.pointer, "/$schema");
     }
 
     #[test]
     fn closest_suggests_only_near_words() {
-        assert_eq!(closest("saftey", &["name", "safety", "mode"]), Some("safety"));
+        assert_eq!(
+            closest("saftey", &["name", "safety", "mode"]),
+            Some("safety")
+        );
         assert_eq!(closest("colour", &["name", "safety", "mode"]), None);
     }
 }
