@@ -197,6 +197,36 @@ fn manifest_files(dir: &Path) -> Result<Vec<PathBuf>, Diagnostic> {
 
 type Item<'i> = Spanned<DeValue<'i>>;
 
+/// A table of a manifest with a fixed set of keys.
+#[derive(Debug, Clone, Copy)]
+enum Section {
+    /// The top level.
+    Manifest,
+    /// One `[[errors]]` entry.
+    Error,
+    /// One `[[examples]]` entry.
+    Example,
+}
+
+impl Section {
+    fn keys(self) -> &'static [&'static str] {
+        match self {
+            Section::Manifest => KEYS,
+            Section::Error => ERROR_KEYS,
+            Section::Example => EXAMPLE_KEYS,
+        }
+    }
+
+    /// Follows a key in messages.
+    fn context(self) -> &'static str {
+        match self {
+            Section::Manifest => "",
+            Section::Error => " in `[[errors]]`",
+            Section::Example => " in `[[examples]]`",
+        }
+    }
+}
+
 /// Byte ranges of the keys and values of a TOML value converted to JSON, by JSON Pointer.
 #[derive(Debug, Default)]
 struct SpanIndex {
@@ -254,10 +284,10 @@ impl Parser<'_> {
             return (None, None);
         }
         let document = document.into_inner();
-        self.unknown_keys(&document, KEYS, "");
+        self.unknown_keys(&document, Section::Manifest);
 
         let name = self
-            .required(&document, "name", 0, "", "")
+            .required(&document, "name", 0, Section::Manifest, "")
             .and_then(|item| self.string(item, "name"));
         let declared = name.as_ref().map(|(name, span)| {
             let (line, column) = Diagnostic::line_col(self.text, span.start);
@@ -282,6 +312,7 @@ impl Parser<'_> {
 
         let input = match document.get_key_value("input") {
             Some((key, item)) => self.input_schema(key.span(), item),
+            None if misspelled(&document, "input", Section::Manifest) => None,
             None => {
                 self.error(0, "missing table `[input]`, expected the JSON Schema of the arguments (`[input]` with `type = \"object\"`)");
                 None
@@ -335,17 +366,18 @@ impl Parser<'_> {
         }
     }
 
-    /// Reports every key of `table` not in `allowed`. `context` follows the key in messages
-    /// (` in \`[[errors]]\``).
-    fn unknown_keys(&mut self, table: &DeTable<'_>, allowed: &[&str], context: &str) {
+    /// Reports every key of `table` that the section does not have, suggesting the closest.
+    fn unknown_keys(&mut self, table: &DeTable<'_>, section: Section) {
+        let allowed = section.keys();
         for key in table.keys() {
             let word = key.get_ref().as_ref();
             if allowed.contains(&word) {
                 continue;
             }
             let mut message = format!(
-                "unknown key `{}`{context}, expected one of {}",
+                "unknown key `{}`{}, expected one of {}",
                 truncate(word, QUOTE_LIMIT),
+                section.context(),
                 schema::backticked(allowed)
             );
             if let Some(close) = closest(word, allowed) {
@@ -355,24 +387,28 @@ impl Parser<'_> {
         }
     }
 
-    /// The value of a required key; a missing key is reported at `missing_at`.
+    /// The value of a required key; a missing key is reported at `missing_at`, unless an
+    /// unknown key of the table is its misspelling (that key's message already says so).
     fn required<'a, 'i>(
         &mut self,
         table: &'a DeTable<'i>,
         key: &str,
         missing_at: usize,
-        context: &str,
+        section: Section,
         hint: &str,
     ) -> Option<&'a Item<'i>> {
         let item = table.get(key);
-        if item.is_none() {
-            self.error(missing_at, format!("missing key `{key}`{context}{hint}"));
+        if item.is_none() && !misspelled(table, key, section) {
+            self.error(
+                missing_at,
+                format!("missing key `{key}`{}{hint}", section.context()),
+            );
         }
         item
     }
 
     fn required_string(&mut self, table: &DeTable<'_>, key: &str) -> Option<String> {
-        self.required(table, key, 0, "", "")
+        self.required(table, key, 0, Section::Manifest, "")
             .and_then(|item| self.string(item, key))
             .map(|(s, _)| s)
     }
@@ -429,7 +465,7 @@ impl Parser<'_> {
             .map(|w| format!("`{key} = {w:?}`"))
             .collect();
         let hint = format!(", expected {}", choices.join(" or "));
-        let item = self.required(table, key, 0, "", &hint)?;
+        let item = self.required(table, key, 0, Section::Manifest, &hint)?;
         let (word, span) = match item.get_ref() {
             DeValue::String(s) => (s.to_string(), item.span()),
             _ => self.string(item, key)?,
@@ -554,7 +590,6 @@ impl Parser<'_> {
         let Some(entries) = self.entries(document, "errors") else {
             return Some(Vec::new());
         };
-        let context = " in `[[errors]]`";
         let mut ok = true;
         let mut specs = Vec::new();
         let mut codes: BTreeMap<String, usize> = BTreeMap::new();
@@ -564,21 +599,21 @@ impl Parser<'_> {
                 continue;
             };
             let at = entry.span().start;
-            self.unknown_keys(table, ERROR_KEYS, context);
+            self.unknown_keys(table, Section::Error);
             let code = self
-                .required(table, "code", at, context, "")
+                .required(table, "code", at, Section::Error, "")
                 .and_then(|i| self.string(i, "code"));
             if let Some((code, span)) = &code {
                 self.check_code(code, span.start, &mut codes);
             }
             let message = self
-                .required(table, "message", at, context, "")
+                .required(table, "message", at, Section::Error, "")
                 .and_then(|i| self.string(i, "message"));
             let retryable = self
-                .required(table, "retryable", at, context, "")
+                .required(table, "retryable", at, Section::Error, "")
                 .and_then(|i| self.boolean(i, "retryable"));
             let action = self
-                .required(table, "recommended_action", at, context, "")
+                .required(table, "recommended_action", at, Section::Error, "")
                 .and_then(|i| self.string(i, "recommended_action"));
             match (code, message, retryable, action) {
                 (
@@ -644,7 +679,6 @@ impl Parser<'_> {
         let Some(entries) = self.entries(document, "examples") else {
             return Some(Vec::new());
         };
-        let context = " in `[[examples]]`";
         let mut ok = true;
         let mut specs = Vec::new();
         for (number, entry) in entries.iter().enumerate().map(|(i, e)| (i + 1, e)) {
@@ -653,16 +687,18 @@ impl Parser<'_> {
                 continue;
             };
             let at = entry.span().start;
-            self.unknown_keys(table, EXAMPLE_KEYS, context);
+            self.unknown_keys(table, Section::Example);
             let description = self
-                .required(table, "description", at, context, "")
+                .required(table, "description", at, Section::Example, "")
                 .and_then(|i| self.string(i, "description"));
             let example_input = match table.get_key_value("input") {
                 None => {
-                    self.error(
-                        at,
-                        format!("missing key `input`{context}, expected a table of arguments"),
-                    );
+                    if !misspelled(table, "input", Section::Example) {
+                        self.error(
+                            at,
+                            "missing key `input` in `[[examples]]`, expected a table of arguments",
+                        );
+                    }
                     None
                 }
                 Some((_, item)) if !item.get_ref().is_table() => {
@@ -780,7 +816,7 @@ impl Parser<'_> {
             DeValue::Datetime(d) => {
                 self.error(
                     offset,
-                    format!("TOML datetime `{d}` has no JSON form, expected a string (write it in quotes: \"{d}\")"),
+                    format!("datetime `{d}` has no JSON form, expected a string (write it in quotes: \"{d}\")"),
                 );
                 None
             }
@@ -814,6 +850,15 @@ impl Parser<'_> {
         index.spans.insert(pointer, (key, item.span()));
         value
     }
+}
+
+/// Is an unknown key of `table` a misspelling of `key` (the suggestion made for it)?
+fn misspelled(table: &DeTable<'_>, key: &str, section: Section) -> bool {
+    let allowed = section.keys();
+    table.keys().any(|k| {
+        let word = k.get_ref().as_ref();
+        !allowed.contains(&word) && closest(word, allowed) == Some(key)
+    })
 }
 
 /// `a string`, `an integer`, … for messages.
@@ -999,7 +1044,7 @@ input = { pane_id = "main", anchors = [{ time = 1, price = 2.5 }], width = 2 }
             errors(&text),
             vec![
                 "25:11: float `inf` has no JSON form, expected a finite number".to_owned(),
-                "26:13: TOML datetime `1979-05-27` has no JSON form, expected a string (write it in quotes: \"1979-05-27\")"
+                "26:13: datetime `1979-05-27` has no JSON form, expected a string (write it in quotes: \"1979-05-27\")"
                     .to_owned(),
             ]
         );

@@ -231,7 +231,8 @@ fn runtime_codes_are_reserved() {
 }
 
 #[test]
-fn an_error_entry_lists_its_missing_and_unknown_keys() {
+fn an_error_entry_lists_its_missing_and_unknown_keys_once() {
+    // `mesage` is reported as unknown with a suggestion, not also as a missing `message`.
     let text = with(
         HEADER,
         &format!(
@@ -241,7 +242,6 @@ fn an_error_entry_lists_its_missing_and_unknown_keys() {
     assert_eq!(
         errors_of("tools/probe.toml", &text),
         [
-            "11:1: missing key `message` in `[[errors]]`",
             "11:1: missing key `recommended_action` in `[[errors]]`",
             "13:1: unknown key `mesage` in `[[errors]]`, expected one of `code`, `message`, `retryable`, `recommended_action`; did you mean `message`?",
             "14:13: expected `retryable` to be `true` or `false`, found a string",
@@ -275,7 +275,7 @@ fn a_toml_datetime_has_no_json_form() {
     assert_eq!(
         errors_of("tools/probe.toml", &text),
         [
-            r#"8:49: TOML datetime `2024-01-31` has no JSON form, expected a string (write it in quotes: "2024-01-31")"#
+            r#"8:49: datetime `2024-01-31` has no JSON form, expected a string (write it in quotes: "2024-01-31")"#
         ]
     );
 }
@@ -426,6 +426,24 @@ fn a_manifest_key_written_after_input_gets_a_hint() {
         errors_of("tools/probe.toml", &text),
         [
             "10:1: unknown keyword `category` at the root, expected one of `type`, `properties`, `required`, `additionalProperties` or an annotation (`description`, `title`, `default`, `examples`, `deprecated`, `readOnly`, `writeOnly`, `$comment`); `category` is a manifest key: keys after `[input]` belong to the input schema, move it above `[input]`"
+        ]
+    );
+}
+
+#[test]
+fn a_misspelled_required_key_is_one_mistake_not_two() {
+    let text = with(&HEADER.replace("title =", "tilte ="), INPUT);
+    assert_eq!(
+        errors_of("tools/probe.toml", &text),
+        [
+            "2:1: unknown key `tilte`, expected one of `name`, `title`, `description`, `safety`, `mode`, `category`, `input`, `output`, `errors`, `examples`; did you mean `title`?"
+        ]
+    );
+    let text = with(HEADER, &INPUT.replace("[input]", "[inptu]"));
+    assert_eq!(
+        errors_of("tools/probe.toml", &text),
+        [
+            "6:2: unknown key `inptu`, expected one of `name`, `title`, `description`, `safety`, `mode`, `category`, `input`, `output`, `errors`, `examples`; did you mean `input`?"
         ]
     );
 }
