@@ -337,7 +337,7 @@ impl Parser<'_> {
                 output_schema: output?,
                 errors: errors?,
                 examples: examples?,
-                source: path.to_string_lossy().into_owned(),
+                source: source_path(path),
             })
         })();
         (spec, declared)
@@ -518,6 +518,9 @@ impl Parser<'_> {
             return None;
         }
         let validator = self.compile(&schema, &index, "input")?;
+        if !self.check_sample_values(&schema, &index) {
+            return None;
+        }
         Some((schema, validator))
     }
 
@@ -584,6 +587,37 @@ impl Parser<'_> {
                 None
             }
         }
+    }
+
+    /// Every `default` and `examples` value inside the schema must match the schema it sits in.
+    /// Returns false when one does not.
+    fn check_sample_values(&mut self, schema: &Value, index: &SpanIndex) -> bool {
+        let mut ok = true;
+        for sample in schema::sample_values(schema) {
+            let Ok(validator) = jsonschema::draft202012::new(sample.schema) else {
+                continue;
+            };
+            for error in validator.iter_errors(sample.value) {
+                let inner = error.instance_path().as_str();
+                let pointer = format!("{}{inner}", sample.pointer);
+                self.error(
+                    index.value_offset(&pointer),
+                    format!(
+                        "`{}` at `{}` does not match its own schema{}: {}",
+                        sample.keyword,
+                        display_pointer(&sample.node_pointer),
+                        if inner.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" at `{inner}`")
+                        },
+                        truncate(&error.to_string(), QUOTE_LIMIT * 2)
+                    ),
+                );
+                ok = false;
+            }
+        }
+        ok
     }
 
     fn errors(&mut self, document: &DeTable<'_>) -> Option<Vec<ErrorSpec>> {
@@ -849,6 +883,16 @@ impl Parser<'_> {
         };
         index.spans.insert(pointer, (key, item.span()));
         value
+    }
+}
+
+/// The path as given, with `/` separators on every platform.
+fn source_path(path: &Path) -> String {
+    let text = path.to_string_lossy();
+    if std::path::MAIN_SEPARATOR == '/' {
+        text.into_owned()
+    } else {
+        text.replace(std::path::MAIN_SEPARATOR, "/")
     }
 }
 

@@ -240,6 +240,76 @@ pub fn unsupported(schema: &Value) -> Vec<SchemaIssue> {
     issues
 }
 
+/// The JSON text of a schema in canonical form: compact, keys sorted (the `serde_json` map is
+/// ordered while its `preserve_order` feature is off, which a test guards).
+pub fn canonical_text(schema: &Value) -> String {
+    schema.to_string()
+}
+
+/// A `default` or one `examples` value written inside a schema, with the schema node it must
+/// match.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SampleValue<'a> {
+    /// `default` or `examples`.
+    pub keyword: &'static str,
+    /// The JSON Pointer of the node that holds it.
+    pub node_pointer: String,
+    /// The JSON Pointer of the value itself.
+    pub pointer: String,
+    /// The value.
+    pub value: &'a Value,
+    /// The node it must match.
+    pub schema: &'a Value,
+}
+
+/// Every `default` and `examples` value in the nodes of a schema of the supported subset
+/// (the root, `properties`, `items`, `additionalProperties`), in document order.
+pub fn sample_values(schema: &Value) -> Vec<SampleValue<'_>> {
+    let mut samples = Vec::new();
+    collect_samples(schema, String::new(), &mut samples);
+    samples
+}
+
+fn collect_samples<'a>(node: &'a Value, at: String, samples: &mut Vec<SampleValue<'a>>) {
+    let Some(map) = node.as_object() else {
+        return;
+    };
+    if let Some(value) = map.get("default") {
+        samples.push(SampleValue {
+            keyword: "default",
+            node_pointer: at.clone(),
+            pointer: format!("{at}/default"),
+            value,
+            schema: node,
+        });
+    }
+    if let Some(values) = map.get("examples").and_then(Value::as_array) {
+        for (i, value) in values.iter().enumerate() {
+            samples.push(SampleValue {
+                keyword: "examples",
+                node_pointer: at.clone(),
+                pointer: format!("{at}/examples/{i}"),
+                value,
+                schema: node,
+            });
+        }
+    }
+    if let Some(properties) = map.get("properties").and_then(Value::as_object) {
+        for (name, property) in properties {
+            collect_samples(
+                property,
+                format!("{at}/properties/{}", escape_token(name)),
+                samples,
+            );
+        }
+    }
+    for keyword in ["items", "additionalProperties"] {
+        if let Some(child) = map.get(keyword) {
+            collect_samples(child, format!("{at}/{keyword}"), samples);
+        }
+    }
+}
+
 /// The parsed `type` of a node.
 struct TypeShape {
     kinds: Vec<Kind>,
@@ -850,6 +920,52 @@ mod tests {
             json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object"});
         let issue = strip_dialect(&mut schema).expect("draft 7 is not accepted");
         assert_eq!(issue.pointer, "/$schema");
+    }
+
+    #[test]
+    fn canonical_text_sorts_keys() {
+        // Guards against `serde_json/preserve_order` being switched on by feature unification.
+        let value: Value = serde_json::from_str(
+            r#"{"type":"object","additionalProperties":false,"properties":{"b":{},"a":{}}}"#,
+        )
+        .expect("JSON");
+        assert_eq!(
+            canonical_text(&value),
+            r#"{"additionalProperties":false,"properties":{"a":{},"b":{}},"type":"object"}"#
+        );
+    }
+
+    #[test]
+    fn sample_values_are_found_in_every_node() {
+        let schema = json!({
+            "type": "object",
+            "default": {},
+            "properties": {
+                "a": {"type": "integer", "default": 1, "examples": [2, 3]},
+                "b": {"type": "array", "items": {"type": "string", "default": "x"}},
+                "c": {"type": "object", "additionalProperties": {"type": "number", "default": 0.5}}
+            }
+        });
+        let found: Vec<(String, String)> = sample_values(&schema)
+            .into_iter()
+            .map(|s| (s.pointer, s.node_pointer))
+            .collect();
+        let expected = [
+            ("/default", ""),
+            ("/properties/a/default", "/properties/a"),
+            ("/properties/a/examples/0", "/properties/a"),
+            ("/properties/a/examples/1", "/properties/a"),
+            ("/properties/b/items/default", "/properties/b/items"),
+            (
+                "/properties/c/additionalProperties/default",
+                "/properties/c/additionalProperties",
+            ),
+        ];
+        let expected: Vec<(String, String)> = expected
+            .iter()
+            .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
+            .collect();
+        assert_eq!(found, expected);
     }
 
     #[test]

@@ -447,3 +447,19 @@ fn a_misspelled_required_key_is_one_mistake_not_two() {
         ]
     );
 }
+
+#[test]
+fn a_default_must_match_its_own_schema() {
+    let text = with(
+        HEADER,
+        &format!(
+            "{INPUT}\n[input.properties.limit]\ntype = \"integer\"\nmaximum = 20\ndefault = 50\n"
+        ),
+    );
+    assert_eq!(
+        errors_of("tools/probe.toml", &text),
+        [
+            "14:11: `default` at `/properties/limit` does not match its own schema: 50 is greater than the maximum of 20"
+        ]
+    );
+}
