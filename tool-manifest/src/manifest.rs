@@ -34,6 +34,7 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
+use jsonschema::error::ValidationErrorKind;
 use serde_json::Value;
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
@@ -116,7 +117,7 @@ pub fn parse(path: &Path, text: &str) -> Parsed {
     }
 }
 
-/// Loads every `*.toml` file directly in `dir` (in file-name order), then runs the whole-set
+/// Loads every `*.toml` file directly in `dir` (in file-name order; hidden files are skipped), then runs the whole-set
 /// checks (duplicate names).
 ///
 /// # Errors
@@ -180,8 +181,10 @@ fn manifest_files(dir: &Path) -> Result<Vec<PathBuf>, Diagnostic> {
         })?;
         let path = entry.path();
         let is_toml = path.extension().is_some_and(|ext| ext == "toml");
+        // Hidden files (editor lock and backup files) are not manifests.
+        let hidden = entry.file_name().to_string_lossy().starts_with('.');
         // `is_file` follows symlinks: a linked manifest counts.
-        if is_toml && path.is_file() {
+        if is_toml && !hidden && path.is_file() {
             files.push(dir.join(entry.file_name()));
         }
     }
@@ -773,6 +776,20 @@ impl Parser<'_> {
     ) {
         for error in validator.iter_errors(value) {
             let pointer = error.instance_path().as_str().to_owned();
+            if let ValidationErrorKind::AdditionalProperties { unexpected } = error.kind() {
+                // Point at each unexpected key rather than at the object holding it.
+                for name in unexpected {
+                    let at = format!("{pointer}/{}", escape_token(name));
+                    self.error(
+                        index.key_offset(&at),
+                        format!(
+                            "example {number} fails the input schema at `{at}`: unexpected property `{}` (the schema does not allow other properties)",
+                            truncate(name, QUOTE_LIMIT)
+                        ),
+                    );
+                }
+                continue;
+            }
             self.error(
                 index.value_offset(&pointer),
                 format!(

@@ -370,6 +370,8 @@ fn a_missing_or_empty_directory_is_a_clear_error() {
     assert_eq!(err.0[0].message, "the manifest directory does not exist");
 
     std::fs::write(dir.path().join("README.md"), "not a manifest").expect("write");
+    std::fs::write(dir.path().join(".#probe.toml"), "an editor's lock file").expect("write");
+    std::fs::create_dir(dir.path().join("nested.toml")).expect("a directory is not a manifest");
     let err = load_dir(dir.path()).expect_err("empty");
     assert_eq!(
         err.0[0].message,
@@ -460,6 +462,20 @@ fn a_default_must_match_its_own_schema() {
         errors_of("tools/probe.toml", &text),
         [
             "14:11: `default` at `/properties/limit` does not match its own schema: 50 is greater than the maximum of 20"
+        ]
+    );
+}
+
+#[test]
+fn an_unexpected_property_in_an_example_points_at_its_key() {
+    let text = with(
+        HEADER,
+        "[input]\ntype = \"object\"\nadditionalProperties = false\nproperties.id = { type = \"string\" }\n\n[[examples]]\ndescription = \"Typo\"\ninput = { id = \"a\", colour = \"red\" }\n",
+    );
+    assert_eq!(
+        errors_of("tools/probe.toml", &text),
+        [
+            "13:21: example 1 fails the input schema at `/colour`: unexpected property `colour` (the schema does not allow other properties)"
         ]
     );
 }
