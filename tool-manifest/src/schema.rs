@@ -573,6 +573,15 @@ fn check_node(node: &Map<String, Value>, at: &str, root: bool, issues: &mut Vec<
             ),
         ));
     }
+    let is_map = node.get("additionalProperties").is_some_and(Value::is_object);
+    if !root && shape.kinds.contains(&Kind::Object) && !node.contains_key("properties") && !is_map {
+        issues.push(SchemaIssue::new(
+            at,
+            format!(
+                "object schema at {where_} has neither `properties` (a struct) nor an `additionalProperties` schema (a map), expected one of them"
+            ),
+        ));
+    }
 }
 
 fn check_enum(value: &Value, single: Option<Kind>, at: &str, issues: &mut Vec<SchemaIssue>) {
@@ -889,6 +898,7 @@ mod tests {
             "properties": {
                 "a": {"type": "string", "enum": ["x", 1, "x"]},
                 "b": {"type": "array"},
+                "bb": {"type": "object", "additionalProperties": true},
                 "c": {"type": "integer", "enum": [1, 2.5]},
                 "d": {"type": ["array", "string"]},
                 "e": {"type": "null"},
@@ -901,6 +911,7 @@ mod tests {
                 "/properties/a/enum/1",
                 "/properties/a/enum/2",
                 "/properties/b",
+                "/properties/bb",
                 "/properties/c/enum/1",
                 "/properties/d/type",
                 "/properties/e/type",
