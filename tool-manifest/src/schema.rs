@@ -573,7 +573,9 @@ fn check_node(node: &Map<String, Value>, at: &str, root: bool, issues: &mut Vec<
             ),
         ));
     }
-    let is_map = node.get("additionalProperties").is_some_and(Value::is_object);
+    let is_map = node
+        .get("additionalProperties")
+        .is_some_and(Value::is_object);
     if !root && shape.kinds.contains(&Kind::Object) && !node.contains_key("properties") && !is_map {
         issues.push(SchemaIssue::new(
             at,
