@@ -448,7 +448,7 @@ fn check_node(node: &Map<String, Value>, at: &str, root: bool, issues: &mut Vec<
         }
     }
     let type_label = match single {
-        Some(kind) => format!("`{}`", kind.name()),
+        Some(kind) => format!("{} `{}`", article(kind.name()), kind.name()),
         None => "a multi-type".to_owned(),
     };
     let where_ = if root {
@@ -861,7 +861,7 @@ mod tests {
         assert_eq!(issues.len(), 2);
         assert!(
             issues[0].message.starts_with(
-                "keyword `minLength` does not apply to `integer` schema at `/properties/n`, expected one of `type`, `minimum`,"
+                "keyword `minLength` does not apply to an `integer` schema at `/properties/n`, expected one of `type`, `minimum`,"
             ),
             "{}",
             issues[0].message
