@@ -1,1 +1,282 @@
-fn main() {}
+//! `tool-manifest`: generates the checked-in outputs of a tool set, or checks they are current.
+//!
+//! ```text
+//! tool-manifest generate [--manifests DIR] [--out DIR] [--docs DIR] [--config FILE]
+//! tool-manifest check    [--manifests DIR] [--out DIR] [--docs DIR] [--config FILE]
+//! ```
+//!
+//! Defaults come from `tool-manifest.toml` in the current directory (keys `manifests`, `out`,
+//! `docs`; paths relative to the file). Exit codes: 0 ok; 1 `check` found stale outputs (each
+//! is named, with the command that refreshes them); 2 invalid manifests (every diagnostic is
+//! printed) or any other failure.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+use toml::de::{DeTable, DeValue};
+
+use tool_manifest::diagnostic::{Diagnostic, Diagnostics};
+use tool_manifest::manifest;
+use tool_manifest::outputs::{self, OutputDirs};
+
+/// The name of the config file looked up in the current directory.
+const CONFIG_FILE: &str = "tool-manifest.toml";
+const CONFIG_KEYS: &[&str] = &["manifests", "out", "docs"];
+
+/// Exit code of `check` when outputs are stale.
+const EXIT_STALE: u8 = 1;
+/// Exit code for invalid manifests, a bad config or any other failure.
+const EXIT_INVALID: u8 = 2;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "tool-manifest",
+    version,
+    about = "Generates tool schemas, the tools index and the tool docs from TOML manifests"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Writes `<out>/tools.json`, `<out>/schemas/<name>.json` and the docs (only files that changed).
+    Generate(Locations),
+    /// Exits 0 when every output is current, 1 when some are stale, 2 when a manifest is invalid.
+    Check(Locations),
+}
+
+#[derive(Debug, Args)]
+struct Locations {
+    /// The directory of `<tool name>.toml` manifests.
+    #[arg(long, value_name = "DIR")]
+    manifests: Option<PathBuf>,
+    /// Where `tools.json` and `schemas/` go.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Where the docs pages go.
+    #[arg(long, value_name = "DIR")]
+    docs: Option<PathBuf>,
+    /// The config file with the defaults of the three directories.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+}
+
+/// What the command works on, resolved from the flags and the config file.
+#[derive(Debug)]
+struct Resolved {
+    manifests: PathBuf,
+    dirs: OutputDirs,
+}
+
+/// The defaults read from the config file.
+#[derive(Debug, Default)]
+struct Config {
+    manifests: Option<PathBuf>,
+    out: Option<PathBuf>,
+    docs: Option<PathBuf>,
+}
+
+/// A failure that ends the command with exit code 2.
+#[derive(Debug)]
+enum Failure {
+    Diagnostics(Diagnostics),
+    Message(String),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match &cli.command {
+        Command::Generate(locations) => generate(locations),
+        Command::Check(locations) => check(locations),
+    };
+    match result {
+        Ok(code) => code,
+        Err(Failure::Diagnostics(diagnostics)) => {
+            eprintln!("{diagnostics}");
+            ExitCode::from(EXIT_INVALID)
+        }
+        Err(Failure::Message(message)) => {
+            eprintln!("error: {message}");
+            ExitCode::from(EXIT_INVALID)
+        }
+    }
+}
+
+fn generate(locations: &Locations) -> Result<ExitCode, Failure> {
+    let resolved = resolve(locations)?;
+    let specs = manifest::load_dir(&resolved.manifests).map_err(Failure::Diagnostics)?;
+    let files = outputs::render(&specs, &resolved.dirs);
+    let changes =
+        outputs::generate(&files, &resolved.dirs).map_err(|e| Failure::Message(e.to_string()))?;
+    if changes.is_empty() {
+        println!("up to date ({} files)", files.len());
+    }
+    for path in &changes.written {
+        println!("wrote {}", path.display());
+    }
+    for path in &changes.removed {
+        println!("removed {}", path.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn check(locations: &Locations) -> Result<ExitCode, Failure> {
+    let resolved = resolve(locations)?;
+    let specs = manifest::load_dir(&resolved.manifests).map_err(Failure::Diagnostics)?;
+    let files = outputs::render(&specs, &resolved.dirs);
+    let stale =
+        outputs::stale(&files, &resolved.dirs).map_err(|e| Failure::Message(e.to_string()))?;
+    if stale.is_empty() {
+        println!("up to date ({} files)", files.len());
+        return Ok(ExitCode::SUCCESS);
+    }
+    for file in &stale {
+        eprintln!("stale: {file}");
+    }
+    eprintln!("run `{}` to refresh", refresh_command(locations));
+    Ok(ExitCode::from(EXIT_STALE))
+}
+
+/// `cargo tool-manifest generate`, with the flags this run was given.
+fn refresh_command(locations: &Locations) -> String {
+    let mut command = "cargo tool-manifest generate".to_owned();
+    let flags = [
+        ("--manifests", &locations.manifests),
+        ("--out", &locations.out),
+        ("--docs", &locations.docs),
+        ("--config", &locations.config),
+    ];
+    for (flag, value) in flags {
+        if let Some(value) = value {
+            command.push_str(&format!(" {flag} {}", value.display()));
+        }
+    }
+    command
+}
+
+/// Flags win over the config file; the config file is optional when every flag is given.
+fn resolve(locations: &Locations) -> Result<Resolved, Failure> {
+    let all_given =
+        locations.manifests.is_some() && locations.out.is_some() && locations.docs.is_some();
+    let config_path = locations
+        .config
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(CONFIG_FILE));
+    let config = match std::fs::read_to_string(&config_path) {
+        Ok(text) => parse_config(&config_path, &text).map_err(Failure::Diagnostics)?,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && locations.config.is_none() => {
+            if !all_given {
+                let missing: Vec<&str> = [
+                    ("`--manifests`", &locations.manifests),
+                    ("`--out`", &locations.out),
+                    ("`--docs`", &locations.docs),
+                ]
+                .into_iter()
+                .filter(|(_, v)| v.is_none())
+                .map(|(flag, _)| flag)
+                .collect();
+                return Err(Failure::Message(format!(
+                    "no `{CONFIG_FILE}` in the current directory, expected it or the flags {}",
+                    missing.join(", ")
+                )));
+            }
+            Config::default()
+        }
+        Err(e) => {
+            return Err(Failure::Message(format!(
+                "cannot read `{}`: {e}",
+                config_path.display()
+            )));
+        }
+    };
+    let pick = |flag: &Option<PathBuf>, configured: Option<PathBuf>, key: &str| {
+        flag.clone().or(configured).ok_or_else(|| {
+            Failure::Message(format!(
+                "no `{key}` directory: pass `--{key} DIR` or set `{key} = \"DIR\"` in `{}`",
+                config_path.display()
+            ))
+        })
+    };
+    Ok(Resolved {
+        manifests: pick(&locations.manifests, config.manifests, "manifests")?,
+        dirs: OutputDirs {
+            out: pick(&locations.out, config.out, "out")?,
+            docs: pick(&locations.docs, config.docs, "docs")?,
+        },
+    })
+}
+
+/// Reads `manifests`, `out` and `docs` (strings, paths relative to the config file's directory).
+fn parse_config(path: &Path, text: &str) -> Result<Config, Diagnostics> {
+    let base = path.parent().unwrap_or_else(|| Path::new(""));
+    let mut diagnostics = Vec::new();
+    let error = |offset: usize, message: String| {
+        let (line, column) = Diagnostic::line_col(text, offset);
+        Diagnostic::at(path, line, column, message)
+    };
+    let (table, errors) = DeTable::parse_recoverable(text);
+    if !errors.is_empty() {
+        for e in errors {
+            let message = format!("invalid TOML: {}", e.message());
+            diagnostics.push(match e.span() {
+                Some(span) => error(span.start, message),
+                None => Diagnostic::file(path, message),
+            });
+        }
+        return Err(Diagnostics(diagnostics).sorted());
+    }
+    let mut config = Config::default();
+    for (key, value) in table.get_ref().iter() {
+        let name = key.get_ref().as_ref();
+        let slot = match name {
+            "manifests" => &mut config.manifests,
+            "out" => &mut config.out,
+            "docs" => &mut config.docs,
+            _ => {
+                let accepted: Vec<String> = CONFIG_KEYS.iter().map(|k| format!("`{k}`")).collect();
+                diagnostics.push(error(
+                    key.span().start,
+                    format!(
+                        "unknown key `{name}`, expected one of {}",
+                        accepted.join(", ")
+                    ),
+                ));
+                continue;
+            }
+        };
+        match value.get_ref() {
+            DeValue::String(dir) if !dir.trim().is_empty() => *slot = Some(base.join(dir.as_ref())),
+            other => diagnostics.push(error(
+                value.span().start,
+                format!(
+                    "expected `{name}` to be a directory path (a non-empty string), found {}",
+                    describe(other)
+                ),
+            )),
+        }
+    }
+    if diagnostics.is_empty() {
+        Ok(config)
+    } else {
+        Err(Diagnostics(diagnostics).sorted())
+    }
+}
+
+/// `an empty string`, `an integer`, … for messages.
+fn describe(value: &DeValue<'_>) -> String {
+    match value {
+        DeValue::String(_) => "an empty string".to_owned(),
+        other => {
+            let word = other.type_str();
+            let article = if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                "an"
+            } else {
+                "a"
+            };
+            format!("{article} {word}")
+        }
+    }
+}

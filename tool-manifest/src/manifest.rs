@@ -1,1 +1,1144 @@
-//! (filled by the generator work)
+//! TOML manifests → [`ToolSpec`], with every mistake located at `file:line:col`.
+//!
+//! One tool per file, the file stem being the tool name:
+//!
+//! ```toml
+//! name = "drawing_create"
+//! title = "Create a drawing"
+//! description = "Draws a trend line or a horizontal line on a pane."
+//! safety = "destructive"
+//! mode = "sequential"
+//! category = "drawings"          # optional
+//!
+//! [input]                        # a JSON Schema (draft 2020-12) object, written in TOML
+//! type = "object"
+//! required = ["pane_id"]
+//! properties.pane_id = { type = "string" }
+//!
+//! [[errors]]
+//! code = "PANE_NOT_FOUND"
+//! message = "No pane has this ID."
+//! retryable = true
+//! recommended_action = "Call `panes_list` and retry with one of its IDs."
+//!
+//! [[examples]]
+//! description = "Draw on the main pane"
+//! input = { pane_id = "main" }
+//! ```
+//!
+//! The parser collects every mistake of a file (and [`load_dir`] every mistake of every file)
+//! rather than stopping at the first.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use jsonschema::error::ValidationErrorKind;
+use serde_json::Value;
+use toml::Spanned;
+use toml::de::{DeTable, DeValue};
+
+use crate::check::{self, DeclaredName};
+use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::model::{self, ErrorSpec, ExampleSpec, Mode, Safety, ToolSpec};
+use crate::schema::{self, SchemaIssue, closest, display_pointer, escape_token, truncate};
+
+/// The keys of a manifest, in the order they are documented.
+pub const KEYS: &[&str] = &[
+    "name",
+    "title",
+    "description",
+    "safety",
+    "mode",
+    "category",
+    "input",
+    "output",
+    "errors",
+    "examples",
+];
+
+/// The keys of one `[[errors]]` entry.
+pub const ERROR_KEYS: &[&str] = &["code", "message", "retryable", "recommended_action"];
+
+/// The keys of one `[[examples]]` entry.
+pub const EXAMPLE_KEYS: &[&str] = &["description", "input"];
+
+/// Codes the runtime returns itself; a tool may not declare them.
+pub const RESERVED_CODES: &[&str] = &[
+    "TOOL_INPUT_INVALID",
+    "TOOL_NOT_ALLOWED",
+    "TOOL_NOT_FOUND",
+    "TOOL_TIMEOUT",
+    "TOOL_FAILED",
+];
+
+/// Longest excerpt of a user-written value quoted in a message.
+const QUOTE_LIMIT: usize = 80;
+
+/// One manifest, read: the spec when it is valid, every mistake otherwise, and the declared
+/// name (when there is one) for the whole-set checks.
+#[derive(Debug, Clone)]
+pub struct Parsed {
+    /// The tool, when the manifest has no mistake.
+    pub spec: Option<ToolSpec>,
+    /// The `name` value and where it is written, when it is a string.
+    pub name: Option<DeclaredName>,
+    /// Every mistake of the file.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Parses one manifest. `path` is used for messages, for the file-stem rule and as
+/// [`ToolSpec::source`] (as given: the caller decides whether it is relative).
+///
+/// # Errors
+/// Every mistake of the file, sorted by location.
+pub fn parse_manifest(path: &Path, text: &str) -> Result<ToolSpec, Diagnostics> {
+    let parsed = parse(path, text);
+    match parsed.spec {
+        Some(spec) if parsed.diagnostics.is_empty() => Ok(spec),
+        _ => Err(Diagnostics(parsed.diagnostics).sorted()),
+    }
+}
+
+/// Parses one manifest, keeping what the whole-set checks need even when it has mistakes.
+pub fn parse(path: &Path, text: &str) -> Parsed {
+    let mut parser = Parser {
+        file: path.to_path_buf(),
+        text,
+        diagnostics: Vec::new(),
+    };
+    let (spec, name) = parser.manifest(path);
+    let diagnostics = parser.diagnostics;
+    Parsed {
+        spec: if diagnostics.is_empty() { spec } else { None },
+        name,
+        diagnostics,
+    }
+}
+
+/// Loads every `*.toml` file directly in `dir` (in file-name order; hidden files are skipped), then runs the whole-set
+/// checks (duplicate names).
+///
+/// # Errors
+/// Every diagnostic of every file, sorted; a missing, unreadable or empty directory is an error
+/// about the directory itself.
+pub fn load_dir(dir: &Path) -> Result<Vec<ToolSpec>, Diagnostics> {
+    let files = manifest_files(dir).map_err(|d| Diagnostics(vec![d]))?;
+    let mut specs = Vec::new();
+    let mut names = Vec::new();
+    let mut diagnostics = Vec::new();
+    for file in files {
+        let text = match std::fs::read(&file) {
+            Ok(bytes) => match String::from_utf8(bytes) {
+                Ok(text) => text,
+                Err(e) => {
+                    diagnostics.push(Diagnostic::file(
+                        &file,
+                        format!(
+                            "the manifest is not UTF-8 text (invalid byte at offset {})",
+                            e.utf8_error().valid_up_to()
+                        ),
+                    ));
+                    continue;
+                }
+            },
+            Err(e) => {
+                diagnostics.push(Diagnostic::file(
+                    &file,
+                    format!("cannot read the manifest: {e}"),
+                ));
+                continue;
+            }
+        };
+        let parsed = parse(&file, &text);
+        diagnostics.extend(parsed.diagnostics);
+        names.extend(parsed.name);
+        specs.extend(parsed.spec);
+    }
+    diagnostics.extend(check::duplicate_names(&names));
+    if !diagnostics.is_empty() {
+        return Err(Diagnostics(diagnostics).sorted());
+    }
+    specs.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(specs)
+}
+
+/// The `*.toml` files directly in `dir`, sorted.
+fn manifest_files(dir: &Path) -> Result<Vec<PathBuf>, Diagnostic> {
+    let entries = std::fs::read_dir(dir).map_err(|e| {
+        let why = if e.kind() == std::io::ErrorKind::NotFound {
+            "the manifest directory does not exist".to_owned()
+        } else {
+            format!("cannot read the manifest directory: {e}")
+        };
+        Diagnostic::file(dir, why)
+    })?;
+    let mut files = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|e| {
+            Diagnostic::file(dir, format!("cannot read the manifest directory: {e}"))
+        })?;
+        let path = entry.path();
+        let is_toml = path.extension().is_some_and(|ext| ext == "toml");
+        // Hidden files (editor lock and backup files) are not manifests.
+        let hidden = entry.file_name().to_string_lossy().starts_with('.');
+        // `is_file` follows symlinks: a linked manifest counts.
+        if is_toml && !hidden && path.is_file() {
+            files.push(dir.join(entry.file_name()));
+        }
+    }
+    if files.is_empty() {
+        return Err(Diagnostic::file(
+            dir,
+            "no manifests in this directory, expected one `<tool name>.toml` file per tool",
+        ));
+    }
+    files.sort();
+    Ok(files)
+}
+
+type Item<'i> = Spanned<DeValue<'i>>;
+
+/// A table of a manifest with a fixed set of keys.
+#[derive(Debug, Clone, Copy)]
+enum Section {
+    /// The top level.
+    Manifest,
+    /// One `[[errors]]` entry.
+    Error,
+    /// One `[[examples]]` entry.
+    Example,
+}
+
+impl Section {
+    fn keys(self) -> &'static [&'static str] {
+        match self {
+            Section::Manifest => KEYS,
+            Section::Error => ERROR_KEYS,
+            Section::Example => EXAMPLE_KEYS,
+        }
+    }
+
+    /// Follows a key in messages.
+    fn context(self) -> &'static str {
+        match self {
+            Section::Manifest => "",
+            Section::Error => " in `[[errors]]`",
+            Section::Example => " in `[[examples]]`",
+        }
+    }
+}
+
+/// Byte ranges of the keys and values of a TOML value converted to JSON, by JSON Pointer.
+#[derive(Debug, Default)]
+struct SpanIndex {
+    spans: BTreeMap<String, (Option<Range<usize>>, Range<usize>)>,
+}
+
+impl SpanIndex {
+    /// The nearest located ancestor-or-self of `pointer`.
+    fn nearest(&self, pointer: &str) -> Option<&(Option<Range<usize>>, Range<usize>)> {
+        let mut pointer = pointer;
+        loop {
+            if let Some(found) = self.spans.get(pointer) {
+                return Some(found);
+            }
+            pointer = &pointer[..pointer.rfind('/')?];
+        }
+    }
+
+    /// Where a keyword is written: its key when it has one, else its value.
+    fn key_offset(&self, pointer: &str) -> usize {
+        self.nearest(pointer).map_or(0, |(key, value)| {
+            key.as_ref().map_or(value.start, |k| k.start)
+        })
+    }
+
+    /// Where a value is written.
+    fn value_offset(&self, pointer: &str) -> usize {
+        self.nearest(pointer).map_or(0, |(_, value)| value.start)
+    }
+}
+
+struct Parser<'t> {
+    file: PathBuf,
+    text: &'t str,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl Parser<'_> {
+    fn error(&mut self, offset: usize, message: impl Into<String>) {
+        let (line, column) = Diagnostic::line_col(self.text, offset);
+        self.diagnostics
+            .push(Diagnostic::at(&self.file, line, column, message));
+    }
+
+    fn manifest(&mut self, path: &Path) -> (Option<ToolSpec>, Option<DeclaredName>) {
+        let (document, errors) = DeTable::parse_recoverable(self.text);
+        if !errors.is_empty() {
+            for error in errors {
+                let message = format!("invalid TOML: {}", error.message());
+                match error.span() {
+                    Some(span) => self.error(span.start, message),
+                    None => self.diagnostics.push(Diagnostic::file(&self.file, message)),
+                }
+            }
+            return (None, None);
+        }
+        let document = document.into_inner();
+        self.unknown_keys(&document, Section::Manifest);
+
+        let name = self
+            .required(&document, "name", 0, Section::Manifest, "")
+            .and_then(|item| self.string(item, "name"));
+        let declared = name.as_ref().map(|(name, span)| {
+            let (line, column) = Diagnostic::line_col(self.text, span.start);
+            DeclaredName {
+                name: name.clone(),
+                file: self.file.clone(),
+                line,
+                column,
+            }
+        });
+        if let Some((name, span)) = &name {
+            self.check_name(path, name, span.start);
+        }
+        let title = self.required_string(&document, "title");
+        let description = self.required_string(&document, "description");
+        let safety = self.word::<Safety>(&document, "safety", Safety::ACCEPTED);
+        let mode = self.word::<Mode>(&document, "mode", Mode::ACCEPTED);
+        let category = match document.get("category") {
+            Some(item) => self.string(item, "category").map(|(c, _)| Some(c)),
+            None => Some(None),
+        };
+
+        let input = match document.get_key_value("input") {
+            Some((key, item)) => self.input_schema(key.span(), item),
+            None if misspelled(&document, "input", Section::Manifest) => None,
+            None => {
+                self.error(0, "missing table `[input]`, expected the JSON Schema of the arguments (`[input]` with `type = \"object\"`)");
+                None
+            }
+        };
+        let output = match document.get_key_value("output") {
+            Some((key, item)) => self.output_schema(key.span(), item).map(Some),
+            None => Some(None),
+        };
+        let errors = self.errors(&document);
+        let examples = self.examples(&document, input.as_ref());
+
+        let spec = (|| {
+            Some(ToolSpec {
+                name: name?.0,
+                title: title?,
+                description: description?,
+                safety: safety?,
+                mode: mode?,
+                category: category?,
+                input_schema: input?.0,
+                output_schema: output?,
+                errors: errors?,
+                examples: examples?,
+                source: source_path(path),
+            })
+        })();
+        (spec, declared)
+    }
+
+    fn check_name(&mut self, path: &Path, name: &str, offset: usize) {
+        if !model::is_valid_tool_name(name) {
+            self.error(
+                offset,
+                format!(
+                    "invalid tool name `{}`, expected lowercase ASCII letters, digits and `_`, starting with a letter, at most 64 characters (`^[a-z][a-z0-9_]{{0,63}}$`)",
+                    truncate(name, QUOTE_LIMIT)
+                ),
+            );
+        }
+        if let Some(stem) = path.file_stem().and_then(|s| s.to_str())
+            && stem != name
+        {
+            self.error(
+                offset,
+                format!(
+                    "tool name `{}` differs from the file stem `{stem}`, expected `name = \"{stem}\"` (or rename the file)",
+                    truncate(name, QUOTE_LIMIT)
+                ),
+            );
+        }
+    }
+
+    /// Reports every key of `table` that the section does not have, suggesting the closest.
+    fn unknown_keys(&mut self, table: &DeTable<'_>, section: Section) {
+        let allowed = section.keys();
+        for key in table.keys() {
+            let word = key.get_ref().as_ref();
+            if allowed.contains(&word) {
+                continue;
+            }
+            let mut message = format!(
+                "unknown key `{}`{}, expected one of {}",
+                truncate(word, QUOTE_LIMIT),
+                section.context(),
+                schema::backticked(allowed)
+            );
+            if let Some(close) = closest(word, allowed) {
+                message.push_str(&format!("; did you mean `{close}`?"));
+            }
+            self.error(key.span().start, message);
+        }
+    }
+
+    /// The value of a required key; a missing key is reported at `missing_at`, unless an
+    /// unknown key of the table is its misspelling (that key's message already says so).
+    fn required<'a, 'i>(
+        &mut self,
+        table: &'a DeTable<'i>,
+        key: &str,
+        missing_at: usize,
+        section: Section,
+        hint: &str,
+    ) -> Option<&'a Item<'i>> {
+        let item = table.get(key);
+        if item.is_none() && !misspelled(table, key, section) {
+            self.error(
+                missing_at,
+                format!("missing key `{key}`{}{hint}", section.context()),
+            );
+        }
+        item
+    }
+
+    fn required_string(&mut self, table: &DeTable<'_>, key: &str) -> Option<String> {
+        self.required(table, key, 0, Section::Manifest, "")
+            .and_then(|item| self.string(item, key))
+            .map(|(s, _)| s)
+    }
+
+    /// A non-empty string.
+    fn string(&mut self, item: &Item<'_>, key: &str) -> Option<(String, Range<usize>)> {
+        match item.get_ref() {
+            DeValue::String(s) if s.trim().is_empty() => {
+                self.error(
+                    item.span().start,
+                    format!("expected `{key}` to be a non-empty string, found an empty one"),
+                );
+                None
+            }
+            DeValue::String(s) => Some((s.to_string(), item.span())),
+            other => {
+                self.error(
+                    item.span().start,
+                    format!(
+                        "expected `{key}` to be a string, found {}",
+                        toml_type(other)
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    fn boolean(&mut self, item: &Item<'_>, key: &str) -> Option<bool> {
+        match item.get_ref() {
+            DeValue::Boolean(b) => Some(*b),
+            other => {
+                self.error(
+                    item.span().start,
+                    format!(
+                        "expected `{key}` to be `true` or `false`, found {}",
+                        toml_type(other)
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    /// `safety` or `mode`, parsed only through their `FromStr`.
+    fn word<T: FromStr<Err = model::UnknownValue>>(
+        &mut self,
+        table: &DeTable<'_>,
+        key: &str,
+        accepted: &[&str],
+    ) -> Option<T> {
+        let choices: Vec<String> = accepted
+            .iter()
+            .map(|w| format!("`{key} = {w:?}`"))
+            .collect();
+        let hint = format!(", expected {}", choices.join(" or "));
+        let item = self.required(table, key, 0, Section::Manifest, &hint)?;
+        let (word, span) = match item.get_ref() {
+            DeValue::String(s) => (s.to_string(), item.span()),
+            _ => self.string(item, key)?,
+        };
+        match word.parse::<T>() {
+            Ok(value) => Some(value),
+            Err(e) => {
+                self.error(span.start, e.to_string());
+                None
+            }
+        }
+    }
+
+    /// `[input]`: a table, converted to JSON, checked against the supported subset, the draft
+    /// 2020-12 meta-schema and compiled. Returns the canonical schema and its compiled
+    /// validator.
+    fn input_schema(
+        &mut self,
+        key: Range<usize>,
+        item: &Item<'_>,
+    ) -> Option<(Value, jsonschema::Validator)> {
+        let DeValue::Table(_) = item.get_ref() else {
+            self.error(
+                item.span().start,
+                format!(
+                    "expected `input` to be a table (a JSON Schema object), found {}",
+                    toml_type(item.get_ref())
+                ),
+            );
+            return None;
+        };
+        let mut index = SpanIndex::default();
+        let mut schema = self.json_of(item, String::new(), Some(key), &mut index)?;
+        let mut issues: Vec<SchemaIssue> = schema::strip_dialect(&mut schema).into_iter().collect();
+        issues.extend(schema::unsupported(&schema));
+        if !issues.is_empty() {
+            for issue in issues {
+                let mut message = issue.message;
+                let top_level = issue
+                    .pointer
+                    .strip_prefix('/')
+                    .filter(|key| KEYS.contains(key));
+                if let Some(key) = top_level {
+                    message.push_str(&format!(
+                        "; `{key}` is a manifest key: keys after `[input]` belong to the input schema, move it above `[input]`"
+                    ));
+                }
+                self.error(index.key_offset(&issue.pointer), message);
+            }
+            return None;
+        }
+        let validator = self.compile(&schema, &index, "input")?;
+        if !self.check_sample_values(&schema, &index) {
+            return None;
+        }
+        Some((schema, validator))
+    }
+
+    /// `[output]`: a table, converted to JSON, meta-validated and compiled (any valid draft
+    /// 2020-12 schema: the generator makes no Rust type from it).
+    fn output_schema(&mut self, key: Range<usize>, item: &Item<'_>) -> Option<Value> {
+        let DeValue::Table(_) = item.get_ref() else {
+            self.error(
+                item.span().start,
+                format!(
+                    "expected `output` to be a table (a JSON Schema object), found {}",
+                    toml_type(item.get_ref())
+                ),
+            );
+            return None;
+        };
+        let mut index = SpanIndex::default();
+        let mut schema = self.json_of(item, String::new(), Some(key), &mut index)?;
+        if let Some(issue) = schema::strip_dialect(&mut schema) {
+            self.error(index.key_offset(&issue.pointer), issue.message);
+            return None;
+        }
+        self.compile(&schema, &index, "output")?;
+        Some(schema)
+    }
+
+    /// Meta-validates against draft 2020-12, then builds the validator (which checks what the
+    /// meta-schema cannot, such as regular expressions).
+    fn compile(
+        &mut self,
+        schema: &Value,
+        index: &SpanIndex,
+        which: &str,
+    ) -> Option<jsonschema::Validator> {
+        let meta = jsonschema::draft202012::meta::validator();
+        let mut seen = Vec::new();
+        for error in meta.iter_errors(schema) {
+            let pointer = error.instance_path().as_str().to_owned();
+            let message = format!(
+                "the {which} schema is not valid JSON Schema (draft 2020-12) at `{}`: {}",
+                display_pointer(&pointer),
+                truncate(&error.to_string(), QUOTE_LIMIT * 2)
+            );
+            if !seen.contains(&message) {
+                self.error(index.value_offset(&pointer), message.clone());
+                seen.push(message);
+            }
+        }
+        if !seen.is_empty() {
+            return None;
+        }
+        match jsonschema::draft202012::new(schema) {
+            Ok(validator) => Some(validator),
+            Err(error) => {
+                let pointer = error.instance_path().as_str().to_owned();
+                self.error(
+                    index.value_offset(&pointer),
+                    format!(
+                        "the {which} schema cannot be compiled at `{}`: {}",
+                        display_pointer(&pointer),
+                        truncate(&error.to_string(), QUOTE_LIMIT * 2)
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    /// Every `default` and `examples` value inside the schema must match the schema it sits in.
+    /// Returns false when one does not.
+    fn check_sample_values(&mut self, schema: &Value, index: &SpanIndex) -> bool {
+        let mut ok = true;
+        for sample in schema::sample_values(schema) {
+            let Ok(validator) = jsonschema::draft202012::new(sample.schema) else {
+                continue;
+            };
+            for error in validator.iter_errors(sample.value) {
+                let inner = error.instance_path().as_str();
+                let pointer = format!("{}{inner}", sample.pointer);
+                self.error(
+                    index.value_offset(&pointer),
+                    format!(
+                        "`{}` at `{}` does not match its own schema{}: {}",
+                        sample.keyword,
+                        display_pointer(&sample.node_pointer),
+                        if inner.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" at `{inner}`")
+                        },
+                        truncate(&error.to_string(), QUOTE_LIMIT * 2)
+                    ),
+                );
+                ok = false;
+            }
+        }
+        ok
+    }
+
+    fn errors(&mut self, document: &DeTable<'_>) -> Option<Vec<ErrorSpec>> {
+        let Some(entries) = self.entries(document, "errors") else {
+            return Some(Vec::new());
+        };
+        let mut ok = true;
+        let mut specs = Vec::new();
+        let mut codes: BTreeMap<String, usize> = BTreeMap::new();
+        for entry in entries {
+            let Some(table) = entry.get_ref().as_table() else {
+                ok = false;
+                continue;
+            };
+            let at = entry.span().start;
+            self.unknown_keys(table, Section::Error);
+            let code = self
+                .required(table, "code", at, Section::Error, "")
+                .and_then(|i| self.string(i, "code"));
+            if let Some((code, span)) = &code {
+                self.check_code(code, span.start, &mut codes);
+            }
+            let message = self
+                .required(table, "message", at, Section::Error, "")
+                .and_then(|i| self.string(i, "message"));
+            let retryable = self
+                .required(table, "retryable", at, Section::Error, "")
+                .and_then(|i| self.boolean(i, "retryable"));
+            let action = self
+                .required(table, "recommended_action", at, Section::Error, "")
+                .and_then(|i| self.string(i, "recommended_action"));
+            match (code, message, retryable, action) {
+                (
+                    Some((code, _)),
+                    Some((message, _)),
+                    Some(retryable),
+                    Some((recommended_action, _)),
+                ) => {
+                    specs.push(ErrorSpec {
+                        code,
+                        message,
+                        retryable,
+                        recommended_action,
+                    });
+                }
+                _ => ok = false,
+            }
+        }
+        ok.then_some(specs)
+    }
+
+    fn check_code(&mut self, code: &str, offset: usize, codes: &mut BTreeMap<String, usize>) {
+        let shown = truncate(code, QUOTE_LIMIT);
+        if !model::is_screaming_snake_case(code) {
+            let suggestion = screaming_snake_case(code);
+            let expected = if model::is_screaming_snake_case(&suggestion) && suggestion != code {
+                format!("expected upper-case words joined by `_`, such as `{suggestion}`")
+            } else {
+                "expected upper-case words joined by `_`, such as `PANE_NOT_FOUND`".to_owned()
+            };
+            self.error(
+                offset,
+                format!("error code `{shown}` is not SCREAMING_SNAKE_CASE, {expected}"),
+            );
+        } else if RESERVED_CODES.contains(&code) {
+            self.error(
+                offset,
+                format!(
+                    "error code `{shown}` is reserved by the runtime, expected a code of the tool's own (the reserved codes are {})",
+                    schema::backticked(RESERVED_CODES)
+                ),
+            );
+        }
+        match codes.get(code) {
+            Some(first) => {
+                let (line, _) = Diagnostic::line_col(self.text, *first);
+                self.error(
+                    offset,
+                    format!("duplicate error code `{shown}`, first declared at line {line}"),
+                );
+            }
+            None => {
+                codes.insert(code.to_owned(), offset);
+            }
+        }
+    }
+
+    fn examples(
+        &mut self,
+        document: &DeTable<'_>,
+        input: Option<&(Value, jsonschema::Validator)>,
+    ) -> Option<Vec<ExampleSpec>> {
+        let Some(entries) = self.entries(document, "examples") else {
+            return Some(Vec::new());
+        };
+        let mut ok = true;
+        let mut specs = Vec::new();
+        for (number, entry) in entries.iter().enumerate().map(|(i, e)| (i + 1, e)) {
+            let Some(table) = entry.get_ref().as_table() else {
+                ok = false;
+                continue;
+            };
+            let at = entry.span().start;
+            self.unknown_keys(table, Section::Example);
+            let description = self
+                .required(table, "description", at, Section::Example, "")
+                .and_then(|i| self.string(i, "description"));
+            let example_input = match table.get_key_value("input") {
+                None => {
+                    if !misspelled(table, "input", Section::Example) {
+                        self.error(
+                            at,
+                            "missing key `input` in `[[examples]]`, expected a table of arguments",
+                        );
+                    }
+                    None
+                }
+                Some((_, item)) if !item.get_ref().is_table() => {
+                    self.error(
+                        item.span().start,
+                        format!(
+                            "expected `input` of example {number} to be a table of arguments, found {}",
+                            toml_type(item.get_ref())
+                        ),
+                    );
+                    None
+                }
+                Some((key, item)) => {
+                    let mut index = SpanIndex::default();
+                    self.json_of(item, String::new(), Some(key.span()), &mut index)
+                        .map(|v| (v, index))
+                }
+            };
+            if let (Some((value, index)), Some((_, validator))) = (&example_input, input) {
+                self.validate_example(number, value, index, validator);
+            }
+            match (description, example_input) {
+                (Some((description, _)), Some((input, _))) => {
+                    specs.push(ExampleSpec { description, input })
+                }
+                _ => ok = false,
+            }
+        }
+        ok.then_some(specs)
+    }
+
+    fn validate_example(
+        &mut self,
+        number: usize,
+        value: &Value,
+        index: &SpanIndex,
+        validator: &jsonschema::Validator,
+    ) {
+        for error in validator.iter_errors(value) {
+            let pointer = error.instance_path().as_str().to_owned();
+            if let ValidationErrorKind::AdditionalProperties { unexpected } = error.kind() {
+                // Point at each unexpected key rather than at the object holding it.
+                for name in unexpected {
+                    let at = format!("{pointer}/{}", escape_token(name));
+                    self.error(
+                        index.key_offset(&at),
+                        format!(
+                            "example {number} fails the input schema at `{at}`: unexpected property `{}` (the schema does not allow other properties)",
+                            truncate(name, QUOTE_LIMIT)
+                        ),
+                    );
+                }
+                continue;
+            }
+            self.error(
+                index.value_offset(&pointer),
+                format!(
+                    "example {number} fails the input schema at `{}`: {}",
+                    display_pointer(&pointer),
+                    truncate(&error.to_string(), QUOTE_LIMIT * 2)
+                ),
+            );
+        }
+    }
+
+    /// The entries of an array of tables (`[[errors]]`, or `errors = [{ ... }]`); wrong shapes
+    /// are reported. `None` when the key is absent or not an array.
+    fn entries<'a, 'i>(&mut self, document: &'a DeTable<'i>, key: &str) -> Option<&'a [Item<'i>]> {
+        let item = document.get(key)?;
+        let DeValue::Array(entries) = item.get_ref() else {
+            self.error(
+                item.span().start,
+                format!(
+                    "expected `{key}` to be an array of tables (`[[{key}]]`), found {}",
+                    toml_type(item.get_ref())
+                ),
+            );
+            return None;
+        };
+        for entry in entries.iter() {
+            if !entry.get_ref().is_table() {
+                self.error(
+                    entry.span().start,
+                    format!(
+                        "expected each entry of `{key}` to be a table, found {}",
+                        toml_type(entry.get_ref())
+                    ),
+                );
+            }
+        }
+        Some(entries)
+    }
+
+    /// Converts a TOML value to JSON, recording where every key and value is written. Integers
+    /// stay integers and floats stay floats; a datetime or a non-finite float has no JSON form.
+    fn json_of(
+        &mut self,
+        item: &Item<'_>,
+        pointer: String,
+        key: Option<Range<usize>>,
+        index: &mut SpanIndex,
+    ) -> Option<Value> {
+        let offset = item.span().start;
+        let value = match item.get_ref() {
+            DeValue::String(s) => Some(Value::String(s.to_string())),
+            DeValue::Boolean(b) => Some(Value::Bool(*b)),
+            DeValue::Integer(i) => match i64::from_str_radix(i.as_str(), i.radix()) {
+                Ok(n) => Some(Value::from(n)),
+                Err(_) => {
+                    self.error(offset, format!("integer `{i}` does not fit in 64 bits"));
+                    None
+                }
+            },
+            DeValue::Float(f) => match f
+                .as_str()
+                .parse::<f64>()
+                .ok()
+                .and_then(serde_json::Number::from_f64)
+            {
+                Some(n) => Some(Value::Number(n)),
+                None => {
+                    self.error(
+                        offset,
+                        format!("float `{f}` has no JSON form, expected a finite number"),
+                    );
+                    None
+                }
+            },
+            DeValue::Datetime(d) => {
+                self.error(
+                    offset,
+                    format!("datetime `{d}` has no JSON form, expected a string (write it in quotes: \"{d}\")"),
+                );
+                None
+            }
+            DeValue::Array(items) => {
+                let mut values = Vec::with_capacity(items.len());
+                let mut ok = true;
+                for (i, element) in items.iter().enumerate() {
+                    match self.json_of(element, format!("{pointer}/{i}"), None, index) {
+                        Some(v) => values.push(v),
+                        None => ok = false,
+                    }
+                }
+                ok.then_some(Value::Array(values))
+            }
+            DeValue::Table(table) => {
+                let mut map = serde_json::Map::new();
+                let mut ok = true;
+                for (k, v) in table.iter() {
+                    let name = k.get_ref().to_string();
+                    let child = format!("{pointer}/{}", escape_token(&name));
+                    match self.json_of(v, child, Some(k.span()), index) {
+                        Some(v) => {
+                            map.insert(name, v);
+                        }
+                        None => ok = false,
+                    }
+                }
+                ok.then_some(Value::Object(map))
+            }
+        };
+        index.spans.insert(pointer, (key, item.span()));
+        value
+    }
+}
+
+/// The path as given, with `/` separators on every platform.
+fn source_path(path: &Path) -> String {
+    let text = path.to_string_lossy();
+    if std::path::MAIN_SEPARATOR == '/' {
+        text.into_owned()
+    } else {
+        text.replace(std::path::MAIN_SEPARATOR, "/")
+    }
+}
+
+/// Is an unknown key of `table` a misspelling of `key` (the suggestion made for it)?
+fn misspelled(table: &DeTable<'_>, key: &str, section: Section) -> bool {
+    let allowed = section.keys();
+    table.keys().any(|k| {
+        let word = k.get_ref().as_ref();
+        !allowed.contains(&word) && closest(word, allowed) == Some(key)
+    })
+}
+
+/// `a string`, `an integer`, … for messages.
+fn toml_type(value: &DeValue<'_>) -> String {
+    let word = value.type_str();
+    let article = if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    };
+    format!("{article} {word}")
+}
+
+/// The closest `SCREAMING_SNAKE_CASE` spelling of a code (`paneNotFound` → `PANE_NOT_FOUND`).
+fn screaming_snake_case(code: &str) -> String {
+    let mut out = String::new();
+    let mut previous_lower = false;
+    for c in code.chars() {
+        if c.is_ascii_alphanumeric() {
+            if c.is_ascii_uppercase() && previous_lower && !out.ends_with('_') {
+                out.push('_');
+            }
+            previous_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+            out.push(c.to_ascii_uppercase());
+        } else {
+            if !out.is_empty() && !out.ends_with('_') {
+                out.push('_');
+            }
+            previous_lower = false;
+        }
+    }
+    out.trim_end_matches('_').to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    const VALID: &str = r#"
+name = "drawing_create"
+title = "Create a drawing"
+description = "Draws a line on a pane."
+safety = "destructive"
+mode = "sequential"
+category = "drawings"
+
+[input]
+type = "object"
+additionalProperties = false
+required = ["pane_id", "anchors"]
+
+[input.properties.pane_id]
+type = "string"
+description = "The pane."
+
+[input.properties.anchors]
+type = "array"
+minItems = 1
+items = { type = "object", required = ["time", "price"], properties = { time = { type = "integer", minimum = 0 }, price = { type = "number" } } }
+
+[input.properties.width]
+type = "number"
+default = 1.0
+maximum = 1e3
+
+[output]
+type = "object"
+properties.drawing_id = { type = "string" }
+
+[[errors]]
+code = "PANE_NOT_FOUND"
+message = "No pane has this ID."
+retryable = true
+recommended_action = "Call `panes_list` and retry with one of its IDs."
+
+[[examples]]
+description = "A line on the main pane"
+input = { pane_id = "main", anchors = [{ time = 1, price = 2.5 }], width = 2 }
+"#;
+
+    fn parse_ok(text: &str) -> ToolSpec {
+        parse_manifest(Path::new("tools/drawing_create.toml"), text)
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn errors(text: &str) -> Vec<String> {
+        parse_manifest(Path::new("tools/drawing_create.toml"), text)
+            .expect_err("the manifest has mistakes")
+            .0
+            .iter()
+            .map(|d| format!("{}:{}: {}", d.line, d.column, d.message))
+            .collect()
+    }
+
+    #[test]
+    fn a_valid_manifest_becomes_a_spec() {
+        let spec = parse_ok(VALID);
+        assert_eq!(spec.name, "drawing_create");
+        assert_eq!(spec.safety, Safety::Destructive);
+        assert_eq!(spec.mode, Mode::Sequential);
+        assert_eq!(spec.category.as_deref(), Some("drawings"));
+        assert_eq!(spec.source, "tools/drawing_create.toml");
+        assert_eq!(spec.errors.len(), 1);
+        assert!(spec.errors[0].retryable);
+        assert_eq!(
+            spec.examples[0].input,
+            json!({"pane_id": "main", "anchors": [{"time": 1, "price": 2.5}], "width": 2})
+        );
+        assert_eq!(
+            spec.output_schema,
+            Some(json!({"type": "object", "properties": {"drawing_id": {"type": "string"}}}))
+        );
+        let anchors = &spec.input_schema["properties"]["anchors"];
+        assert_eq!(anchors["items"]["properties"]["time"]["minimum"], json!(0));
+    }
+
+    #[test]
+    fn integers_stay_integers_and_floats_stay_floats() {
+        let spec = parse_ok(VALID);
+        let width = &spec.input_schema["properties"]["width"];
+        assert!(width["default"].is_f64(), "1.0 stays a float: {width}");
+        assert!(width["maximum"].is_f64());
+        assert!(
+            spec.examples[0].input["width"].is_i64(),
+            "2 stays an integer"
+        );
+        let canonical = serde_json::to_string(width).expect("serialize");
+        assert_eq!(
+            canonical,
+            r#"{"default":1.0,"maximum":1000.0,"type":"number"}"#
+        );
+    }
+
+    #[test]
+    fn the_canonical_schema_has_sorted_keys_and_no_dialect() {
+        let text = VALID.replace(
+            "[input]\ntype = \"object\"",
+            "[input]\n\"$schema\" = \"https://json-schema.org/draft/2020-12/schema\"\ntype = \"object\"",
+        );
+        let spec = parse_ok(&text);
+        let canonical = serde_json::to_string(&spec.input_schema).expect("serialize");
+        assert!(
+            canonical.starts_with(r#"{"additionalProperties":false,"properties":{"anchors""#),
+            "{canonical}"
+        );
+        assert!(!canonical.contains("$schema"));
+    }
+
+    #[test]
+    fn errors_and_examples_are_optional() {
+        let text = "name = \"drawing_create\"\ntitle = \"t\"\ndescription = \"d\"\nsafety = \"read-only\"\nmode = \"parallel\"\n[input]\ntype = \"object\"\n";
+        let spec = parse_ok(text);
+        assert!(spec.errors.is_empty() && spec.examples.is_empty());
+        assert_eq!(spec.category, None);
+        assert_eq!(spec.output_schema, None);
+    }
+
+    #[test]
+    fn every_mistake_of_a_file_is_reported() {
+        let text = "name = \"drawing_create\"\ntitle = 3\ndescription = \"d\"\nsafety = \"readonly\"\nmode = \"parallel\"\nsaftey = 1\n[input]\ntype = \"object\"\n";
+        assert_eq!(
+            errors(text),
+            vec![
+                "2:9: expected `title` to be a string, found an integer".to_owned(),
+                r#"4:10: expected `safety` to be "read-only" or "destructive", found "readonly""#.to_owned(),
+                "6:1: unknown key `saftey`, expected one of `name`, `title`, `description`, `safety`, `mode`, `category`, `input`, `output`, `errors`, `examples`; did you mean `safety`?".to_owned(),
+            ]
+        );
+    }
+
+    #[test]
+    fn toml_syntax_errors_are_located() {
+        let found = errors("name = \"drawing_create\"\ntitle = \n");
+        assert_eq!(found.len(), 1);
+        assert!(found[0].starts_with("2:9: invalid TOML: "), "{found:?}");
+    }
+
+    #[test]
+    fn datetimes_and_infinities_have_no_json_form() {
+        let text = VALID.replace("default = 1.0", "default = inf\nexamples = [1979-05-27]");
+        assert_eq!(
+            errors(&text),
+            vec![
+                "25:11: float `inf` has no JSON form, expected a finite number".to_owned(),
+                "26:13: datetime `1979-05-27` has no JSON form, expected a string (write it in quotes: \"1979-05-27\")"
+                    .to_owned(),
+            ]
+        );
+    }
+
+    #[test]
+    fn meta_schema_violations_point_at_the_value() {
+        let text = VALID.replace("minItems = 1", "minItems = -1");
+        let found = errors(&text);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].starts_with(
+                "20:12: the input schema is not valid JSON Schema (draft 2020-12) at `/properties/anchors/minItems`: -1"
+            ),
+            "{found:?}"
+        );
+    }
+
+    #[test]
+    fn an_invalid_pattern_is_reported() {
+        let text = VALID.replace("description = \"The pane.\"", "pattern = \"([a-z\"");
+        let found = errors(&text);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(
+            found[0],
+            r#"16:11: the input schema cannot be compiled at `/properties/pane_id/pattern`: "([a-z" is not a "regex""#
+        );
+    }
+
+    #[test]
+    fn screaming_snake_case_suggestions() {
+        assert_eq!(screaming_snake_case("paneNotFound"), "PANE_NOT_FOUND");
+        assert_eq!(screaming_snake_case("pane-not-found"), "PANE_NOT_FOUND");
+        assert_eq!(screaming_snake_case("Pane not found!"), "PANE_NOT_FOUND");
+    }
+}

@@ -1,1 +1,444 @@
-//! (filled by the generator work)
+//! The checked-in outputs of a tool set: the tools index, one schema per tool and the docs.
+//!
+//! [`render`] computes every output file in memory (deterministic: sorted names, no timestamps,
+//! no absolute paths unless the directories given are absolute); [`write_changed`] writes only the
+//! files whose content differs, atomically; [`stale`] says which files on disk are not current.
+//!
+//! The generator owns some directories entirely ([`OutputDirs::owned`]): a file there that is no
+//! longer produced is stale, and [`remove_orphans`] deletes it.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::model::ToolSpec;
+
+/// Where the outputs go. Paths are used as given (relative paths are relative to the current
+/// directory, normally the repository root).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutputDirs {
+    /// `tools.json` and `schemas/<name>.json` go here (`generated`).
+    pub out: PathBuf,
+    /// The docs pages go here (`docs/tools`).
+    pub docs: PathBuf,
+}
+
+/// A directory whose files of one extension are all produced by the generator.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OwnedDir {
+    /// The directory.
+    pub dir: PathBuf,
+    /// The extension (without the dot) of the files the generator writes there.
+    pub extension: &'static str,
+}
+
+impl OutputDirs {
+    /// `<out>/tools.json`: every tool, sorted by name.
+    pub fn tools_index(&self) -> PathBuf {
+        self.out.join("tools.json")
+    }
+
+    /// `<out>/schemas`: one input schema per tool.
+    pub fn schemas(&self) -> PathBuf {
+        self.out.join("schemas")
+    }
+
+    /// The directories the generator owns: there, a file of the given extension that is not
+    /// produced any more is stale and is removed by `generate`.
+    pub fn owned(&self) -> Vec<OwnedDir> {
+        vec![
+            OwnedDir {
+                dir: self.schemas(),
+                extension: "json",
+            },
+            OwnedDir {
+                dir: self.docs.clone(),
+                extension: "md",
+            },
+        ]
+    }
+}
+
+/// Every output file for `specs`, keyed by path (`<out>/tools.json`, `<out>/schemas/<name>.json`,
+/// `<docs>/<page>`). The specs may come in any order.
+pub fn render(specs: &[ToolSpec], dirs: &OutputDirs) -> BTreeMap<PathBuf, String> {
+    let mut sorted: Vec<&ToolSpec> = specs.iter().collect();
+    sorted.sort_by(|a, b| a.name.cmp(&b.name));
+
+    let mut files = BTreeMap::new();
+    files.insert(dirs.tools_index(), pretty(&sorted));
+    let schemas = dirs.schemas();
+    for spec in &sorted {
+        files.insert(
+            schemas.join(format!("{}.json", spec.name)),
+            pretty(&spec.input_schema),
+        );
+    }
+    let owned: Vec<ToolSpec> = sorted.into_iter().cloned().collect();
+    for (page, text) in crate::docs::render(&owned) {
+        files.insert(dirs.docs.join(page), text);
+    }
+    files
+}
+
+/// Pretty JSON with a trailing newline.
+fn pretty(value: &impl Serialize) -> String {
+    // Specs and JSON values have string keys and finite numbers only: serializing them to a
+    // string cannot fail.
+    let mut text =
+        serde_json::to_string_pretty(value).expect("specs and JSON values always serialize");
+    text.push('\n');
+    text
+}
+
+/// A file system operation that failed, with the path it was about.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot {action} `{}`: {source}", path.display())]
+pub struct OutputError {
+    /// What was being done: `read`, `write`, `remove`, `list`.
+    pub action: &'static str,
+    /// The file or directory.
+    pub path: PathBuf,
+    /// The cause.
+    #[source]
+    pub source: io::Error,
+}
+
+impl OutputError {
+    fn new(action: &'static str, path: &Path, source: io::Error) -> Self {
+        OutputError {
+            action,
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}
+
+/// Why an output file is not current.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Staleness {
+    /// The file should exist and does not.
+    Missing,
+    /// The file exists with other content.
+    Changed,
+    /// The file is in a directory the generator owns but is no longer produced.
+    Orphaned,
+}
+
+impl fmt::Display for Staleness {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Staleness::Missing => "missing",
+            Staleness::Changed => "out of date",
+            Staleness::Orphaned => "no longer generated",
+        })
+    }
+}
+
+/// An output file that is not current.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StaleFile {
+    /// The file.
+    pub path: PathBuf,
+    /// Why it is stale.
+    pub staleness: Staleness,
+}
+
+impl fmt::Display for StaleFile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.path.display(), self.staleness)
+    }
+}
+
+/// The current content of `path`, `None` when it does not exist. Content that is not UTF-8 is
+/// returned lossily (it then differs from any rendered file).
+fn read_existing(path: &Path) -> Result<Option<String>, OutputError> {
+    match std::fs::read(path) {
+        Ok(bytes) => Ok(Some(String::from_utf8_lossy(&bytes).into_owned())),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(OutputError::new("read", path, e)),
+    }
+}
+
+/// Every expected file that is missing or differs on disk, then every orphan (sorted by path).
+///
+/// # Errors
+/// A file or directory that exists but cannot be read.
+pub fn stale(
+    files: &BTreeMap<PathBuf, String>,
+    dirs: &OutputDirs,
+) -> Result<Vec<StaleFile>, OutputError> {
+    let mut found = Vec::new();
+    for (path, content) in files {
+        match read_existing(path)? {
+            None => found.push(StaleFile {
+                path: path.clone(),
+                staleness: Staleness::Missing,
+            }),
+            Some(existing) if existing != *content => {
+                found.push(StaleFile {
+                    path: path.clone(),
+                    staleness: Staleness::Changed,
+                });
+            }
+            Some(_) => {}
+        }
+    }
+    for path in orphans(files, dirs)? {
+        found.push(StaleFile {
+            path,
+            staleness: Staleness::Orphaned,
+        });
+    }
+    found.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(found)
+}
+
+/// Files in the owned directories (of the owned extension, directly in the directory) that
+/// `files` does not produce, sorted.
+///
+/// # Errors
+/// An owned directory that exists but cannot be listed.
+pub fn orphans(
+    files: &BTreeMap<PathBuf, String>,
+    dirs: &OutputDirs,
+) -> Result<Vec<PathBuf>, OutputError> {
+    let mut found = Vec::new();
+    for owned in dirs.owned() {
+        let entries = match std::fs::read_dir(&owned.dir) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
+            Err(e) => return Err(OutputError::new("list", &owned.dir, e)),
+        };
+        for entry in entries {
+            let entry = entry.map_err(|e| OutputError::new("list", &owned.dir, e))?;
+            let path = owned.dir.join(entry.file_name());
+            let matches = path.extension().is_some_and(|ext| ext == owned.extension);
+            if matches && path.is_file() && !files.contains_key(&path) {
+                found.push(path);
+            }
+        }
+    }
+    found.sort();
+    found.dedup();
+    Ok(found)
+}
+
+/// Writes every file whose content differs from disk (creating directories as needed), each
+/// atomically (a temporary file in the same directory, then a rename). Returns the paths
+/// written, in order.
+///
+/// # Errors
+/// The first file that cannot be read, written or renamed into place.
+pub fn write_changed(files: &BTreeMap<PathBuf, String>) -> Result<Vec<PathBuf>, OutputError> {
+    let mut written = Vec::new();
+    for (path, content) in files {
+        if read_existing(path)?.as_deref() == Some(content.as_str()) {
+            continue;
+        }
+        write_atomically(path, content)?;
+        written.push(path.clone());
+    }
+    Ok(written)
+}
+
+fn write_atomically(path: &Path, content: &str) -> Result<(), OutputError> {
+    let parent = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    std::fs::create_dir_all(parent)
+        .map_err(|e| OutputError::new("create the directory", parent, e))?;
+    let name = path
+        .file_name()
+        .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
+    let temporary = parent.join(format!(".{name}.{}.tmp", std::process::id()));
+    if let Err(e) = std::fs::write(&temporary, content) {
+        let _ = std::fs::remove_file(&temporary);
+        return Err(OutputError::new("write", &temporary, e));
+    }
+    if let Err(e) = std::fs::rename(&temporary, path) {
+        let _ = std::fs::remove_file(&temporary);
+        return Err(OutputError::new("write", path, e));
+    }
+    Ok(())
+}
+
+/// Deletes the [`orphans`]. Returns the paths removed.
+///
+/// # Errors
+/// An owned directory that cannot be listed or an orphan that cannot be removed.
+pub fn remove_orphans(
+    files: &BTreeMap<PathBuf, String>,
+    dirs: &OutputDirs,
+) -> Result<Vec<PathBuf>, OutputError> {
+    let found = orphans(files, dirs)?;
+    for path in &found {
+        std::fs::remove_file(path).map_err(|e| OutputError::new("remove", path, e))?;
+    }
+    Ok(found)
+}
+
+/// What [`generate`] changed on disk.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Changes {
+    /// Files written (new or changed).
+    pub written: Vec<PathBuf>,
+    /// Files removed (no longer produced).
+    pub removed: Vec<PathBuf>,
+}
+
+impl Changes {
+    /// Nothing was written or removed.
+    pub fn is_empty(&self) -> bool {
+        self.written.is_empty() && self.removed.is_empty()
+    }
+}
+
+/// Brings the outputs on disk up to date: [`write_changed`] then [`remove_orphans`].
+///
+/// # Errors
+/// The first file system operation that fails.
+pub fn generate(
+    files: &BTreeMap<PathBuf, String>,
+    dirs: &OutputDirs,
+) -> Result<Changes, OutputError> {
+    let written = write_changed(files)?;
+    let removed = remove_orphans(files, dirs)?;
+    Ok(Changes { written, removed })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Mode, Safety};
+    use serde_json::json;
+
+    fn spec(name: &str) -> ToolSpec {
+        ToolSpec {
+            name: name.to_owned(),
+            title: format!("Title of {name}"),
+            description: "d".to_owned(),
+            safety: Safety::ReadOnly,
+            mode: Mode::Parallel,
+            category: None,
+            input_schema: json!({"type": "object"}),
+            output_schema: None,
+            errors: vec![],
+            examples: vec![],
+            source: format!("tools/{name}.toml"),
+        }
+    }
+
+    fn dirs(root: &Path) -> OutputDirs {
+        OutputDirs {
+            out: root.join("generated"),
+            docs: root.join("docs/tools"),
+        }
+    }
+
+    #[test]
+    fn render_lists_every_file_sorted_and_independent_of_input_order() {
+        let dirs = OutputDirs {
+            out: "generated".into(),
+            docs: "docs/tools".into(),
+        };
+        let a = render(&[spec("b_tool"), spec("a_tool")], &dirs);
+        let b = render(&[spec("a_tool"), spec("b_tool")], &dirs);
+        assert_eq!(a, b);
+        let paths: Vec<String> = a
+            .keys()
+            .map(|p| p.to_string_lossy().replace('\\', "/"))
+            .collect();
+        assert!(paths.contains(&"generated/tools.json".to_owned()));
+        assert!(paths.contains(&"generated/schemas/a_tool.json".to_owned()));
+        assert!(paths.contains(&"generated/schemas/b_tool.json".to_owned()));
+        let index: serde_json::Value =
+            serde_json::from_str(&a[&PathBuf::from("generated/tools.json")])
+                .expect("tools.json is JSON");
+        assert_eq!(index[0]["name"], "a_tool");
+        assert_eq!(index[1]["name"], "b_tool");
+        assert!(a.values().all(|text| text.ends_with('\n')));
+    }
+
+    #[test]
+    fn write_changed_writes_only_what_differs_and_stale_agrees() {
+        let root = tempfile::tempdir().expect("temp dir");
+        let dirs = dirs(root.path());
+        let files = render(&[spec("a_tool")], &dirs);
+        let expected: Vec<StaleFile> = files
+            .keys()
+            .map(|p| StaleFile {
+                path: p.clone(),
+                staleness: Staleness::Missing,
+            })
+            .collect();
+        assert_eq!(stale(&files, &dirs).expect("stale"), expected);
+
+        let written = write_changed(&files).expect("write");
+        assert_eq!(written, files.keys().cloned().collect::<Vec<_>>());
+        assert_eq!(stale(&files, &dirs).expect("stale"), vec![]);
+        assert_eq!(
+            write_changed(&files).expect("write again"),
+            Vec::<PathBuf>::new()
+        );
+
+        let index = dirs.tools_index();
+        std::fs::write(&index, "edited by hand\n").expect("edit");
+        assert_eq!(
+            stale(&files, &dirs).expect("stale"),
+            vec![StaleFile {
+                path: index.clone(),
+                staleness: Staleness::Changed
+            }]
+        );
+        assert_eq!(write_changed(&files).expect("rewrite"), vec![index]);
+        let leftovers: Vec<_> = std::fs::read_dir(&dirs.out)
+            .expect("list")
+            .filter_map(Result::ok)
+            .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+            .collect();
+        assert!(leftovers.is_empty(), "no temporary files left behind");
+    }
+
+    #[test]
+    fn files_no_longer_produced_are_stale_and_removed() {
+        let root = tempfile::tempdir().expect("temp dir");
+        let dirs = dirs(root.path());
+        let before = render(&[spec("a_tool"), spec("b_tool")], &dirs);
+        generate(&before, &dirs).expect("generate");
+        let notes = dirs.docs.join("notes.txt");
+        std::fs::write(&notes, "kept: not a generated extension").expect("write");
+
+        let after = render(&[spec("a_tool")], &dirs);
+        let gone = vec![
+            dirs.schemas().join("b_tool.json"),
+            dirs.docs.join("b_tool.md"),
+        ];
+        let mut stale_paths: Vec<(PathBuf, Staleness)> = stale(&after, &dirs)
+            .expect("stale")
+            .into_iter()
+            .map(|s| (s.path, s.staleness))
+            .collect();
+        stale_paths.retain(|(_, s)| *s == Staleness::Orphaned);
+        let mut expected: Vec<(PathBuf, Staleness)> = gone
+            .iter()
+            .map(|p| (p.clone(), Staleness::Orphaned))
+            .collect();
+        expected.sort();
+        assert_eq!(stale_paths, expected);
+
+        let changes = generate(&after, &dirs).expect("generate");
+        let mut removed = changes.removed.clone();
+        removed.sort();
+        let mut gone_sorted = gone.clone();
+        gone_sorted.sort();
+        assert_eq!(removed, gone_sorted);
+        assert!(gone.iter().all(|p| !p.exists()));
+        assert!(notes.exists());
+        assert_eq!(stale(&after, &dirs).expect("stale"), vec![]);
+    }
+}

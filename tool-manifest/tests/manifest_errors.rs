@@ -1,0 +1,481 @@
+//! Bad manifests: each mistake is reported with its exact message at `line:col`.
+
+use std::path::Path;
+
+use tool_manifest::manifest::{load_dir, parse_manifest};
+
+/// The mistakes of a manifest named `file`, as `line:col: message`.
+fn errors_of(file: &str, text: &str) -> Vec<String> {
+    parse_manifest(Path::new(file), text)
+        .expect_err("the manifest has mistakes")
+        .0
+        .iter()
+        .map(|d| format!("{}:{}: {}", d.line, d.column, d.message))
+        .collect()
+}
+
+/// A valid header: lines 1-5.
+const HEADER: &str = r#"name = "probe"
+title = "Probe"
+description = "Probes the chart."
+safety = "read-only"
+mode = "parallel"
+"#;
+
+/// A valid `[input]`: lines 6-9 after [`HEADER`].
+const INPUT: &str = r#"[input]
+type = "object"
+required = ["id"]
+properties.id = { type = "string" }
+"#;
+
+fn with(header: &str, rest: &str) -> String {
+    format!("{header}{rest}")
+}
+
+#[test]
+fn the_valid_base_parses() {
+    let spec = parse_manifest(Path::new("tools/probe.toml"), &with(HEADER, INPUT)).expect("valid");
+    assert_eq!(spec.name, "probe");
+}
+
+#[test]
+fn unknown_key_is_named_with_the_accepted_keys_and_the_closest() {
+    let text = with(HEADER, &format!("saftey = \"read-only\"\n{INPUT}"));
+    assert_eq!(
+        errors_of("tools/probe.toml", &text),
+        [
+            "6:1: unknown key `saftey`, expected one of `name`, `title`, `description`, `safety`, `mode`, `category`, `input`, `output`, `errors`, `examples`; did you mean `safety`?"
+        ]
+    );
+}
+
+#[test]
+fn bad_safety_lists_the_accepted_values() {
+    let text = with(&HEADER.replace("\"read-only\"", "\"readonly\""), INPUT);
+    assert_eq!(
+        errors_of("tools/probe.toml", &text),
+        [r#"4:10: expected `safety` to be "read-only" or "destructive", found "readonly""#]
+    );
+}
+
+#[test]
+fn bad_mode_lists_the_accepted_values() {
+    let text = with(&HEADER.replace("\"parallel\"", "\"Parallel\""), INPUT);
+    assert_eq!(
+        errors_of("tools/probe.toml", &text),
+        [r#"5:8: expected `mode` to be "parallel" or "sequential", found "Parallel""#]
+    );
+}
+
+#[test]
+fn missing_mode_says_what_to_write() {
+    let text = with(&HEADER.replace("mode = \"parallel\"\n", ""), INPUT);
+    assert_eq!(
+        errors_of("tools/probe.toml", &text),
+        [r#"1:1: missing key `mode`, expected `mode = "parallel"` or `mode = "sequential"`"#]
+    );
+}
+
+#[test]
+fn wrong_type_names_the_key_and_what_was_found() {
+    let text = with(&HEADER.replace("title = \"Probe\"", "title = 3"), INPUT);
+    assert_eq!(
+        errors_of("tools/probe.toml", &text),
+        ["2:9: expected `title` to be a string, found an integer"]
+    );
+}
+
+#[test]
+fn name_must_match_the_file_stem() {
+    let text = with(HEADER, INPUT);
+    assert_eq!(
+        errors_of("tools/probe_v2.toml", &text),
+        [
+            r#"1:8: tool name `probe` differs from the file stem `probe_v2`, expected `name = "probe_v2"` (or rename the file)"#
+        ]
+    );
+}
+
+#[test]
+fn name_must_fit_every_provider() {
+    let text = with(&HEADER.replace("\"probe\"", "\"Probe-1\""), INPUT);
+    assert_eq!(
+        errors_of("tools/Probe-1.toml", &text),
+        [
+            "1:8: invalid tool name `Probe-1`, expected lowercase ASCII letters, digits and `_`, starting with a letter, at most 64 characters (`^[a-z][a-z0-9_]{0,63}$`)"
+        ]
+    );
+}
+
+#[test]
+fn missing_input_table() {
+    assert_eq!(
+        errors_of("tools/probe.toml", HEADER),
+        [
+            r#"1:1: missing table `[input]`, expected the JSON Schema of the arguments (`[input]` with `type = "object"`)"#
+        ]
+    );
+}
+
+#[test]
+fn input_root_must_be_an_object() {
+    let text = with(
+        HEADER,
+        "[input]\ntype = \"array\"\nitems = { type = \"string\" }\n",
+    );
+    assert_eq!(
+        errors_of("tools/probe.toml", &text),
+        [
+            r#"7:1: the input schema's root must be `type = "object"` (the arguments are a struct), found `type = "array"`"#
+        ]
+    );
+}
+
+#[test]
+fn unsupported_schema_construct_points_at_its_keyword() {
+    let text = with(
+        HEADER,
+        &format!(
+            "{INPUT}\n[input.properties.size]\ntype = \"number\"\nanyOf = [{{ minimum = 0 }}, {{ maximum = -10 }}]\n"
+        ),
+    );
+    assert_eq!(
+        errors_of("tools/probe.toml", &text),
+        [
+            "13:1: unsupported keyword `anyOf` at `/properties/size`: the generator cannot turn it into a Rust type; expected one of `type`, `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf`, `enum`, `const` or an annotation (`description`, `title`, `default`, `examples`, `deprecated`, `readOnly`, `writeOnly`, `$comment`)"
+        ]
+    );
+}
+
+#[test]
+fn a_node_without_type_is_unsupported() {
+    let text = with(
+        HEADER,
+        "[input]\ntype = \"object\"\nproperties.id = { description = \"any\" }\n",
+    );
+    assert_eq!(
+        errors_of("tools/probe.toml", &text),
+        [
+            r#"8:12: schema at `/properties/id` has no `type`, expected one of "string", "integer", "number", "boolean", "array" or "object" (or a list such as ["string", "null"])"#
+        ]
+    );
+}
+
+#[test]
+fn a_string_enum_must_hold_strings() {
+    let text = with(
+        HEADER,
+        "[input]\ntype = \"object\"\nproperties.kind = { type = \"string\", enum = [\"line\", 2] }\n",
+    );
+    assert_eq!(
+        errors_of("tools/probe.toml", &text),
+        [
+            "8:54: `enum` value 2 of a `string` schema is not a string (a string enum becomes a Rust enum)"
+        ]
+    );
+}
+
+#[test]
+fn required_must_name_declared_properties() {
+    let text = with(
+        HEADER,
+        "[input]\ntype = \"object\"\nrequired = [\"id\", \"pane\"]\nproperties.id = { type = \"string\" }\n",
+    );
+    assert_eq!(
+        errors_of("tools/probe.toml", &text),
+        ["8:19: required property `pane` at the root is not in `properties`, expected one of `id`"]
+    );
+}
+
+#[test]
+fn error_codes_must_be_screaming_snake_case() {
+    let text = with(
+        HEADER,
+        &format!(
+            "{INPUT}\n[[errors]]\ncode = \"paneNotFound\"\nmessage = \"No pane.\"\nretryable = true\nrecommended_action = \"List the panes.\"\n"
+        ),
+    );
+    assert_eq!(
+        errors_of("tools/probe.toml", &text),
+        [
+            "12:8: error code `paneNotFound` is not SCREAMING_SNAKE_CASE, expected upper-case words joined by `_`, such as `PANE_NOT_FOUND`"
+        ]
+    );
+}
+
+#[test]
+fn error_codes_must_not_repeat() {
+    let entry = "[[errors]]\ncode = \"PANE_NOT_FOUND\"\nmessage = \"No pane.\"\nretryable = true\nrecommended_action = \"List the panes.\"\n";
+    let text = with(HEADER, &format!("{INPUT}\n{entry}\n{entry}"));
+    assert_eq!(
+        errors_of("tools/probe.toml", &text),
+        ["18:8: duplicate error code `PANE_NOT_FOUND`, first declared at line 12"]
+    );
+}
+
+#[test]
+fn runtime_codes_are_reserved() {
+    let text = with(
+        HEADER,
+        &format!(
+            "errors = [{{ code = \"TOOL_TIMEOUT\", message = \"Slow.\", retryable = true, recommended_action = \"Wait.\" }}]\n{INPUT}"
+        ),
+    );
+    assert_eq!(
+        errors_of("tools/probe.toml", &text),
+        [
+            "6:20: error code `TOOL_TIMEOUT` is reserved by the runtime, expected a code of the tool's own (the reserved codes are `TOOL_INPUT_INVALID`, `TOOL_NOT_ALLOWED`, `TOOL_NOT_FOUND`, `TOOL_TIMEOUT`, `TOOL_FAILED`)"
+        ]
+    );
+}
+
+#[test]
+fn an_error_entry_lists_its_missing_and_unknown_keys_once() {
+    // `mesage` is reported as unknown with a suggestion, not also as a missing `message`.
+    let text = with(
+        HEADER,
+        &format!(
+            "{INPUT}\n[[errors]]\ncode = \"PANE_NOT_FOUND\"\nmesage = \"No pane.\"\nretryable = \"yes\"\n"
+        ),
+    );
+    assert_eq!(
+        errors_of("tools/probe.toml", &text),
+        [
+            "11:1: missing key `recommended_action` in `[[errors]]`",
+            "13:1: unknown key `mesage` in `[[errors]]`, expected one of `code`, `message`, `retryable`, `recommended_action`; did you mean `message`?",
+            "14:13: expected `retryable` to be `true` or `false`, found a string",
+        ]
+    );
+}
+
+#[test]
+fn an_example_that_fails_its_schema_is_reported_at_the_offending_value() {
+    let text = with(
+        HEADER,
+        &format!(
+            "{INPUT}\n[[examples]]\ndescription = \"By ID\"\ninput = {{ id = 42 }}\n\n[[examples]]\ndescription = \"Nothing\"\ninput = {{}}\n"
+        ),
+    );
+    assert_eq!(
+        errors_of("tools/probe.toml", &text),
+        [
+            r#"13:16: example 1 fails the input schema at `/id`: 42 is not of type "string""#,
+            r#"17:9: example 2 fails the input schema at `/`: "id" is a required property"#,
+        ]
+    );
+}
+
+#[test]
+fn a_toml_datetime_has_no_json_form() {
+    let text = with(
+        HEADER,
+        "[input]\ntype = \"object\"\nproperties.since = { type = \"string\", default = 2024-01-31 }\n",
+    );
+    assert_eq!(
+        errors_of("tools/probe.toml", &text),
+        [
+            r#"8:49: datetime `2024-01-31` has no JSON form, expected a string (write it in quotes: "2024-01-31")"#
+        ]
+    );
+}
+
+#[test]
+fn invalid_toml_is_located() {
+    let text = with(HEADER, "[input\ntype = \"object\"\n");
+    let found = errors_of("tools/probe.toml", &text);
+    assert!(!found.is_empty());
+    assert!(
+        found
+            .iter()
+            .all(|e| e.starts_with("6:") && e.contains("invalid TOML: ")),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn every_mistake_of_a_file_is_reported_in_order() {
+    let text = r#"name = "Probe"
+title = ""
+description = "Probes."
+safety = "write"
+mode = "parallel"
+colour = "red"
+
+[input]
+type = "object"
+properties.id = { type = "strng" }
+"#;
+    assert_eq!(
+        errors_of("tools/Probe.toml", text),
+        [
+            "1:8: invalid tool name `Probe`, expected lowercase ASCII letters, digits and `_`, starting with a letter, at most 64 characters (`^[a-z][a-z0-9_]{0,63}$`)",
+            "2:9: expected `title` to be a non-empty string, found an empty one",
+            r#"4:10: expected `safety` to be "read-only" or "destructive", found "write""#,
+            "6:1: unknown key `colour`, expected one of `name`, `title`, `description`, `safety`, `mode`, `category`, `input`, `output`, `errors`, `examples`",
+            r#"10:19: unsupported type "strng" at `/properties/id`, expected one of "string", "integer", "number", "boolean", "array" or "object""#,
+        ]
+    );
+}
+
+#[test]
+fn duplicate_names_across_files_point_at_the_second() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(
+        dir.path().join("a_probe.toml"),
+        with(&HEADER.replace("\"probe\"", "\"b_probe\""), INPUT),
+    )
+    .expect("write a");
+    std::fs::write(
+        dir.path().join("b_probe.toml"),
+        with(&HEADER.replace("\"probe\"", "\"b_probe\""), INPUT),
+    )
+    .expect("write b");
+    let diagnostics = load_dir(dir.path()).expect_err("duplicate names");
+    let shown: Vec<String> = diagnostics
+        .0
+        .iter()
+        .map(|d| {
+            let file = d
+                .file
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            format!(
+                "{file}:{}:{}: {}",
+                d.line,
+                d.column,
+                d.message.replace(&dir.path().display().to_string(), "DIR")
+            )
+        })
+        .collect();
+    let first = Path::new("DIR").join("a_probe.toml");
+    assert_eq!(
+        shown,
+        [
+            r#"a_probe.toml:1:8: tool name `b_probe` differs from the file stem `a_probe`, expected `name = "a_probe"` (or rename the file)"#
+                .to_owned(),
+            format!("b_probe.toml:1:8: duplicate tool name `b_probe`, first declared in `{}` at line 1", first.display()),
+        ]
+    );
+}
+
+#[test]
+fn a_missing_or_empty_directory_is_a_clear_error() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let missing = dir.path().join("nowhere");
+    let err = load_dir(&missing).expect_err("missing");
+    assert_eq!(err.0.len(), 1);
+    assert_eq!(err.0[0].file, missing);
+    assert_eq!(err.0[0].message, "the manifest directory does not exist");
+
+    std::fs::write(dir.path().join("README.md"), "not a manifest").expect("write");
+    std::fs::write(dir.path().join(".#probe.toml"), "an editor's lock file").expect("write");
+    std::fs::create_dir(dir.path().join("nested.toml")).expect("a directory is not a manifest");
+    let err = load_dir(dir.path()).expect_err("empty");
+    assert_eq!(
+        err.0[0].message,
+        "no manifests in this directory, expected one `<tool name>.toml` file per tool"
+    );
+}
+
+#[test]
+fn errors_of_several_files_are_all_reported_sorted() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(
+        dir.path().join("b.toml"),
+        with(
+            &HEADER
+                .replace("\"probe\"", "\"b\"")
+                .replace("\"parallel\"", "\"x\""),
+            INPUT,
+        ),
+    )
+    .expect("write b");
+    std::fs::write(
+        dir.path().join("a.toml"),
+        with(&HEADER.replace("\"probe\"", "\"a\""), "[input]\ntype = 1\n"),
+    )
+    .expect("write a");
+    std::fs::write(
+        dir.path().join("c.toml"),
+        with(&HEADER.replace("\"probe\"", "\"c\""), INPUT),
+    )
+    .expect("write c");
+    let err = load_dir(dir.path()).expect_err("two bad files");
+    let shown: Vec<String> = err
+        .0
+        .iter()
+        .map(|d| {
+            format!(
+                "{}:{}:{}",
+                d.file
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default(),
+                d.line,
+                d.column
+            )
+        })
+        .collect();
+    assert_eq!(shown, ["a.toml:7:1", "b.toml:5:8"]);
+}
+
+#[test]
+fn a_manifest_key_written_after_input_gets_a_hint() {
+    let text = with(HEADER, &format!("{INPUT}category = \"panes\"\n"));
+    assert_eq!(
+        errors_of("tools/probe.toml", &text),
+        [
+            "10:1: unknown keyword `category` at the root, expected one of `type`, `properties`, `required`, `additionalProperties` or an annotation (`description`, `title`, `default`, `examples`, `deprecated`, `readOnly`, `writeOnly`, `$comment`); `category` is a manifest key: keys after `[input]` belong to the input schema, move it above `[input]`"
+        ]
+    );
+}
+
+#[test]
+fn a_misspelled_required_key_is_one_mistake_not_two() {
+    let text = with(&HEADER.replace("title =", "tilte ="), INPUT);
+    assert_eq!(
+        errors_of("tools/probe.toml", &text),
+        [
+            "2:1: unknown key `tilte`, expected one of `name`, `title`, `description`, `safety`, `mode`, `category`, `input`, `output`, `errors`, `examples`; did you mean `title`?"
+        ]
+    );
+    let text = with(HEADER, &INPUT.replace("[input]", "[inptu]"));
+    assert_eq!(
+        errors_of("tools/probe.toml", &text),
+        [
+            "6:2: unknown key `inptu`, expected one of `name`, `title`, `description`, `safety`, `mode`, `category`, `input`, `output`, `errors`, `examples`; did you mean `input`?"
+        ]
+    );
+}
+
+#[test]
+fn a_default_must_match_its_own_schema() {
+    let text = with(
+        HEADER,
+        &format!(
+            "{INPUT}\n[input.properties.limit]\ntype = \"integer\"\nmaximum = 20\ndefault = 50\n"
+        ),
+    );
+    assert_eq!(
+        errors_of("tools/probe.toml", &text),
+        [
+            "14:11: `default` at `/properties/limit` does not match its own schema: 50 is greater than the maximum of 20"
+        ]
+    );
+}
+
+#[test]
+fn an_unexpected_property_in_an_example_points_at_its_key() {
+    let text = with(
+        HEADER,
+        "[input]\ntype = \"object\"\nadditionalProperties = false\nproperties.id = { type = \"string\" }\n\n[[examples]]\ndescription = \"Typo\"\ninput = { id = \"a\", colour = \"red\" }\n",
+    );
+    assert_eq!(
+        errors_of("tools/probe.toml", &text),
+        [
+            "13:21: example 1 fails the input schema at `/colour`: unexpected property `colour` (the schema does not allow other properties)"
+        ]
+    );
+}

@@ -1,0 +1,114 @@
+//! The outputs of the fixture tool set: `tools.json` (snapshot), the schemas and the file set.
+
+use std::path::{Path, PathBuf};
+
+use tool_manifest::manifest::load_dir;
+use tool_manifest::outputs::{OutputDirs, render};
+
+const FIXTURES: &str = "tests/fixtures/tools";
+
+fn dirs() -> OutputDirs {
+    OutputDirs {
+        out: PathBuf::from("generated"),
+        docs: PathBuf::from("docs/tools"),
+    }
+}
+
+fn rendered() -> std::collections::BTreeMap<PathBuf, String> {
+    let specs =
+        load_dir(Path::new(FIXTURES)).unwrap_or_else(|e| panic!("the fixtures are valid:\n{e}"));
+    render(&specs, &dirs())
+}
+
+#[test]
+fn tools_json_snapshot() {
+    let files = rendered();
+    let index = &files[&dirs().tools_index()];
+    insta::assert_snapshot!("tools_json", index);
+}
+
+#[test]
+fn tools_json_has_the_documented_shape() {
+    let files = rendered();
+    let index: serde_json::Value =
+        serde_json::from_str(&files[&dirs().tools_index()]).expect("JSON");
+    let tools = index.as_array().expect("an array");
+    let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
+    assert_eq!(
+        names,
+        ["drawing_create", "panes_list", "web_search"],
+        "sorted by name"
+    );
+    for tool in tools {
+        let keys: Vec<&str> = tool
+            .as_object()
+            .expect("object")
+            .keys()
+            .map(String::as_str)
+            .collect();
+        let mut expected = vec![
+            "category",
+            "description",
+            "errors",
+            "examples",
+            "inputSchema",
+            "mode",
+            "name",
+            "safety",
+            "title",
+        ];
+        if tool["name"] == "drawing_create" {
+            expected.push("outputSchema");
+            expected.sort();
+        }
+        assert_eq!(keys, expected, "keys of {}", tool["name"]);
+    }
+    let drawing = &tools[0];
+    assert_eq!(drawing["safety"], "destructive");
+    assert_eq!(drawing["mode"], "sequential");
+    assert_eq!(
+        drawing["errors"][0]["recommendedAction"],
+        "Call `panes_list` and retry with one of its pane IDs."
+    );
+    assert_eq!(
+        drawing["examples"][1]["input"]["anchors"][1]["price"], 104,
+        "integers stay integers"
+    );
+    assert!(
+        drawing["examples"][1]["input"]["anchors"][0]["price"].is_f64(),
+        "floats stay floats"
+    );
+    assert_eq!(tools[2]["category"], serde_json::Value::Null);
+}
+
+#[test]
+fn one_canonical_schema_per_tool() {
+    let files = rendered();
+    let schema_files: Vec<String> = files
+        .keys()
+        .filter(|p| p.starts_with(dirs().schemas()))
+        .map(|p| p.to_string_lossy().replace('\\', "/"))
+        .collect();
+    assert_eq!(
+        schema_files,
+        [
+            "generated/schemas/drawing_create.json",
+            "generated/schemas/panes_list.json",
+            "generated/schemas/web_search.json"
+        ]
+    );
+    let panes = &files[&dirs().schemas().join("panes_list.json")];
+    assert_eq!(
+        panes,
+        "{\n  \"additionalProperties\": false,\n  \"type\": \"object\"\n}\n"
+    );
+    insta::assert_snapshot!(
+        "drawing_create_schema",
+        &files[&dirs().schemas().join("drawing_create.json")]
+    );
+}
+
+#[test]
+fn rendering_is_deterministic() {
+    assert_eq!(rendered(), rendered());
+}
