@@ -1082,3 +1082,263 @@ fn vocabularies_parse_their_one_spelling() {
         assert_eq!(key.as_str().parse::<SettingKey>(), Ok(*key));
     }
 }
+
+/// The `[[examples]]` of the tool manifests, called as the tools will call them, each on a fresh
+/// chart: every one must succeed (`code_interpreter` is not part of the chart).
+#[test]
+fn the_manifest_examples_run_on_a_fresh_chart() {
+    let fresh = Chart::demo;
+    let ids = |ids: &[&str]| ids.iter().map(|s| (*s).to_owned()).collect::<Vec<String>>();
+
+    // panes_list: {}
+    assert_eq!(fresh().panes_list().expect("panes_list").panes.len(), 2);
+    // indicators_query: { pane_id = "lower", name = "rsi", limit = 5 } and { pane_id = "main" }
+    let rsi = fresh().indicators_query("lower", Some(IndicatorName::Rsi), Some(5));
+    assert_eq!(rsi.expect("indicators_query").indicators[0].points.len(), 5);
+    fresh()
+        .indicators_query("main", None, None)
+        .expect("indicators_query");
+    // instruments_query_name: { query = "apple" }
+    assert_eq!(
+        fresh().instruments_query_name("apple", None).instruments[0].symbol,
+        "AAPL"
+    );
+    // market_bars_query: { symbol = "AAPL", interval = "1d", limit = 5 } and the first week
+    let bars = fresh().market_bars_query("AAPL", Interval::D1, None, None, Some(5));
+    assert_eq!(bars.expect("market_bars_query").bars.len(), 5);
+    let week = fresh().market_bars_query(
+        "AAPL",
+        Interval::D1,
+        Some(1_735_689_600),
+        Some(1_736_207_999),
+        None,
+    );
+    assert_eq!(week.expect("market_bars_query").matched, 4);
+    // market_timeshare_query: { symbol = "AAPL" }
+    fresh()
+        .market_timeshare_query("AAPL")
+        .expect("market_timeshare_query");
+    // market_timeshare_range_query: { symbol = "AAPL", from = 1751290200, to = 1751293799 }
+    let hour = fresh().market_timeshare_range_query("AAPL", 1_751_290_200, 1_751_293_799);
+    assert_eq!(hour.expect("market_timeshare_range_query").points.len(), 60);
+    // drawings_list: { pane_id = "main" } and {}
+    fresh().drawings_list(Some("main")).expect("drawings_list");
+    fresh().drawings_list(None).expect("drawings_list");
+    // comparisons_list: {}
+    fresh().comparisons_list(None).expect("comparisons_list");
+    // settings_get: { keys = ["theme", "timezone"] } and {}
+    assert_eq!(
+        fresh()
+            .settings_get(&[SettingKey::Theme, SettingKey::Timezone])
+            .settings
+            .len(),
+        2
+    );
+    // web_search: { query = "RSI overbought level" }
+    let found = fresh()
+        .web_search("RSI overbought level", None)
+        .expect("web_search");
+    assert!(!found.results.is_empty());
+    // ask_user: { question = "Which timeframe should I analyse?", options = ["1d", "1h"] },
+    // with a host that picks the first option.
+    let chart = fresh().with_ask_user(|_, options| options.first().cloned().unwrap_or_default());
+    let answer = chart.ask_user("Which timeframe should I analyse?", &ids(&["1d", "1h"]));
+    assert_eq!(answer.expect("ask_user").answer, "1d");
+
+    // pane_create: { kind = "indicator", indicators = [{ name = "macd" }] }
+    fresh()
+        .pane_create(
+            PaneKind::Indicator,
+            None,
+            None,
+            &[IndicatorRequest::new(IndicatorName::Macd)],
+        )
+        .expect("pane_create");
+    // pane_create: { kind = "price", symbol = "MSFT", interval = "1h",
+    //                indicators = [{ name = "ema", period = 50 }] }
+    let ema = IndicatorRequest::with_params(
+        IndicatorName::Ema,
+        IndicatorParams {
+            period: Some(50),
+            ..Default::default()
+        },
+    );
+    fresh()
+        .pane_create(PaneKind::Price, Some("MSFT"), Some(Interval::H1), &[ema])
+        .expect("pane");
+    // pane_replace_content: { pane_id = "main", symbol = "NVDA" }
+    fresh()
+        .pane_replace_content("main", Some("NVDA"), None, None)
+        .expect("pane_replace_content");
+    // pane_replace_content: { pane_id = "lower",
+    //                         indicators = [{ name = "rsi", period = 21 }, { name = "atr" }] }
+    let rsi21 = IndicatorRequest::with_params(
+        IndicatorName::Rsi,
+        IndicatorParams {
+            period: Some(21),
+            ..Default::default()
+        },
+    );
+    let replaced = fresh().pane_replace_content(
+        "lower",
+        None,
+        None,
+        Some(&[rsi21, IndicatorRequest::new(IndicatorName::Atr)]),
+    );
+    assert_eq!(replaced.expect("pane_replace_content").indicators.len(), 2);
+    // panes_clear: {}
+    fresh().panes_clear().expect("panes_clear");
+    // drawing_create: a support line and a trend line
+    let support = StyleChange {
+        color: Some("#26a69a".into()),
+        line_style: Some(LineStyle::Dashed),
+        ..Default::default()
+    };
+    fresh()
+        .drawing_create(
+            "main",
+            DrawingKind::HorizontalLine,
+            vec![anchor(1_735_776_000, 182.5)],
+            Some(support),
+            Some("Support".into()),
+        )
+        .expect("drawing_create");
+    fresh()
+        .drawing_create(
+            "main",
+            DrawingKind::TrendLine,
+            vec![anchor(1_738_281_600, 138.29), anchor(1_750_032_000, 182.61)],
+            None,
+            None,
+        )
+        .expect("drawing_create");
+    // drawing_update: { drawing_id = "d1", style = { color = "#ff9800", line_style = "solid" } }
+    let orange = StyleChange {
+        color: Some("#ff9800".into()),
+        line_style: Some(LineStyle::Solid),
+        ..Default::default()
+    };
+    fresh()
+        .drawing_update("d1", None, Some(orange), None)
+        .expect("drawing_update");
+    // drawing_update: { drawing_id = "d1", anchors = [{ time = 1750032000, price = 185.0 }] }
+    fresh()
+        .drawing_update("d1", Some(vec![anchor(1_750_032_000, 185.0)]), None, None)
+        .expect("drawing_update");
+    // drawing_delete: { drawing_id = "d2" }
+    fresh().drawing_delete("d2").expect("drawing_delete");
+    // drawings_copy: { from_pane_id = "main", to_pane_id = "lower", drawing_ids = ["d2"] }
+    fresh()
+        .drawings_copy("main", "lower", Some(&ids(&["d2"])))
+        .expect("drawings_copy");
+    // drawings_clear: { pane_id = "main" }
+    fresh()
+        .drawings_clear(Some("main"))
+        .expect("drawings_clear");
+    // comparison_create: { symbol = "BTCUSD" }
+    fresh()
+        .comparison_create("BTCUSD", None)
+        .expect("comparison_create");
+    // comparisons_clear: {}
+    fresh().comparisons_clear(None).expect("comparisons_clear");
+    // settings_update: { key = "theme", value = "light" } and { key = "show_grid", value = false }
+    fresh()
+        .settings_update(SettingKey::Theme, "light".into())
+        .expect("settings_update");
+    fresh()
+        .settings_update(SettingKey::ShowGrid, false.into())
+        .expect("settings_update");
+    // settings_reset: { keys = ["theme"] } and {}
+    fresh()
+        .settings_reset(&[SettingKey::Theme])
+        .expect("settings_reset");
+    fresh().settings_reset(&[]).expect("settings_reset");
+}
+
+mod properties {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    fn any_interval() -> impl Strategy<Value = Interval> {
+        proptest::sample::select(Interval::ALL)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Whatever the times and limits, queries answer or fail with a declared code.
+        #[test]
+        fn market_queries_never_panic(
+            symbol in "[A-Za-z]{0,8}",
+            interval in any_interval(),
+            from in proptest::option::of(any::<i64>()),
+            to in proptest::option::of(any::<i64>()),
+            limit in proptest::option::of(any::<i64>()),
+        ) {
+            let chart = Chart::demo();
+            match chart.market_bars_query(&symbol, interval, from, to, limit) {
+                Ok(query) => {
+                    prop_assert!(query.bars.len() <= 1000);
+                    prop_assert!(query.bars.len() <= query.matched);
+                }
+                Err(error) => prop_assert!(ChartError::CODES.contains(&error.code())),
+            }
+            let (from, to) = (from.unwrap_or(0), to.unwrap_or(i64::MAX));
+            if let Err(error) = chart.market_timeshare_range_query(&symbol, from, to) {
+                prop_assert!(ChartError::CODES.contains(&error.code()));
+            }
+            let _ = chart.instruments_query_name(&symbol, limit);
+        }
+
+        /// Drawings with arbitrary anchors are either drawn inside the loaded range or refused.
+        #[test]
+        fn drawings_stay_inside_the_loaded_bars(
+            time in any::<i64>(),
+            price in -1e9f64..1e9,
+            kind in proptest::sample::select(DrawingKind::ALL),
+            count in 0usize..4,
+            pane in proptest::sample::select(&["main", "lower", "other", ""][..]),
+        ) {
+            let mut chart = Chart::demo();
+            let anchors = vec![anchor(time, price); count];
+            let text = Some("label".to_owned());
+            match chart.drawing_create(pane, kind, anchors, None, text) {
+                Ok(drawing) => {
+                    let view = chart.panes_list().expect("panes");
+                    let range = &view.panes.iter().find(|p| p.id == drawing.pane_id).expect("pane").loaded;
+                    prop_assert!(time >= range.first_time && time < range.last_time + 86_400);
+                }
+                Err(error) => prop_assert!(ChartError::CODES.contains(&error.code())),
+            }
+        }
+
+        /// Any search text is answered, or refused as having no words.
+        #[test]
+        fn web_search_never_panics(query in "\\PC{0,60}", limit in proptest::option::of(any::<i64>())) {
+            let chart = Chart::demo();
+            match chart.web_search(&query, limit) {
+                Ok(found) => prop_assert!(found.results.len() <= 10),
+                Err(error) => prop_assert_eq!(error.code(), "SEARCH_QUERY_EMPTY"),
+            }
+        }
+
+        /// Indicator parameters are accepted only within their bounds.
+        #[test]
+        fn indicator_parameters_are_bounded(
+            name in proptest::sample::select(IndicatorName::ALL),
+            period in proptest::option::of(any::<i64>()),
+            std_dev in proptest::option::of(-10.0f64..10.0),
+        ) {
+            let params = IndicatorParams { period, std_dev, ..Default::default() };
+            if let Ok(indicator) = Indicator::new(name, params) {
+                let period = indicator.params.period.unwrap_or(2);
+                prop_assert!((2..=200).contains(&period));
+                let mut chart = Chart::demo();
+                let request = IndicatorRequest::with_params(name, params);
+                chart.pane_replace_content("lower", None, None, Some(&[request])).expect("valid");
+                chart.indicators_query("lower", Some(name), None).expect("computed");
+            }
+        }
+    }
+}
