@@ -1083,176 +1083,394 @@ fn vocabularies_parse_their_one_spelling() {
     }
 }
 
-/// The `[[examples]]` of the tool manifests, called as the tools will call them, each on a fresh
-/// chart: every one must succeed (`code_interpreter` is not part of the chart).
+/// One `[[examples]]` entry of a tool manifest (its `input` line, verbatim) and the same call
+/// made on the chart; `None` for tools that are not part of the chart.
+type ManifestExample = (&'static str, &'static str, Option<fn(&mut Chart)>);
+
+fn strings(items: &[&str]) -> Vec<String> {
+    items.iter().map(|s| (*s).to_owned()).collect()
+}
+
+const MANIFEST_EXAMPLES: &[ManifestExample] = &[
+    (
+        "ask_user",
+        r#"{ question = "Which timeframe should I analyse?", options = ["1d", "1h"] }"#,
+        Some(|chart| {
+            chart.set_ask_user(|_, options| options.first().cloned().unwrap_or_default());
+            let answer = chart
+                .ask_user("Which timeframe should I analyse?", &strings(&["1d", "1h"]))
+                .expect("ask_user");
+            assert_eq!(answer.answer, "1d");
+        }),
+    ),
+    (
+        "code_interpreter",
+        r#"{ language = "python", code = "print(6 * 7)" }"#,
+        None,
+    ),
+    (
+        "comparison_create",
+        r#"{ symbol = "BTCUSD" }"#,
+        Some(|chart| {
+            chart
+                .comparison_create("BTCUSD", None)
+                .expect("comparison_create");
+        }),
+    ),
+    (
+        "comparisons_clear",
+        "{}",
+        Some(|chart| {
+            assert_eq!(
+                chart
+                    .comparisons_clear(None)
+                    .expect("comparisons_clear")
+                    .removed,
+                ["c1"]
+            );
+        }),
+    ),
+    (
+        "comparisons_list",
+        "{}",
+        Some(|chart| {
+            chart.comparisons_list(None).expect("comparisons_list");
+        }),
+    ),
+    (
+        "drawing_create",
+        r##"{ pane_id = "main", kind = "horizontal_line", anchors = [{ time = 1735776000, price = 182.5 }], style = { color = "#26a69a", line_style = "dashed" }, text = "Support" }"##,
+        Some(|chart| {
+            let style = StyleChange {
+                color: Some("#26a69a".into()),
+                line_style: Some(LineStyle::Dashed),
+                ..Default::default()
+            };
+            chart
+                .drawing_create(
+                    "main",
+                    DrawingKind::HorizontalLine,
+                    vec![anchor(1_735_776_000, 182.5)],
+                    Some(style),
+                    Some("Support".into()),
+                )
+                .expect("drawing_create");
+        }),
+    ),
+    (
+        "drawing_create",
+        r#"{ pane_id = "main", kind = "trend_line", anchors = [{ time = 1738281600, price = 138.29 }, { time = 1750032000, price = 182.61 }] }"#,
+        Some(|chart| {
+            chart
+                .drawing_create(
+                    "main",
+                    DrawingKind::TrendLine,
+                    vec![anchor(1_738_281_600, 138.29), anchor(1_750_032_000, 182.61)],
+                    None,
+                    None,
+                )
+                .expect("drawing_create");
+        }),
+    ),
+    (
+        "drawing_delete",
+        r#"{ drawing_id = "d2" }"#,
+        Some(|chart| {
+            chart.drawing_delete("d2").expect("drawing_delete");
+        }),
+    ),
+    (
+        "drawing_update",
+        r##"{ drawing_id = "d1", style = { color = "#ff9800", line_style = "solid" } }"##,
+        Some(|chart| {
+            let style = StyleChange {
+                color: Some("#ff9800".into()),
+                line_style: Some(LineStyle::Solid),
+                ..Default::default()
+            };
+            chart
+                .drawing_update("d1", None, Some(style), None)
+                .expect("drawing_update");
+        }),
+    ),
+    (
+        "drawing_update",
+        r#"{ drawing_id = "d1", anchors = [{ time = 1750032000, price = 185.0 }] }"#,
+        Some(|chart| {
+            chart
+                .drawing_update("d1", Some(vec![anchor(1_750_032_000, 185.0)]), None, None)
+                .expect("drawing_update");
+        }),
+    ),
+    (
+        "drawings_clear",
+        r#"{ pane_id = "main" }"#,
+        Some(|chart| {
+            chart.drawings_clear(Some("main")).expect("drawings_clear");
+        }),
+    ),
+    (
+        "drawings_copy",
+        r#"{ from_pane_id = "main", to_pane_id = "lower", drawing_ids = ["d2"] }"#,
+        Some(|chart| {
+            chart
+                .drawings_copy("main", "lower", Some(&strings(&["d2"])))
+                .expect("drawings_copy");
+        }),
+    ),
+    (
+        "drawings_list",
+        r#"{ pane_id = "main" }"#,
+        Some(|chart| {
+            chart.drawings_list(Some("main")).expect("drawings_list");
+        }),
+    ),
+    (
+        "drawings_list",
+        "{}",
+        Some(|chart| {
+            chart.drawings_list(None).expect("drawings_list");
+        }),
+    ),
+    (
+        "indicators_query",
+        r#"{ pane_id = "lower", name = "rsi", limit = 5 }"#,
+        Some(|chart| {
+            let query = chart.indicators_query("lower", Some(IndicatorName::Rsi), Some(5));
+            assert_eq!(
+                query.expect("indicators_query").indicators[0].points.len(),
+                5
+            );
+        }),
+    ),
+    (
+        "indicators_query",
+        r#"{ pane_id = "main" }"#,
+        Some(|chart| {
+            chart
+                .indicators_query("main", None, None)
+                .expect("indicators_query");
+        }),
+    ),
+    (
+        "instruments_query_name",
+        r#"{ query = "apple" }"#,
+        Some(|chart| {
+            let found = chart.instruments_query_name("apple", None);
+            assert_eq!(found.instruments[0].symbol, "AAPL");
+        }),
+    ),
+    (
+        "market_bars_query",
+        r#"{ symbol = "AAPL", interval = "1d", limit = 5 }"#,
+        Some(|chart| {
+            let bars = chart.market_bars_query("AAPL", Interval::D1, None, None, Some(5));
+            assert_eq!(bars.expect("market_bars_query").bars.len(), 5);
+        }),
+    ),
+    (
+        "market_bars_query",
+        r#"{ symbol = "AAPL", interval = "1d", from = 1735689600, to = 1736207999 }"#,
+        Some(|chart| {
+            let from_to = (Some(1_735_689_600), Some(1_736_207_999));
+            let bars = chart.market_bars_query("AAPL", Interval::D1, from_to.0, from_to.1, None);
+            assert_eq!(bars.expect("market_bars_query").matched, 4);
+        }),
+    ),
+    (
+        "market_timeshare_query",
+        r#"{ symbol = "AAPL" }"#,
+        Some(|chart| {
+            chart
+                .market_timeshare_query("AAPL")
+                .expect("market_timeshare_query");
+        }),
+    ),
+    (
+        "market_timeshare_range_query",
+        r#"{ symbol = "AAPL", from = 1751290200, to = 1751293799 }"#,
+        Some(|chart| {
+            let hour = chart.market_timeshare_range_query("AAPL", 1_751_290_200, 1_751_293_799);
+            assert_eq!(hour.expect("market_timeshare_range_query").points.len(), 60);
+        }),
+    ),
+    (
+        "pane_create",
+        r#"{ kind = "indicator", indicators = [{ name = "macd" }] }"#,
+        Some(|chart| {
+            let macd = IndicatorRequest::new(IndicatorName::Macd);
+            chart
+                .pane_create(PaneKind::Indicator, None, None, &[macd])
+                .expect("pane_create");
+        }),
+    ),
+    (
+        "pane_create",
+        r#"{ kind = "price", symbol = "MSFT", interval = "1h", indicators = [{ name = "ema", period = 50 }] }"#,
+        Some(|chart| {
+            let ema = IndicatorRequest::with_params(
+                IndicatorName::Ema,
+                IndicatorParams {
+                    period: Some(50),
+                    ..Default::default()
+                },
+            );
+            chart
+                .pane_create(PaneKind::Price, Some("MSFT"), Some(Interval::H1), &[ema])
+                .expect("pane_create");
+        }),
+    ),
+    (
+        "pane_replace_content",
+        r#"{ pane_id = "main", symbol = "NVDA" }"#,
+        Some(|chart| {
+            chart
+                .pane_replace_content("main", Some("NVDA"), None, None)
+                .expect("replaced");
+        }),
+    ),
+    (
+        "pane_replace_content",
+        r#"{ pane_id = "lower", indicators = [{ name = "rsi", period = 21 }, { name = "atr" }] }"#,
+        Some(|chart| {
+            let rsi = IndicatorRequest::with_params(
+                IndicatorName::Rsi,
+                IndicatorParams {
+                    period: Some(21),
+                    ..Default::default()
+                },
+            );
+            let atr = IndicatorRequest::new(IndicatorName::Atr);
+            let pane = chart.pane_replace_content("lower", None, None, Some(&[rsi, atr]));
+            assert_eq!(pane.expect("replaced").indicators.len(), 2);
+        }),
+    ),
+    (
+        "panes_clear",
+        "{}",
+        Some(|chart| {
+            assert_eq!(
+                chart.panes_clear().expect("panes_clear").removed_panes,
+                ["lower"]
+            );
+        }),
+    ),
+    (
+        "panes_list",
+        "{}",
+        Some(|chart| {
+            assert_eq!(chart.panes_list().expect("panes_list").panes.len(), 2);
+        }),
+    ),
+    (
+        "settings_get",
+        r#"{ keys = ["theme", "timezone"] }"#,
+        Some(|chart| {
+            let settings = chart.settings_get(&[SettingKey::Theme, SettingKey::Timezone]);
+            assert_eq!(settings.settings.len(), 2);
+        }),
+    ),
+    (
+        "settings_get",
+        "{}",
+        Some(|chart| {
+            assert_eq!(
+                chart.settings_get(&[]).settings.len(),
+                SettingKey::ALL.len()
+            );
+        }),
+    ),
+    (
+        "settings_reset",
+        r#"{ keys = ["theme"] }"#,
+        Some(|chart| {
+            chart
+                .settings_reset(&[SettingKey::Theme])
+                .expect("settings_reset");
+        }),
+    ),
+    (
+        "settings_reset",
+        "{}",
+        Some(|chart| {
+            chart.settings_reset(&[]).expect("settings_reset");
+        }),
+    ),
+    (
+        "settings_update",
+        r#"{ key = "theme", value = "light" }"#,
+        Some(|chart| {
+            chart
+                .settings_update(SettingKey::Theme, "light".into())
+                .expect("settings_update");
+        }),
+    ),
+    (
+        "settings_update",
+        r#"{ key = "show_grid", value = false }"#,
+        Some(|chart| {
+            chart
+                .settings_update(SettingKey::ShowGrid, false.into())
+                .expect("settings_update");
+        }),
+    ),
+    (
+        "web_search",
+        r#"{ query = "RSI overbought level" }"#,
+        Some(|chart| {
+            let found = chart
+                .web_search("RSI overbought level", None)
+                .expect("web_search");
+            assert!(!found.results.is_empty());
+        }),
+    ),
+];
+
+/// Every `input = ...` line of `tools/*.toml`, with the tool's file stem, sorted.
+fn manifest_example_lines() -> Vec<(String, String)> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tools");
+    let mut lines = Vec::new();
+    for entry in std::fs::read_dir(&dir).expect("the tools directory") {
+        let path = entry.expect("a directory entry").path();
+        if path.extension().is_none_or(|e| e != "toml") {
+            continue;
+        }
+        let stem = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .expect("a UTF-8 name")
+            .to_owned();
+        let text = std::fs::read_to_string(&path).expect("a readable manifest");
+        for line in text.lines() {
+            if let Some(input) = line.strip_prefix("input = ") {
+                lines.push((stem.clone(), input.to_owned()));
+            }
+        }
+    }
+    lines.sort();
+    lines
+}
+
+/// The examples of the manifests are exactly those of [`MANIFEST_EXAMPLES`]: a changed example
+/// must be changed in both places.
+#[test]
+fn the_manifest_examples_are_all_mirrored_here() {
+    let mut mirrored: Vec<(String, String)> = MANIFEST_EXAMPLES
+        .iter()
+        .map(|(tool, input, _)| ((*tool).to_owned(), (*input).to_owned()))
+        .collect();
+    mirrored.sort();
+    assert_eq!(manifest_example_lines(), mirrored);
+}
+
+/// Every manifest example succeeds on a fresh demo chart.
 #[test]
 fn the_manifest_examples_run_on_a_fresh_chart() {
-    let fresh = Chart::demo;
-    let ids = |ids: &[&str]| ids.iter().map(|s| (*s).to_owned()).collect::<Vec<String>>();
-
-    // panes_list: {}
-    assert_eq!(fresh().panes_list().expect("panes_list").panes.len(), 2);
-    // indicators_query: { pane_id = "lower", name = "rsi", limit = 5 } and { pane_id = "main" }
-    let rsi = fresh().indicators_query("lower", Some(IndicatorName::Rsi), Some(5));
-    assert_eq!(rsi.expect("indicators_query").indicators[0].points.len(), 5);
-    fresh()
-        .indicators_query("main", None, None)
-        .expect("indicators_query");
-    // instruments_query_name: { query = "apple" }
-    assert_eq!(
-        fresh().instruments_query_name("apple", None).instruments[0].symbol,
-        "AAPL"
-    );
-    // market_bars_query: { symbol = "AAPL", interval = "1d", limit = 5 } and the first week
-    let bars = fresh().market_bars_query("AAPL", Interval::D1, None, None, Some(5));
-    assert_eq!(bars.expect("market_bars_query").bars.len(), 5);
-    let week = fresh().market_bars_query(
-        "AAPL",
-        Interval::D1,
-        Some(1_735_689_600),
-        Some(1_736_207_999),
-        None,
-    );
-    assert_eq!(week.expect("market_bars_query").matched, 4);
-    // market_timeshare_query: { symbol = "AAPL" }
-    fresh()
-        .market_timeshare_query("AAPL")
-        .expect("market_timeshare_query");
-    // market_timeshare_range_query: { symbol = "AAPL", from = 1751290200, to = 1751293799 }
-    let hour = fresh().market_timeshare_range_query("AAPL", 1_751_290_200, 1_751_293_799);
-    assert_eq!(hour.expect("market_timeshare_range_query").points.len(), 60);
-    // drawings_list: { pane_id = "main" } and {}
-    fresh().drawings_list(Some("main")).expect("drawings_list");
-    fresh().drawings_list(None).expect("drawings_list");
-    // comparisons_list: {}
-    fresh().comparisons_list(None).expect("comparisons_list");
-    // settings_get: { keys = ["theme", "timezone"] } and {}
-    assert_eq!(
-        fresh()
-            .settings_get(&[SettingKey::Theme, SettingKey::Timezone])
-            .settings
-            .len(),
-        2
-    );
-    // web_search: { query = "RSI overbought level" }
-    let found = fresh()
-        .web_search("RSI overbought level", None)
-        .expect("web_search");
-    assert!(!found.results.is_empty());
-    // ask_user: { question = "Which timeframe should I analyse?", options = ["1d", "1h"] },
-    // with a host that picks the first option.
-    let chart = fresh().with_ask_user(|_, options| options.first().cloned().unwrap_or_default());
-    let answer = chart.ask_user("Which timeframe should I analyse?", &ids(&["1d", "1h"]));
-    assert_eq!(answer.expect("ask_user").answer, "1d");
-
-    // pane_create: { kind = "indicator", indicators = [{ name = "macd" }] }
-    fresh()
-        .pane_create(
-            PaneKind::Indicator,
-            None,
-            None,
-            &[IndicatorRequest::new(IndicatorName::Macd)],
-        )
-        .expect("pane_create");
-    // pane_create: { kind = "price", symbol = "MSFT", interval = "1h",
-    //                indicators = [{ name = "ema", period = 50 }] }
-    let ema = IndicatorRequest::with_params(
-        IndicatorName::Ema,
-        IndicatorParams {
-            period: Some(50),
-            ..Default::default()
-        },
-    );
-    fresh()
-        .pane_create(PaneKind::Price, Some("MSFT"), Some(Interval::H1), &[ema])
-        .expect("pane");
-    // pane_replace_content: { pane_id = "main", symbol = "NVDA" }
-    fresh()
-        .pane_replace_content("main", Some("NVDA"), None, None)
-        .expect("pane_replace_content");
-    // pane_replace_content: { pane_id = "lower",
-    //                         indicators = [{ name = "rsi", period = 21 }, { name = "atr" }] }
-    let rsi21 = IndicatorRequest::with_params(
-        IndicatorName::Rsi,
-        IndicatorParams {
-            period: Some(21),
-            ..Default::default()
-        },
-    );
-    let replaced = fresh().pane_replace_content(
-        "lower",
-        None,
-        None,
-        Some(&[rsi21, IndicatorRequest::new(IndicatorName::Atr)]),
-    );
-    assert_eq!(replaced.expect("pane_replace_content").indicators.len(), 2);
-    // panes_clear: {}
-    fresh().panes_clear().expect("panes_clear");
-    // drawing_create: a support line and a trend line
-    let support = StyleChange {
-        color: Some("#26a69a".into()),
-        line_style: Some(LineStyle::Dashed),
-        ..Default::default()
-    };
-    fresh()
-        .drawing_create(
-            "main",
-            DrawingKind::HorizontalLine,
-            vec![anchor(1_735_776_000, 182.5)],
-            Some(support),
-            Some("Support".into()),
-        )
-        .expect("drawing_create");
-    fresh()
-        .drawing_create(
-            "main",
-            DrawingKind::TrendLine,
-            vec![anchor(1_738_281_600, 138.29), anchor(1_750_032_000, 182.61)],
-            None,
-            None,
-        )
-        .expect("drawing_create");
-    // drawing_update: { drawing_id = "d1", style = { color = "#ff9800", line_style = "solid" } }
-    let orange = StyleChange {
-        color: Some("#ff9800".into()),
-        line_style: Some(LineStyle::Solid),
-        ..Default::default()
-    };
-    fresh()
-        .drawing_update("d1", None, Some(orange), None)
-        .expect("drawing_update");
-    // drawing_update: { drawing_id = "d1", anchors = [{ time = 1750032000, price = 185.0 }] }
-    fresh()
-        .drawing_update("d1", Some(vec![anchor(1_750_032_000, 185.0)]), None, None)
-        .expect("drawing_update");
-    // drawing_delete: { drawing_id = "d2" }
-    fresh().drawing_delete("d2").expect("drawing_delete");
-    // drawings_copy: { from_pane_id = "main", to_pane_id = "lower", drawing_ids = ["d2"] }
-    fresh()
-        .drawings_copy("main", "lower", Some(&ids(&["d2"])))
-        .expect("drawings_copy");
-    // drawings_clear: { pane_id = "main" }
-    fresh()
-        .drawings_clear(Some("main"))
-        .expect("drawings_clear");
-    // comparison_create: { symbol = "BTCUSD" }
-    fresh()
-        .comparison_create("BTCUSD", None)
-        .expect("comparison_create");
-    // comparisons_clear: {}
-    fresh().comparisons_clear(None).expect("comparisons_clear");
-    // settings_update: { key = "theme", value = "light" } and { key = "show_grid", value = false }
-    fresh()
-        .settings_update(SettingKey::Theme, "light".into())
-        .expect("settings_update");
-    fresh()
-        .settings_update(SettingKey::ShowGrid, false.into())
-        .expect("settings_update");
-    // settings_reset: { keys = ["theme"] } and {}
-    fresh()
-        .settings_reset(&[SettingKey::Theme])
-        .expect("settings_reset");
-    fresh().settings_reset(&[]).expect("settings_reset");
+    for (_, _, call) in MANIFEST_EXAMPLES {
+        if let Some(call) = call {
+            call(&mut Chart::demo());
+        }
+    }
 }
 
 mod properties {
