@@ -1,0 +1,119 @@
+//! Anthropic tool-use definitions.
+//!
+//! Shape: `{name, description, input_schema}`. The schema stays JSON Schema 2020-12 and must be
+//! valid, or the whole request fails.
+//!
+//! The definitions are **not** `strict`: strict (grammar-constrained) tools refuse numeric
+//! bounds, `minLength`/`maxLength`, `maxItems`, recursion and more than 24 optional parameters,
+//! so strict mode would mean dropping constraints from what the model is shown. Non-strict
+//! definitions keep the whole canonical schema in front of the model, and the registry validates
+//! every call against that same schema before any tool code runs.
+
+use serde_json::{Map, Value};
+
+use super::{Report, Rule, check_2020_12, check_local_refs, check_object_root, join, walk};
+use crate::model::ToolSpec;
+
+/// The rules of Anthropic, one entry each.
+pub const RULES: &[Rule] = &[
+    Rule {
+        id: "anthropic.name",
+        text: "`name` matches `^[a-zA-Z0-9_-]{1,64}$`",
+    },
+    Rule {
+        id: "anthropic.unique-name",
+        text: "every tool of a request has its own name",
+    },
+    Rule {
+        id: "anthropic.object-root",
+        text: "`input_schema` has `type: \"object\"` at the root",
+    },
+    Rule {
+        id: "anthropic.draft",
+        text: "no `$schema` of another draft than 2020-12 (one such tool breaks the request)",
+    },
+    Rule {
+        id: "anthropic.local-refs",
+        text: "every `$ref` is local (`#/...`) and resolves",
+    },
+    Rule {
+        id: "anthropic.valid-schema",
+        text: "`input_schema` is valid JSON Schema 2020-12 and compiles (patterns, references)",
+    },
+];
+
+pub(crate) const UNIQUE_NAMES: &str = "anthropic.unique-name";
+
+const DRAFT_2020_12: &[&str] = &[
+    "https://json-schema.org/draft/2020-12/schema",
+    "https://json-schema.org/draft/2020-12/schema#",
+];
+
+pub(crate) fn convert(spec: &ToolSpec, _report: &mut Report) -> Value {
+    let mut schema = spec.input_schema.clone();
+    remove_2020_12_markers(&mut schema);
+    let mut definition = Map::new();
+    definition.insert("name".to_owned(), Value::String(spec.name.clone()));
+    definition.insert(
+        "description".to_owned(),
+        Value::String(spec.description.clone()),
+    );
+    definition.insert("input_schema".to_owned(), schema);
+    Value::Object(definition)
+}
+
+/// `$schema` naming 2020-12 says nothing the provider does not assume: drop it. Any other draft
+/// is left in place for the checker to refuse (its keywords mean other things).
+fn remove_2020_12_markers(node: &mut Value) {
+    if let Value::Object(map) = node
+        && map
+            .get("$schema")
+            .and_then(Value::as_str)
+            .is_some_and(|s| DRAFT_2020_12.contains(&s))
+    {
+        map.remove("$schema");
+    }
+    super::for_each_child_mut(node, "", &mut |child, _| remove_2020_12_markers(child));
+}
+
+pub(crate) fn check(definition: &Value, report: &mut Report) {
+    let name = definition
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    if !super::name_fits(name, 64, &[]) {
+        report.push(
+            "/name",
+            "anthropic.name",
+            format!("tool name `{name}` must match `^[a-zA-Z0-9_-]{{1,64}}$`"),
+        );
+    }
+    let schema = definition.get("input_schema");
+    check_object_root(
+        schema,
+        "/input_schema",
+        "anthropic.object-root",
+        "object",
+        report,
+    );
+    let Some(schema) = schema else { return };
+
+    let mut foreign = false;
+    walk(schema, "/input_schema", &mut |node, ptr| {
+        if let Some(draft) = node.get("$schema") {
+            foreign = true;
+            report.push(
+                &join(ptr, "$schema"),
+                "anthropic.draft",
+                format!(
+                    "`$schema` {} is not draft 2020-12; write the schema in 2020-12 without `$schema`",
+                    super::compact(draft)
+                ),
+            );
+        }
+    });
+    check_local_refs(schema, "/input_schema", "anthropic.local-refs", report);
+    if !foreign {
+        check_2020_12(schema, "/input_schema", "anthropic.valid-schema", report);
+    }
+}
