@@ -354,6 +354,7 @@ fn rewrite(map: &mut Map<String, Value>, ptr: &str, report: &mut Report) {
         }
     }
     strip_null_branches(map);
+    collapse_string_choices(map);
 
     // `const`: a one-value `enum` for strings, the description otherwise.
     if let Some(value) = map.remove("const") {
@@ -437,6 +438,46 @@ fn strip_null_branches(map: &mut Map<String, Value>) {
         }
     }
     set_nullable(map);
+}
+
+/// An `anyOf` of single string values (what schemars writes for an enum with documented
+/// variants) becomes one string `enum`; the variants' descriptions go into the description.
+fn collapse_string_choices(map: &mut Map<String, Value>) {
+    let Some(Value::Array(branches)) = map.get("anyOf") else {
+        return;
+    };
+    let mut values = Vec::new();
+    let mut notes = Vec::new();
+    for branch in branches {
+        let Value::Object(branch) = branch else { return };
+        let value = match (branch.get("const"), branch.get("enum")) {
+            (Some(Value::String(v)), None) => v.clone(),
+            (None, Some(Value::Array(list))) => match list.as_slice() {
+                [Value::String(v)] => v.clone(),
+                _ => return,
+            },
+            _ => return,
+        };
+        let plain = branch.iter().all(|(key, v)| match key.as_str() {
+            "type" => v == "string",
+            "const" | "enum" | "description" | "title" => true,
+            _ => false,
+        });
+        if !plain {
+            return;
+        }
+        if let Some(description) = branch.get("description").and_then(Value::as_str) {
+            notes.push(format!("`{value}`: {description}"));
+        }
+        values.push(Value::String(value));
+    }
+    if values.is_empty() || map.get("type").is_some_and(|t| t != "string") {
+        return;
+    }
+    map.remove("anyOf");
+    map.insert("type".to_owned(), Value::String("string".to_owned()));
+    map.insert("enum".to_owned(), Value::Array(values));
+    append_notes(map, &notes);
 }
 
 /// `anyOf` may not have siblings: move them into every branch (`{A, anyOf: [B, C]}` is
