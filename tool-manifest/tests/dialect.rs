@@ -175,7 +175,12 @@ fn exports_are_sorted_by_name_and_deterministic() {
             .collect();
         assert_eq!(
             names,
-            ["drawing_create", "panes_list", "settings_update", "web_search"]
+            [
+                "drawing_create",
+                "panes_list",
+                "settings_update",
+                "web_search"
+            ]
         );
     }
 }
@@ -187,7 +192,11 @@ fn every_exported_definition_passes_its_checker_again() {
         for spec in &specs {
             let definition = dialect::convert(*dialect, spec).expect("converts");
             let violations = dialect::check(*dialect, &definition, spec);
-            assert!(violations.is_empty(), "{dialect} {}: {violations:?}", spec.name);
+            assert!(
+                violations.is_empty(),
+                "{dialect} {}: {violations:?}",
+                spec.name
+            );
         }
     }
 }
@@ -243,8 +252,18 @@ fn duplicate_names_fail_every_export() {
 #[test]
 fn an_export_error_lists_every_violation_one_per_line() {
     let specs = vec![
-        spec("bad name!", Safety::ReadOnly, None, json!({"type": "object"})),
-        spec("not_an_object", Safety::ReadOnly, None, json!({"type": "string"})),
+        spec(
+            "bad name!",
+            Safety::ReadOnly,
+            None,
+            json!({"type": "object"}),
+        ),
+        spec(
+            "not_an_object",
+            Safety::ReadOnly,
+            None,
+            json!({"type": "string"}),
+        ),
     ];
     let err = dialect::export(Dialect::Anthropic, &specs).expect_err("two bad tools");
     let text = err.to_string();

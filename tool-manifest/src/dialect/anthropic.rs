@@ -112,8 +112,16 @@ pub(crate) fn check(definition: &Value, report: &mut Report) {
             );
         }
     });
+    let before = report.len();
     check_local_refs(schema, "/input_schema", "anthropic.local-refs", report);
+    let refs_resolve = report.len() == before;
     if !foreign {
-        check_2020_12(schema, "/input_schema", "anthropic.valid-schema", report);
+        check_2020_12(
+            schema,
+            "/input_schema",
+            "anthropic.valid-schema",
+            refs_resolve,
+            report,
+        );
     }
 }

@@ -13,7 +13,7 @@
 use serde_json::{Map, Value};
 
 use super::{
-    NUMBER_WIDTH_FORMATS, Report, Rule, append_notes, describe_keyword, join, json_type,
+    NUMBER_WIDTH_FORMATS, Notes, Report, Rule, append_notes, describe_keyword, join, json_type,
     merge_into, resolve_local, split_type_union, types_of, walk,
 };
 use crate::model::ToolSpec;
@@ -224,7 +224,7 @@ fn normalize(node: &mut Value, ptr: &str, report: &mut Report) {
     rewrite(map, ptr, report);
 
     // Keywords outside the subset: removed, their meaning kept in the description.
-    let mut notes = Vec::new();
+    let mut notes = Notes::default();
     let the_type = map
         .get("type")
         .and_then(Value::as_str)
@@ -242,9 +242,8 @@ fn normalize(node: &mut Value, ptr: &str, report: &mut Report) {
             if !formats_for(&the_type).contains(&format)
                 && let Some(value) = map.remove("format")
                 && !NUMBER_WIDTH_FORMATS.contains(&format)
-                && let Some(note) = describe_keyword("format", &value)
             {
-                notes.push(note);
+                notes.keyword("format", &value);
             }
         } else if key == "examples" {
             if let Some(Value::Array(values)) = map.remove("examples")
@@ -261,12 +260,11 @@ fn normalize(node: &mut Value, ptr: &str, report: &mut Report) {
             );
         } else if !KEYWORDS.contains(&key.as_str())
             && let Some(value) = map.remove(&key)
-            && let Some(note) = describe_keyword(&key, &value)
         {
-            notes.push(note);
+            notes.keyword(&key, &value);
         }
     }
-    append_notes(map, &notes);
+    notes.write(map);
 
     distribute_any_of(map, ptr, report);
 
@@ -449,7 +447,9 @@ fn collapse_string_choices(map: &mut Map<String, Value>) {
     let mut values = Vec::new();
     let mut notes = Vec::new();
     for branch in branches {
-        let Value::Object(branch) = branch else { return };
+        let Value::Object(branch) = branch else {
+            return;
+        };
         let value = match (branch.get("const"), branch.get("enum")) {
             (Some(Value::String(v)), None) => v.clone(),
             (None, Some(Value::Array(list))) => match list.as_slice() {

@@ -175,8 +175,10 @@ pub(crate) fn check(definition: &Value, spec: &ToolSpec, report: &mut Report) {
                 );
             }
         });
+        let before = report.len();
         check_local_refs(schema, &base, "mcp.local-refs", report);
-        check_2020_12(schema, &base, "mcp.valid-schema", report);
+        let refs_resolve = report.len() == before;
+        check_2020_12(schema, &base, "mcp.valid-schema", refs_resolve, report);
     }
 
     let expected = annotations(spec);

@@ -314,6 +314,10 @@ impl Report {
         });
     }
 
+    pub(crate) fn len(&self) -> usize {
+        self.violations.len()
+    }
+
     fn finish(mut self) -> Result<(), Vec<Violation>> {
         if self.violations.is_empty() {
             Ok(())
@@ -775,6 +779,73 @@ pub(crate) fn compact(value: &Value) -> String {
     serde_json::to_string(value).unwrap_or_default()
 }
 
+/// The order notes are written in (bounds read "at least … ; at most …"), then by keyword.
+const NOTE_ORDER: &[&str] = &[
+    "const",
+    "enum",
+    "format",
+    "pattern",
+    "minLength",
+    "maxLength",
+    "minimum",
+    "exclusiveMinimum",
+    "maximum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "contains",
+    "minContains",
+    "maxContains",
+    "minProperties",
+    "maxProperties",
+    "propertyNames",
+    "patternProperties",
+    "additionalProperties",
+    "unevaluatedProperties",
+    "dependentRequired",
+    "dependentSchemas",
+    "not",
+    "if",
+    "then",
+    "else",
+    "contentEncoding",
+    "contentMediaType",
+    "default",
+    "examples",
+    "deprecated",
+];
+
+/// Notes about removed keywords, written into the description in a fixed order.
+#[derive(Debug, Default)]
+pub(crate) struct Notes(Vec<(usize, String)>);
+
+impl Notes {
+    /// Describes `key: value` if it says anything the model should know.
+    pub(crate) fn keyword(&mut self, key: &str, value: &Value) {
+        if let Some(text) = describe_keyword(key, value) {
+            self.push(key, text);
+        }
+    }
+
+    /// A note ranked as `key`.
+    pub(crate) fn push(&mut self, key: &str, text: String) {
+        let rank = NOTE_ORDER
+            .iter()
+            .position(|k| *k == key)
+            .unwrap_or(NOTE_ORDER.len());
+        self.0.push((rank, text));
+    }
+
+    /// Appends the notes to the node's description.
+    pub(crate) fn write(mut self, node: &mut Map<String, Value>) {
+        self.0.sort_by_key(|(rank, _)| *rank);
+        let texts: Vec<String> = self.0.into_iter().map(|(_, text)| text).collect();
+        append_notes(node, &texts);
+    }
+}
+
 /// Appends `(note; note)` to the node's description.
 pub(crate) fn append_notes(node: &mut Map<String, Value>, notes: &[String]) {
     if notes.is_empty() {
@@ -827,8 +898,15 @@ pub(crate) fn check_object_root(
     }
 }
 
-/// Meta-validates `schema` against JSON Schema 2020-12 and compiles it (patterns, references).
-pub(crate) fn check_2020_12(schema: &Value, ptr: &str, rule: &'static str, report: &mut Report) {
+/// Meta-validates `schema` against JSON Schema 2020-12 and, when `compile` is set, compiles it
+/// (patterns, references).
+pub(crate) fn check_2020_12(
+    schema: &Value,
+    ptr: &str,
+    rule: &'static str,
+    compile: bool,
+    report: &mut Report,
+) {
     let meta = jsonschema::draft202012::meta::validator();
     let mut any = false;
     for error in meta.iter_errors(schema) {
@@ -836,7 +914,10 @@ pub(crate) fn check_2020_12(schema: &Value, ptr: &str, rule: &'static str, repor
         let at = format!("{ptr}{}", error.instance_path().as_str());
         report.push(&at, rule, format!("not valid JSON Schema 2020-12: {error}"));
     }
-    if !any && let Err(error) = jsonschema::draft202012::new(schema) {
+    if !any
+        && compile
+        && let Err(error) = jsonschema::draft202012::new(schema)
+    {
         let at = format!("{ptr}{}", error.instance_path().as_str());
         report.push(&at, rule, format!("the schema does not compile: {error}"));
     }

@@ -24,8 +24,8 @@
 use serde_json::{Map, Value, json};
 
 use super::{
-    ANNOTATIONS, NUMBER_WIDTH_FORMATS, Report, Rule, append_notes, check_local_refs,
-    describe_keyword, join, merge_into, required_names, resolve_local, split_type_union, walk,
+    ANNOTATIONS, NUMBER_WIDTH_FORMATS, Notes, Report, Rule, check_local_refs, join, merge_into,
+    required_names, resolve_local, split_type_union, walk,
 };
 use crate::model::ToolSpec;
 
@@ -164,7 +164,7 @@ fn strict_node(node: &mut Value, ptr: &str, is_root: bool, ctx: &mut Ctx<'_>) {
     rewrite(map, ptr, ctx);
 
     // Keywords strict mode refuses: removed, their meaning kept in the description.
-    let mut notes = Vec::new();
+    let mut notes = Notes::default();
     let keys: Vec<String> = map.keys().cloned().collect();
     for key in keys {
         let supported = KEYWORDS.contains(&key.as_str());
@@ -178,9 +178,8 @@ fn strict_node(node: &mut Value, ptr: &str, is_root: bool, ctx: &mut Ctx<'_>) {
             if !FORMATS.contains(&format)
                 && let Some(value) = map.remove("format")
                 && !NUMBER_WIDTH_FORMATS.contains(&format)
-                && let Some(note) = describe_keyword("format", &value)
             {
-                notes.push(note);
+                notes.keyword("format", &value);
             }
         } else if key == "prefixItems"
             || (key == "items" && map.get("items").is_some_and(Value::is_array))
@@ -193,9 +192,8 @@ fn strict_node(node: &mut Value, ptr: &str, is_root: bool, ctx: &mut Ctx<'_>) {
         } else if !supported
             && !matches!(key.as_str(), "patternProperties")
             && let Some(value) = map.remove(&key)
-            && let Some(note) = describe_keyword(&key, &value)
         {
-            notes.push(note);
+            notes.keyword(&key, &value);
         }
     }
 
@@ -224,7 +222,7 @@ fn strict_node(node: &mut Value, ptr: &str, is_root: bool, ctx: &mut Ctx<'_>) {
     }
 
     close_object(map, ptr, is_root, ctx);
-    append_notes(map, &notes);
+    notes.write(map);
 }
 
 /// Inlines `$ref` with siblings, merges `allOf`, renames `oneOf`, splits type unions.
