@@ -304,3 +304,225 @@ fn rule_ids_of_violations_are_in_the_table() {
         }
     }
 }
+
+#[test]
+fn recursive_references_with_sibling_keywords_terminate() {
+    let tree = spec(
+        "tree_walk",
+        Safety::ReadOnly,
+        None,
+        json!({
+            "type": "object",
+            "required": ["root"],
+            "properties": {"root": {"$ref": "#/$defs/Node", "description": "The root."}},
+            "$defs": {"Node": {
+                "type": "object",
+                "required": ["kids"],
+                "properties": {"kids": {"type": "array", "items": {"$ref": "#/$defs/Node", "description": "A child."}}}
+            }}
+        }),
+    );
+    let openai =
+        dialect::convert(Dialect::OpenAi, &tree).expect("recursion is fine in strict mode");
+    assert_eq!(
+        openai["parameters"]["properties"]["root"]["properties"]["kids"]["items"],
+        json!({"$ref": "#/$defs/Node"})
+    );
+    let gemini = dialect::convert(Dialect::Gemini, &tree).expect_err("cannot inline recursion");
+    assert!(
+        gemini.iter().all(|v| v.rule == "gemini.no-refs"),
+        "{gemini:?}"
+    );
+    for dialect in [Dialect::Mcp, Dialect::Anthropic] {
+        dialect::convert(dialect, &tree).expect("valid 2020-12");
+    }
+}
+
+/// A small deterministic generator of schemas, good and bad (xorshift, fixed seed).
+struct Gen(u64);
+
+impl Gen {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        usize::try_from(self.next() % n as u64).expect("small")
+    }
+
+    fn pick<'a>(&mut self, items: &'a [Value]) -> &'a Value {
+        &items[self.below(items.len())]
+    }
+
+    fn schema(&mut self, depth: usize) -> Value {
+        if self.below(12) == 0 {
+            return self
+                .pick(&[json!(true), json!(3), json!("x"), json!(null)])
+                .clone();
+        }
+        let types = [
+            json!("string"),
+            json!("integer"),
+            json!("number"),
+            json!("boolean"),
+            json!("null"),
+            json!("object"),
+            json!("array"),
+            json!(["string", "null"]),
+            json!(["string", "number", "boolean"]),
+            json!("strin"),
+        ];
+        let mut map = serde_json::Map::new();
+        if self.below(5) != 0 {
+            map.insert("type".into(), self.pick(&types).clone());
+        }
+        let extras = [
+            ("minLength", json!(1)),
+            ("maxLength", json!(-2)),
+            ("pattern", json!("^[a-z]+$")),
+            ("pattern", json!("(")),
+            ("format", json!("uri")),
+            ("format", json!("date")),
+            ("format", json!("int64")),
+            ("enum", json!(["a", "b"])),
+            ("enum", json!([1, 2, null])),
+            ("const", json!("c")),
+            ("const", json!(7)),
+            ("minimum", json!(0)),
+            ("exclusiveMinimum", json!(0.5)),
+            ("default", json!(null)),
+            ("examples", json!(["e"])),
+            ("description", json!("Text.")),
+            ("additionalProperties", json!(false)),
+            ("additionalProperties", json!(true)),
+            ("uniqueItems", json!(true)),
+            ("$ref", json!("#/$defs/A")),
+            ("$ref", json!("#/$defs/B")),
+            ("$ref", json!("#/$defs/Missing")),
+            ("$ref", json!("https://example.com/x.json")),
+            ("$schema", json!("http://json-schema.org/draft-07/schema#")),
+            ("required", json!(["a", "zz"])),
+            ("nullable", json!(true)),
+        ];
+        for _ in 0..self.below(4) {
+            let (key, value) = &extras[self.below(extras.len())];
+            map.insert((*key).into(), value.clone());
+        }
+        if depth > 0 {
+            match self.below(9) {
+                0 | 1 => {
+                    let mut props = serde_json::Map::new();
+                    for name in ["a", "b", "c"].iter().take(self.below(4)) {
+                        props.insert((*name).into(), self.schema(depth - 1));
+                    }
+                    map.insert("properties".into(), Value::Object(props));
+                }
+                2 => {
+                    map.insert("items".into(), self.schema(depth - 1));
+                }
+                3 => {
+                    let key = ["anyOf", "oneOf", "allOf", "prefixItems"][self.below(4)];
+                    let list: Vec<Value> = (0..=self.below(3))
+                        .map(|_| self.schema(depth - 1))
+                        .collect();
+                    map.insert(key.into(), Value::Array(list));
+                }
+                4 => {
+                    let key =
+                        ["not", "if", "then", "additionalProperties", "contains"][self.below(5)];
+                    map.insert(key.into(), self.schema(depth - 1));
+                }
+                _ => {}
+            }
+        }
+        Value::Object(map)
+    }
+
+    fn root(&mut self) -> Value {
+        let mut root = self.schema(4);
+        if let Value::Object(map) = &mut root {
+            if self.below(3) != 0 {
+                map.insert("type".into(), json!("object"));
+            }
+            let a = self.schema(2);
+            let b = self.schema(2);
+            map.insert("$defs".into(), json!({"A": a, "B": b}));
+        }
+        root
+    }
+
+    fn instance(&mut self, depth: usize) -> Value {
+        match self.below(if depth == 0 { 5 } else { 7 }) {
+            0 => Value::Null,
+            1 => json!(self.below(2) == 0),
+            2 => json!(self.below(100)),
+            3 => json!("s"),
+            4 => json!(1.5),
+            5 => Value::Array(
+                (0..self.below(3))
+                    .map(|_| self.instance(depth - 1))
+                    .collect(),
+            ),
+            _ => {
+                let mut map = serde_json::Map::new();
+                for name in ["a", "b", "c", "d"] {
+                    if self.below(2) == 0 {
+                        map.insert(name.into(), self.instance(depth - 1));
+                    }
+                }
+                Value::Object(map)
+            }
+        }
+    }
+}
+
+#[test]
+fn arbitrary_schemas_are_converted_or_refused_never_a_panic() {
+    let mut rng = Gen(0x9E37_79B9_7F4A_7C15);
+    let mut accepted = [0usize; 4];
+    for i in 0..400 {
+        let schema = rng.root();
+        let tool = spec(
+            &format!("tool_{i}"),
+            Safety::Destructive,
+            None,
+            schema.clone(),
+        );
+        for (d, dialect) in Dialect::ALL.iter().enumerate() {
+            match dialect::convert(*dialect, &tool) {
+                Ok(definition) => {
+                    accepted[d] += 1;
+                    let again = dialect::check(*dialect, &definition, &tool);
+                    assert!(again.is_empty(), "{dialect} {schema}: {again:?}");
+                }
+                Err(violations) => {
+                    assert!(!violations.is_empty());
+                    for v in &violations {
+                        assert!(dialect.rule(v.rule).is_some(), "{dialect}: {v}");
+                        assert!(v.pointer.is_empty() || v.pointer.starts_with('/'), "{v}");
+                    }
+                }
+            }
+        }
+        for pointer in dialect::openai_nullable_pointers(&schema) {
+            assert!(schema.pointer(&pointer).is_some(), "{pointer} in {schema}");
+        }
+        let arguments = rng.instance(3);
+        let stripped = dialect::strip_openai_nulls(&schema, &arguments);
+        if !arguments.to_string().contains("null") {
+            assert_eq!(stripped, arguments, "nothing to strip in {arguments}");
+        }
+    }
+    println!("accepted per dialect: {accepted:?}");
+    // The generator must produce both kinds, or the test proves little.
+    for (d, count) in accepted.iter().enumerate() {
+        assert!(
+            *count > 10 && *count < 400,
+            "{}: {count} accepted",
+            Dialect::ALL[d]
+        );
+    }
+}

@@ -47,20 +47,24 @@ fn refused_property(schema: Value) -> Vec<Violation> {
 
 fn assert_has(violations: &[Violation], rule: &str, pointer: &str) {
     assert!(
-        violations.iter().any(|v| v.rule == rule && v.pointer == pointer),
+        violations
+            .iter()
+            .any(|v| v.rule == rule && v.pointer == pointer),
         "expected `{rule}` at `{pointer}` in {violations:#?}"
     );
 }
 
 fn check_by_hand(parameters: Value) -> Vec<Violation> {
     let spec = tool(json!({"type": "object"}));
-    let definition = json!({"name": "a_tool", "description": "Does a thing.", "parameters": parameters});
+    let definition =
+        json!({"name": "a_tool", "description": "Does a thing.", "parameters": parameters});
     dialect::check(Dialect::Gemini, &definition, &spec)
 }
 
 const TESTED: &[&str] = &[
     "gemini.name",
     "gemini.unique-name",
+    "gemini.valid-schema",
     "gemini.object-root",
     "gemini.no-refs",
     "gemini.nullable",
@@ -178,7 +182,9 @@ fn nullable() {
         json!({"type": "STRING", "nullable": true, "description": "Maybe."})
     );
     assert_eq!(
-        property(json!({"anyOf": [{"type": "integer", "minimum": 0}, {"type": "null"}], "description": "Maybe."})),
+        property(
+            json!({"anyOf": [{"type": "integer", "minimum": 0}, {"type": "null"}], "description": "Maybe."})
+        ),
         json!({"type": "INTEGER", "minimum": 0, "nullable": true, "description": "Maybe."})
     );
     assert_eq!(
@@ -190,7 +196,9 @@ fn nullable() {
         json!({"anyOf": [{"type": "STRING", "nullable": true}, {"type": "INTEGER", "nullable": true}]})
     );
     assert_has(
-        &check_by_hand(json!({"type": "OBJECT", "properties": {"p": {"type": ["STRING", "NULL"]}}})),
+        &check_by_hand(
+            json!({"type": "OBJECT", "properties": {"p": {"type": ["STRING", "NULL"]}}}),
+        ),
         "gemini.nullable",
         "/parameters/properties/p/type",
     );
@@ -211,14 +219,20 @@ fn keywords() {
             "merged": {"allOf": [{"type": "object", "properties": {"a": {"type": "string"}}}, {"required": ["a"]}]}
         }
     }));
-    assert!(p.get("$schema").is_none() && p.get("additionalProperties").is_none(), "{p}");
+    assert!(
+        p.get("$schema").is_none() && p.get("additionalProperties").is_none(),
+        "{p}"
+    );
     let props = &p["properties"];
     assert_eq!(
         props["price"],
         json!({"type": "NUMBER", "description": "Price. (greater than 0; less than 100)"})
     );
     assert_eq!(props["mode"], json!({"type": "STRING", "enum": ["fast"]}));
-    assert_eq!(props["version"], json!({"type": "INTEGER", "description": "(always 2)"}));
+    assert_eq!(
+        props["version"],
+        json!({"type": "INTEGER", "description": "(always 2)"})
+    );
     assert_eq!(
         props["tags"],
         json!({"type": "ARRAY", "items": {"type": "STRING"}, "example": ["a", "b"], "description": "(items are unique)"})
@@ -228,7 +242,9 @@ fn keywords() {
         json!({"type": "OBJECT", "required": ["a"], "properties": {"a": {"type": "STRING"}}})
     );
     assert_has(
-        &check_by_hand(json!({"type": "OBJECT", "additionalProperties": false, "properties": {"p": {"type": "STRING"}}})),
+        &check_by_hand(
+            json!({"type": "OBJECT", "additionalProperties": false, "properties": {"p": {"type": "STRING"}}}),
+        ),
         "gemini.keywords",
         "/parameters/additionalProperties",
     );
@@ -236,7 +252,10 @@ fn keywords() {
 
 #[test]
 fn typed() {
-    assert_eq!(property(json!({"enum": ["a", "b"]})), json!({"type": "STRING", "enum": ["a", "b"]}));
+    assert_eq!(
+        property(json!({"enum": ["a", "b"]})),
+        json!({"type": "STRING", "enum": ["a", "b"]})
+    );
     assert_eq!(
         property(json!({"properties": {"x": {"type": "boolean"}}})),
         json!({"type": "OBJECT", "properties": {"x": {"type": "BOOLEAN"}}})
@@ -265,11 +284,15 @@ fn string_enum() {
         json!({"type": "INTEGER", "description": "(one of 1, 5, 15)"})
     );
     assert_eq!(
-        property(json!({"oneOf": [{"const": "news", "description": "Recent."}, {"const": "pages"}]})),
+        property(
+            json!({"oneOf": [{"const": "news", "description": "Recent."}, {"const": "pages"}]})
+        ),
         json!({"type": "STRING", "enum": ["news", "pages"], "description": "(`news`: Recent.)"})
     );
     assert_has(
-        &check_by_hand(json!({"type": "OBJECT", "properties": {"p": {"type": "INTEGER", "enum": [1, 2]}}})),
+        &check_by_hand(
+            json!({"type": "OBJECT", "properties": {"p": {"type": "INTEGER", "enum": [1, 2]}}}),
+        ),
         "gemini.string-enum",
         "/parameters/properties/p/enum",
     );
@@ -290,7 +313,9 @@ fn anyof_alone() {
         ]})
     );
     assert_has(
-        &refused_property(json!({"type": "string", "anyOf": [{"type": "integer"}, {"type": "string"}]})),
+        &refused_property(
+            json!({"type": "string", "anyOf": [{"type": "integer"}, {"type": "string"}]}),
+        ),
         "gemini.anyof-alone",
         "/parameters/properties/p/anyOf/0",
     );
@@ -299,9 +324,15 @@ fn anyof_alone() {
 #[test]
 fn object_properties() {
     // A tool without parameters has no `parameters` at all.
-    let definition = dialect::convert(Dialect::Gemini, &tool(json!({"type": "object", "additionalProperties": false})))
-        .expect("converts");
-    assert_eq!(definition, json!({"name": "a_tool", "description": "Does a thing."}));
+    let definition = dialect::convert(
+        Dialect::Gemini,
+        &tool(json!({"type": "object", "additionalProperties": false})),
+    )
+    .expect("converts");
+    assert_eq!(
+        definition,
+        json!({"name": "a_tool", "description": "Does a thing."})
+    );
     assert_has(
         &refused_property(json!({"type": "object", "additionalProperties": {"type": "integer"}})),
         "gemini.object-properties",
@@ -322,14 +353,42 @@ fn formats() {
         }
     }));
     let props = &p["properties"];
-    assert_eq!(props["at"], json!({"type": "STRING", "format": "date-time"}));
-    assert_eq!(props["site"], json!({"type": "STRING", "description": "(format `uri`)"}));
+    assert_eq!(
+        props["at"],
+        json!({"type": "STRING", "format": "date-time"})
+    );
+    assert_eq!(
+        props["site"],
+        json!({"type": "STRING", "description": "(format `uri`)"})
+    );
     assert_eq!(props["n"], json!({"type": "INTEGER", "format": "int64"}));
     assert_eq!(props["small"], json!({"type": "INTEGER", "minimum": 0}));
     assert_eq!(props["x"], json!({"type": "NUMBER", "format": "double"}));
     assert_has(
-        &check_by_hand(json!({"type": "OBJECT", "properties": {"p": {"type": "STRING", "format": "email"}}})),
+        &check_by_hand(
+            json!({"type": "OBJECT", "properties": {"p": {"type": "STRING", "format": "email"}}}),
+        ),
         "gemini.formats",
         "/parameters/properties/p/format",
+    );
+}
+
+#[test]
+fn valid_schema() {
+    let negative = refused(
+        json!({"type": "object", "properties": {"p": {"type": "string", "maxLength": -1}}}),
+    );
+    assert_has(
+        &negative,
+        "gemini.valid-schema",
+        "/parameters/properties/p/maxLength",
+    );
+    let bad_regex = refused(
+        json!({"type": "object", "properties": {"p": {"type": "string", "pattern": "(open"}}}),
+    );
+    assert_has(
+        &bad_regex,
+        "gemini.valid-schema",
+        "/parameters/properties/p/pattern",
     );
 }

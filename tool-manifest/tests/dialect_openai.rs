@@ -60,6 +60,7 @@ const TESTED: &[&str] = &[
     "openai.name",
     "openai.unique-name",
     "openai.max-functions",
+    "openai.valid-schema",
     "openai.object-root",
     "openai.closed-objects",
     "openai.all-required",
@@ -468,5 +469,25 @@ fn limits() {
         &refused(object(json!({"pick": {"type": "string", "enum": long}}))),
         "openai.limits",
         "/parameters",
+    );
+}
+
+#[test]
+fn valid_schema() {
+    let negative = refused(
+        json!({"type": "object", "properties": {"p": {"type": "string", "maxLength": -1}}}),
+    );
+    assert_has(
+        &negative,
+        "openai.valid-schema",
+        "/parameters/properties/p/maxLength",
+    );
+    let bad_regex = refused(
+        json!({"type": "object", "properties": {"p": {"type": "string", "pattern": "(open"}}}),
+    );
+    assert_has(
+        &bad_regex,
+        "openai.valid-schema",
+        "/parameters/properties/p/pattern",
     );
 }

@@ -29,6 +29,10 @@ pub const RULES: &[Rule] = &[
         text: "every function of a request has its own name",
     },
     Rule {
+        id: "gemini.valid-schema",
+        text: "the tool's schema is valid JSON Schema 2020-12 before conversion (bounds, patterns that compile)",
+    },
+    Rule {
         id: "gemini.object-root",
         text: "`parameters` has `type: \"OBJECT\"` at the root",
     },
@@ -111,6 +115,12 @@ fn formats_for(gemini_type: &str) -> &'static [&'static str] {
 }
 
 pub(crate) fn convert(spec: &ToolSpec, report: &mut Report) -> Value {
+    super::check_canonical(
+        &spec.input_schema,
+        "/parameters",
+        "gemini.valid-schema",
+        report,
+    );
     let mut parameters = spec.input_schema.clone();
     let mut inliner = Inliner {
         root: &spec.input_schema,

@@ -229,13 +229,34 @@ pub fn convert(dialect: Dialect, spec: &ToolSpec) -> Result<Value, Vec<Violation
         Dialect::Anthropic => anthropic::convert(spec, &mut report),
         Dialect::Gemini => gemini::convert(spec, &mut report),
     };
+    let refused = report.violations.clone();
+    let mut checked = Report::new(&spec.name);
     match dialect {
-        Dialect::Mcp => mcp::check(&definition, spec, &mut report),
-        Dialect::OpenAi => openai::check(&definition, &mut report),
-        Dialect::Anthropic => anthropic::check(&definition, &mut report),
-        Dialect::Gemini => gemini::check(&definition, &mut report),
+        Dialect::Mcp => mcp::check(&definition, spec, &mut checked),
+        Dialect::OpenAi => openai::check(&definition, &mut checked),
+        Dialect::Anthropic => anthropic::check(&definition, &mut checked),
+        Dialect::Gemini => gemini::check(&definition, &mut checked),
+    }
+    // What the checker finds where the converter already refused is a consequence, not news.
+    for found in checked.violations {
+        if !refused
+            .iter()
+            .any(|r| is_consequence(&found.pointer, &r.pointer))
+        {
+            report.violations.push(found);
+        }
     }
     report.finish().map(|()| definition)
+}
+
+/// Is a checker finding at `found` explained by a refusal at `refused`: the same place, below
+/// it, or the schema directly holding it?
+fn is_consequence(found: &str, refused: &str) -> bool {
+    found == refused
+        || found.starts_with(&format!("{refused}/"))
+        || refused
+            .strip_prefix(&format!("{found}/"))
+            .is_some_and(|rest| !rest.contains('/'))
 }
 
 /// Only the checker: the violations of an already converted definition (empty when it passes).
@@ -921,6 +942,16 @@ pub(crate) fn check_2020_12(
         let at = format!("{ptr}{}", error.instance_path().as_str());
         report.push(&at, rule, format!("the schema does not compile: {error}"));
     }
+}
+
+/// Verifies that a canonical schema is valid JSON Schema 2020-12 before it is converted (a
+/// provider refuses what does not even parse: a negative `maxLength`, a pattern that is not a
+/// regex). Patterns and references are compiled only when every reference is local: a remote
+/// one is the subject of its own rule.
+pub(crate) fn check_canonical(schema: &Value, base: &str, rule: &'static str, report: &mut Report) {
+    let mut refs = Report::new("");
+    check_local_refs(schema, base, rule, &mut refs);
+    check_2020_12(schema, base, rule, refs.len() == 0, report);
 }
 
 /// The names in a node's `required` list.

@@ -44,6 +44,10 @@ pub const RULES: &[Rule] = &[
         text: "at most 128 functions in one request",
     },
     Rule {
+        id: "openai.valid-schema",
+        text: "the tool's schema is valid JSON Schema 2020-12 before conversion (bounds, patterns that compile)",
+    },
+    Rule {
         id: "openai.object-root",
         text: "`parameters` has `type: \"object\"` at the root, not `anyOf`",
     },
@@ -133,13 +137,22 @@ const MAX_REWRITES: usize = 64;
 struct Ctx<'a> {
     root: &'a Value,
     report: &'a mut Report,
+    /// The references being inlined on the current path (a recursive one is not inlined again).
+    inlining: Vec<String>,
 }
 
 pub(crate) fn convert(spec: &ToolSpec, report: &mut Report) -> Value {
+    super::check_canonical(
+        &spec.input_schema,
+        "/parameters",
+        "openai.valid-schema",
+        report,
+    );
     let mut parameters = spec.input_schema.clone();
     let mut ctx = Ctx {
         root: &spec.input_schema,
         report,
+        inlining: Vec::new(),
     };
     strict_node(&mut parameters, "/parameters", true, &mut ctx);
     json!({
@@ -161,7 +174,7 @@ fn strict_node(node: &mut Value, ptr: &str, is_root: bool, ctx: &mut Ctx<'_>) {
         return;
     };
 
-    rewrite(map, ptr, ctx);
+    let inlined = rewrite(map, ptr, ctx);
 
     // Keywords strict mode refuses: removed, their meaning kept in the description.
     let mut notes = Notes::default();
@@ -223,14 +236,25 @@ fn strict_node(node: &mut Value, ptr: &str, is_root: bool, ctx: &mut Ctx<'_>) {
 
     close_object(map, ptr, is_root, ctx);
     notes.write(map);
+    for _ in 0..inlined {
+        ctx.inlining.pop();
+    }
 }
 
-/// Inlines `$ref` with siblings, merges `allOf`, renames `oneOf`, splits type unions.
-fn rewrite(map: &mut Map<String, Value>, ptr: &str, ctx: &mut Ctx<'_>) {
+/// Inlines `$ref` with siblings, merges `allOf`, renames `oneOf`, splits type unions. Returns
+/// how many references it pushed on `ctx.inlining`.
+fn rewrite(map: &mut Map<String, Value>, ptr: &str, ctx: &mut Ctx<'_>) -> usize {
+    let mut inlined = 0;
     for _ in 0..MAX_REWRITES {
         if let Some(reference) = map.get("$ref").and_then(Value::as_str).map(str::to_owned)
             && map.len() > 1
         {
+            if ctx.inlining.contains(&reference) {
+                // Recursion: inlining again would never end. The reference stays alone; its
+                // siblings only annotate or restate what the registry enforces anyway.
+                map.retain(|key, _| key == "$ref");
+                return inlined;
+            }
             match resolve_local(ctx.root, &reference) {
                 Some(Value::Object(target)) => {
                     let mut merged = target.clone();
@@ -239,6 +263,8 @@ fn rewrite(map: &mut Map<String, Value>, ptr: &str, ctx: &mut Ctx<'_>) {
                         merged.insert(key, value);
                     }
                     *map = merged;
+                    ctx.inlining.push(reference);
+                    inlined += 1;
                     continue;
                 }
                 _ => {
@@ -247,7 +273,7 @@ fn rewrite(map: &mut Map<String, Value>, ptr: &str, ctx: &mut Ctx<'_>) {
                         "openai.refs",
                         format!("`$ref` `{reference}` is not a local reference to a schema object"),
                     );
-                    return;
+                    return inlined;
                 }
             }
         }
@@ -255,9 +281,17 @@ fn rewrite(map: &mut Map<String, Value>, ptr: &str, ctx: &mut Ctx<'_>) {
             let entries = all_of.as_array().cloned().unwrap_or_default();
             for (i, entry) in entries.iter().enumerate() {
                 let entry = match entry {
-                    Value::Object(e) => {
-                        match e.get("$ref").and_then(Value::as_str) {
-                            Some(r) => match resolve_local(ctx.root, r) {
+                    Value::Object(e) => match e.get("$ref").and_then(Value::as_str) {
+                        Some(r) if ctx.inlining.iter().any(|on_path| on_path == r) => {
+                            ctx.report.push(
+                                &format!("{ptr}/allOf/{i}/$ref"),
+                                "openai.refs",
+                                format!("`allOf` with the recursive `$ref` `{r}` cannot be merged"),
+                            );
+                            continue;
+                        }
+                        Some(r) => {
+                            match resolve_local(ctx.root, r) {
                                 Some(Value::Object(target)) => {
                                     let mut merged = target.clone();
                                     for (k, v) in e {
@@ -265,6 +299,8 @@ fn rewrite(map: &mut Map<String, Value>, ptr: &str, ctx: &mut Ctx<'_>) {
                                             merged.insert(k.clone(), v.clone());
                                         }
                                     }
+                                    ctx.inlining.push(r.to_owned());
+                                    inlined += 1;
                                     merged
                                 }
                                 _ => {
@@ -275,10 +311,10 @@ fn rewrite(map: &mut Map<String, Value>, ptr: &str, ctx: &mut Ctx<'_>) {
                                 );
                                     continue;
                                 }
-                            },
-                            None => e.clone(),
+                            }
                         }
-                    }
+                        None => e.clone(),
+                    },
                     _ => {
                         ctx.report.push(
                             &format!("{ptr}/allOf/{i}"),
@@ -314,13 +350,14 @@ fn rewrite(map: &mut Map<String, Value>, ptr: &str, ctx: &mut Ctx<'_>) {
             *map = split;
             continue;
         }
-        return;
+        return inlined;
     }
     ctx.report.push(
         ptr,
         "openai.refs",
         "the `$ref`/`allOf` chain here does not end",
     );
+    inlined
 }
 
 fn is_object_node(map: &Map<String, Value>) -> bool {
