@@ -526,3 +526,30 @@ fn arbitrary_schemas_are_converted_or_refused_never_a_panic() {
         );
     }
 }
+
+#[test]
+fn export_errors_name_the_tool_the_pointer_and_the_rule() {
+    let broken = spec(
+        "scores_set",
+        Safety::Destructive,
+        Some("settings"),
+        json!({
+            "type": "object",
+            "required": ["scores"],
+            "properties": {
+                "scores": {"type": "object", "additionalProperties": {"type": "integer"}},
+                "tree": {"$ref": "#/$defs/Tree"},
+                "anything": {"description": "Any value."}
+            },
+            "$defs": {"Tree": {"type": "object", "properties": {"kids": {"type": "array", "items": {"$ref": "#/$defs/Tree"}}}}}
+        }),
+    );
+    let mut text = String::new();
+    for dialect in Dialect::ALL {
+        match dialect::export(*dialect, &[broken.clone()]) {
+            Ok(_) => text.push_str(&format!("{dialect}: exported\n")),
+            Err(err) => text.push_str(&format!("{err}\n")),
+        }
+    }
+    insta::assert_snapshot!("export_errors", text);
+}

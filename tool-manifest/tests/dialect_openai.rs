@@ -491,3 +491,60 @@ fn valid_schema() {
         "/parameters/properties/p/pattern",
     );
 }
+
+#[test]
+fn what_strict_mode_sends_validates_against_the_canonical_schema_once_stripped() {
+    let canonical = json!({
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["pane_id", "anchors"],
+        "properties": {
+            "pane_id": {"type": "string", "minLength": 1},
+            "anchors": {"type": "array", "items": {
+                "type": "object", "additionalProperties": false, "required": ["time"],
+                "properties": {"time": {"type": "integer"}, "price": {"type": "number"}}
+            }},
+            "style": {"type": "object", "additionalProperties": false, "properties": {"width": {"type": "integer", "minimum": 1}}},
+            "label": {"type": "string"},
+            "kind": {"type": "string", "enum": ["a", "b"]}
+        }
+    });
+    let strict = parameters(canonical.clone());
+    let strict_validator =
+        jsonschema::draft202012::new(&strict).expect("converted schema compiles");
+    let canonical_validator = jsonschema::draft202012::new(&canonical).expect("canonical compiles");
+
+    // What a strict-mode model sends: every property present, `null` for the optional ones.
+    let sent = json!({
+        "pane_id": "main",
+        "anchors": [{"time": 1, "price": null}],
+        "style": {"width": null},
+        "label": null,
+        "kind": null
+    });
+    assert!(
+        strict_validator.is_valid(&sent),
+        "strict mode accepts its own output"
+    );
+    assert!(
+        !canonical_validator.is_valid(&sent),
+        "the canonical schema refuses the nulls"
+    );
+    let stripped = dialect::strip_openai_nulls(&canonical, &sent);
+    assert_eq!(
+        stripped,
+        json!({"pane_id": "main", "anchors": [{"time": 1}], "style": {}})
+    );
+    assert!(canonical_validator.is_valid(&stripped));
+
+    // A null where the field was required stays, and stays invalid.
+    let required_null = json!({"pane_id": null, "anchors": []});
+    assert_eq!(
+        dialect::strip_openai_nulls(&canonical, &required_null),
+        required_null
+    );
+    assert!(!canonical_validator.is_valid(&required_null));
+    assert!(!strict_validator.is_valid(
+        &json!({"pane_id": null, "anchors": [], "style": null, "label": null, "kind": null})
+    ));
+}
