@@ -202,6 +202,24 @@ fn every_exported_definition_passes_its_checker_again() {
 }
 
 #[test]
+fn export_json_is_the_pretty_export_with_a_final_newline() {
+    for dialect in Dialect::ALL {
+        let text = dialect::export_json(*dialect, &fixtures()).expect("exports");
+        assert!(text.ends_with("]\n"), "{dialect}");
+        let value: Value = serde_json::from_str(&text).expect("json");
+        assert_eq!(
+            value,
+            dialect::export(*dialect, &fixtures()).expect("exports")
+        );
+        assert_eq!(
+            text,
+            dialect::export_json(*dialect, &fixtures()).expect("exports")
+        );
+    }
+    assert_eq!(Dialect::OpenAi.file_name(), "openai.json");
+}
+
+#[test]
 fn dialect_names_round_trip_and_unknown_ones_list_the_accepted() {
     for dialect in Dialect::ALL {
         assert_eq!(dialect.as_str().parse::<Dialect>(), Ok(*dialect));
@@ -546,7 +564,7 @@ fn export_errors_name_the_tool_the_pointer_and_the_rule() {
     );
     let mut text = String::new();
     for dialect in Dialect::ALL {
-        match dialect::export(*dialect, &[broken.clone()]) {
+        match dialect::export(*dialect, std::slice::from_ref(&broken)) {
             Ok(_) => text.push_str(&format!("{dialect}: exported\n")),
             Err(err) => text.push_str(&format!("{err}\n")),
         }

@@ -108,6 +108,31 @@ fn object_root() {
         "anthropic.object-root",
         "/input_schema/type",
     );
+    let one_of = refused(&tool(json!({
+        "type": "object",
+        "properties": {"a": {"type": "string"}, "b": {"type": "string"}},
+        "oneOf": [{"required": ["a"]}, {"required": ["b"]}]
+    })));
+    assert_has(&one_of, "anthropic.object-root", "/input_schema/oneOf");
+    // A root `allOf` of plain schemas is merged.
+    let merged = converted(&tool(json!({
+        "type": "object",
+        "allOf": [{"properties": {"a": {"type": "string"}}, "required": ["a"]}, {"properties": {"b": {"type": "integer"}}}]
+    })));
+    assert_eq!(
+        merged["input_schema"],
+        json!({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}, "required": ["a"]})
+    );
+    let referenced = refused(&tool(json!({
+        "type": "object",
+        "allOf": [{"$ref": "#/$defs/Base"}],
+        "$defs": {"Base": {"type": "object"}}
+    })));
+    assert_has(
+        &referenced,
+        "anthropic.object-root",
+        "/input_schema/allOf/0",
+    );
 }
 
 #[test]

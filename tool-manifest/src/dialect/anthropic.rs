@@ -26,7 +26,7 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         id: "anthropic.object-root",
-        text: "`input_schema` has `type: \"object\"` at the root",
+        text: "`input_schema` has `type: \"object\"` at the root and no `oneOf`, `allOf` or `anyOf` there",
     },
     Rule {
         id: "anthropic.draft",
@@ -49,9 +49,10 @@ const DRAFT_2020_12: &[&str] = &[
     "https://json-schema.org/draft/2020-12/schema#",
 ];
 
-pub(crate) fn convert(spec: &ToolSpec, _report: &mut Report) -> Value {
+pub(crate) fn convert(spec: &ToolSpec, report: &mut Report) -> Value {
     let mut schema = spec.input_schema.clone();
     remove_2020_12_markers(&mut schema);
+    merge_root_all_of(&mut schema, report);
     let mut definition = Map::new();
     definition.insert("name".to_owned(), Value::String(spec.name.clone()));
     definition.insert(
@@ -60,6 +61,34 @@ pub(crate) fn convert(spec: &ToolSpec, _report: &mut Report) -> Value {
     );
     definition.insert("input_schema".to_owned(), schema);
     Value::Object(definition)
+}
+
+/// A root `allOf` of plain schemas is merged into the root (the request refuses combinators
+/// there). Entries that are references or that conflict are refused with their pointer.
+fn merge_root_all_of(schema: &mut Value, report: &mut Report) {
+    let Value::Object(root) = schema else { return };
+    let Some(Value::Array(entries)) = root.remove("allOf") else {
+        return;
+    };
+    for (i, entry) in entries.iter().enumerate() {
+        let at = format!("/input_schema/allOf/{i}");
+        match entry {
+            Value::Object(entry) if !entry.contains_key("$ref") => {
+                if let Err(key) = super::merge_into(root, entry) {
+                    report.push(
+                        &at,
+                        "anthropic.object-root",
+                        format!("a root `allOf` is refused and this entry cannot be merged: `{key}` conflicts"),
+                    );
+                }
+            }
+            _ => report.push(
+                &at,
+                "anthropic.object-root",
+                "a root `allOf` is refused and this entry cannot be merged into the root",
+            ),
+        }
+    }
 }
 
 /// `$schema` naming 2020-12 says nothing the provider does not assume: drop it. Any other draft
@@ -97,6 +126,15 @@ pub(crate) fn check(definition: &Value, report: &mut Report) {
         report,
     );
     let Some(schema) = schema else { return };
+    for combinator in ["oneOf", "allOf", "anyOf"] {
+        if schema.get(combinator).is_some() {
+            report.push(
+                &format!("/input_schema/{combinator}"),
+                "anthropic.object-root",
+                format!("`{combinator}` is refused at the root of `input_schema`"),
+            );
+        }
+    }
 
     let mut foreign = false;
     walk(schema, "/input_schema", &mut |node, ptr| {

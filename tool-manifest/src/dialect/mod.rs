@@ -71,6 +71,11 @@ impl Dialect {
         }
     }
 
+    /// The file the export is written to: `<name>.json`.
+    pub fn file_name(self) -> String {
+        format!("{}.json", self.as_str())
+    }
+
     /// The rules this dialect's checker verifies, one entry per rule.
     pub const fn rules(self) -> &'static [Rule] {
         match self {
@@ -138,8 +143,9 @@ pub struct Rule {
 pub struct Violation {
     /// The tool's name.
     pub tool: String,
-    /// JSON Pointer (RFC 6901) into the tool's exported definition: `/name`,
-    /// `/parameters/properties/style`, `` (the whole definition or the export).
+    /// JSON Pointer (RFC 6901) into the tool's exported definition (`/name`,
+    /// `/parameters/properties/style`); empty for the whole definition or the whole export.
+    /// Below the schema key it follows the canonical schema, except inside inlined references.
     pub pointer: String,
     /// The id of the broken rule (an entry of [`Dialect::rules`]).
     pub rule: &'static str,
@@ -215,6 +221,18 @@ pub fn export(dialect: Dialect, specs: &[ToolSpec]) -> Result<Value, ExportError
             violations,
         })
     }
+}
+
+/// [`export`] as the text of `generated/providers/<dialect>.json`: pretty-printed, keys sorted,
+/// ending in a newline; byte-identical from run to run.
+///
+/// # Errors
+/// As [`export`].
+pub fn export_json(dialect: Dialect, specs: &[ToolSpec]) -> Result<String, ExportError> {
+    let value = export(dialect, specs)?;
+    let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
+    text.push('\n');
+    Ok(text)
 }
 
 /// The definition of one tool for `dialect`, converted and then checked against every rule.
