@@ -334,6 +334,11 @@ fn object_properties() {
         json!({"name": "a_tool", "description": "Does a thing."})
     );
     assert_has(
+        &refused(json!({"type": "object", "additionalProperties": {"type": "integer"}})),
+        "gemini.object-properties",
+        "/parameters",
+    );
+    assert_has(
         &refused_property(json!({"type": "object", "additionalProperties": {"type": "integer"}})),
         "gemini.object-properties",
         "/parameters/properties/p",

@@ -165,6 +165,8 @@ fn closed_objects() {
         "openai.closed-objects",
         "/parameters/properties/scores",
     );
+    let root_map = refused(json!({"type": "object", "additionalProperties": {"type": "string"}}));
+    assert_has(&root_map, "openai.closed-objects", "/parameters");
     let free = refused(json!({"type": "object", "properties": {"extra": {"type": "object"}}}));
     assert_has(
         &free,

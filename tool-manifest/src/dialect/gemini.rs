@@ -137,12 +137,18 @@ pub(crate) fn convert(spec: &ToolSpec, report: &mut Report) -> Value {
         "description".to_owned(),
         Value::String(spec.description.clone()),
     );
-    let no_parameters = parameters.as_object().is_some_and(|root| {
-        root.get("type").and_then(Value::as_str) == Some("OBJECT")
-            && root
-                .get("properties")
-                .is_none_or(|p| p.as_object().is_some_and(Map::is_empty))
-    });
+    let free_keys = spec.input_schema.get("patternProperties").is_some()
+        || spec
+            .input_schema
+            .get("additionalProperties")
+            .is_some_and(|extra| extra.is_object() || extra == &Value::Bool(true));
+    let no_parameters = !free_keys
+        && parameters.as_object().is_some_and(|root| {
+            root.get("type").and_then(Value::as_str) == Some("OBJECT")
+                && root
+                    .get("properties")
+                    .is_none_or(|p| p.as_object().is_some_and(Map::is_empty))
+        });
     if !no_parameters {
         definition.insert("parameters".to_owned(), parameters);
     }

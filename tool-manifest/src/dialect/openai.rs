@@ -375,8 +375,8 @@ fn close_object(map: &mut Map<String, Value>, ptr: &str, is_root: bool, ctx: &mu
     let extra = map.get("additionalProperties");
     let free_keys = extra.is_some_and(|e| e.is_object() || e == &Value::Bool(true))
         || map.contains_key("patternProperties");
-    let open = extra.is_none() || free_keys;
-    if !has_properties && open && !is_root {
+    // Without declared properties, closing would silently take every argument away.
+    if !has_properties && (free_keys || (extra.is_none() && !is_root)) {
         ctx.report.push(
             ptr,
             "openai.closed-objects",
