@@ -443,6 +443,12 @@ fn strip_null_branches(map: &mut Map<String, Value>) {
         map.remove("anyOf");
         let mut single = only;
         if merge_into(&mut single, map).is_ok() {
+            // The property's own words win over those of the type it refers to.
+            for key in ["description", "title"] {
+                if let Some(own) = map.get(key) {
+                    single.insert(key.to_owned(), own.clone());
+                }
+            }
             *map = single;
         } else {
             map.insert(
