@@ -89,6 +89,29 @@ struct MapInput {
     scores: BTreeMap<String, i32>,
 }
 
+/// What to do.
+#[derive(Deserialize, JsonSchema)]
+#[serde(tag = "action", rename_all = "snake_case")]
+enum Action {
+    /// Move by an offset.
+    Move { dx: i32, dy: i32 },
+    /// Back to the start.
+    Reset,
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct ActInput {
+    action: Action,
+    /// Tags to attach.
+    tags: Option<std::collections::BTreeSet<String>>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct PairInput {
+    /// A range as two numbers.
+    range: (i64, i64),
+}
+
 fn spec<T: JsonSchema>(name: &str) -> ToolSpec {
     let schema = serde_json::to_value(schemars::schema_for!(T)).expect("schema is JSON");
     ToolSpec {
@@ -170,4 +193,31 @@ fn strict_mode_nulls_follow_the_derived_optionals() {
     let stripped = dialect::strip_openai_nulls(&draw.input_schema, &sent);
     let input: DrawInput = serde_json::from_value(stripped).expect("deserializes once stripped");
     assert_eq!(input.label, "");
+}
+
+#[test]
+fn tagged_enums_and_sets_convert_tuples_are_refused_where_they_cannot_be_expressed() {
+    let act = spec::<ActInput>("act");
+    let pair = spec::<PairInput>("pair_set");
+    let mut text = String::new();
+    for dialect in Dialect::ALL {
+        text.push_str(&format!("== {dialect} act\n{}\n", outcome(*dialect, &act)));
+        text.push_str(&format!(
+            "== {dialect} pair_set\n{}\n",
+            outcome(*dialect, &pair)
+        ));
+    }
+    insta::assert_snapshot!("act_and_pair", text);
+    for dialect in Dialect::ALL {
+        dialect::convert(*dialect, &act).unwrap_or_else(|v| panic!("{dialect}: {v:#?}"));
+    }
+    for dialect in [Dialect::OpenAi, Dialect::Gemini] {
+        let refused = dialect::convert(dialect, &pair).expect_err("a tuple");
+        assert!(
+            refused
+                .iter()
+                .any(|v| v.pointer.starts_with("/parameters/properties/range")),
+            "{refused:#?}"
+        );
+    }
 }

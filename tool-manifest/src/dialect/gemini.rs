@@ -519,6 +519,13 @@ fn distribute_any_of(map: &mut Map<String, Value>, ptr: &str, report: &mut Repor
         let Value::Object(branch) = branch else {
             continue;
         };
+        if let (Some(Value::String(outer)), Some(Value::String(own))) =
+            (siblings.get("description"), branch.get("description"))
+            && outer != own
+        {
+            let combined = format!("{} {own}", outer.trim_end());
+            branch.insert("description".to_owned(), Value::String(combined));
+        }
         if let Err(key) = merge_into(branch, &siblings) {
             report.push(
                 &format!("{ptr}/anyOf/{i}"),
