@@ -1,5 +1,7 @@
 //! Provider exports of a small fixture set: snapshots, and what holds for every dialect.
 
+#![cfg(feature = "generator")]
+
 use serde_json::{Value, json};
 use tool_manifest::dialect::{self, Dialect};
 use tool_manifest::{Mode, Safety, ToolSpec};

@@ -1,5 +1,7 @@
 //! Anthropic: one test per rule of `anthropic::RULES`.
 
+#![cfg(feature = "generator")]
+
 use serde_json::{Value, json};
 use tool_manifest::dialect::{self, Dialect, Violation, anthropic};
 use tool_manifest::{Mode, Safety, ToolSpec};

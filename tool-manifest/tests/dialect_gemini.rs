@@ -1,5 +1,7 @@
 //! Gemini: one test per rule of `gemini::RULES`.
 
+#![cfg(feature = "generator")]
+
 use serde_json::{Value, json};
 use tool_manifest::dialect::{self, Dialect, Violation, gemini};
 use tool_manifest::{Mode, Safety, ToolSpec};

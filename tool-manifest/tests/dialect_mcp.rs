@@ -1,5 +1,7 @@
 //! MCP: one test per rule of `mcp::RULES`.
 
+#![cfg(feature = "generator")]
+
 use serde_json::{Value, json};
 use tool_manifest::dialect::{self, Dialect, Violation, mcp};
 use tool_manifest::{Mode, Safety, ToolSpec};

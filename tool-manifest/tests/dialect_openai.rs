@@ -1,6 +1,8 @@
 //! OpenAI strict mode: one test per rule of `openai::RULES`, and the nullable bookkeeping the
 //! registry relies on.
 
+#![cfg(feature = "generator")]
+
 use serde_json::{Map, Value, json};
 use tool_manifest::dialect::{self, Dialect, Violation, openai};
 use tool_manifest::{Mode, Safety, ToolSpec};

@@ -2,6 +2,7 @@
 //! description next to it, `anyOf` with null, `oneOf` of documented variants, number formats,
 //! maps, recursion), through every dialect.
 
+#![cfg(feature = "generator")]
 #![allow(dead_code)]
 
 use std::collections::BTreeMap;
