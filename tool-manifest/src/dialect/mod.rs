@@ -594,7 +594,7 @@ pub(crate) fn type_matches(wanted: &str, actual: &str) -> bool {
 pub(crate) fn split_type_union(node: &Map<String, Value>) -> Option<Map<String, Value>> {
     let types = types_of(node);
     let non_null: Vec<&String> = types.iter().filter(|t| *t != "null").collect();
-    if non_null.len() < 2 {
+    if non_null.len() < 2 || node.contains_key("anyOf") || node.contains_key("oneOf") {
         return None;
     }
     let mut outer = Map::new();
@@ -602,35 +602,34 @@ pub(crate) fn split_type_union(node: &Map<String, Value>) -> Option<Map<String, 
     for t in &non_null {
         let mut branch = Map::new();
         branch.insert("type".to_owned(), Value::String((*t).clone()));
+        // A branch none of whose `enum`/`const` values has its type accepts nothing: left out.
+        let mut possible = true;
         for (key, value) in node {
             if let Some(applies) = keyword_type(key) {
                 if applies.iter().any(|a| type_matches(a, t)) {
                     branch.insert(key.clone(), value.clone());
                 }
             } else if key == "enum" {
-                if let Value::Array(values) = value {
-                    let mine: Vec<Value> = values
-                        .iter()
-                        .filter(|v| type_matches(t, json_type(v)))
-                        .cloned()
-                        .collect();
-                    if mine.is_empty() {
-                        branch.insert("__drop".to_owned(), Value::Bool(true));
-                    } else {
-                        branch.insert(key.clone(), Value::Array(mine));
-                    }
-                }
+                let mine: Vec<Value> = value
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter(|v| type_matches(t, json_type(v)))
+                    .cloned()
+                    .collect();
+                possible &= !mine.is_empty();
+                branch.insert(key.clone(), Value::Array(mine));
             } else if key == "const" {
-                if type_matches(t, json_type(value)) {
-                    branch.insert(key.clone(), value.clone());
-                } else {
-                    branch.insert("__drop".to_owned(), Value::Bool(true));
-                }
+                possible &= type_matches(t, json_type(value));
+                branch.insert(key.clone(), value.clone());
             }
         }
-        if branch.remove("__drop").is_none() {
+        if possible {
             branches.push(Value::Object(branch));
         }
+    }
+    if branches.is_empty() {
+        return None;
     }
     if types.iter().any(|t| t == "null")
         && node
