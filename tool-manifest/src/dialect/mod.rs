@@ -279,7 +279,9 @@ fn is_consequence(found: &str, refused: &str) -> bool {
 }
 
 /// Only the checker: the violations of an already converted definition (empty when it passes).
-/// Useful to verify a definition written by hand or by an older version.
+/// Useful to verify a definition written by hand or by an older version. The rules about the
+/// canonical schema itself (`openai.valid-schema`, `gemini.valid-schema`) and the rules about a
+/// whole set run in [`convert`] and [`export`] only.
 pub fn check(dialect: Dialect, definition: &Value, spec: &ToolSpec) -> Vec<Violation> {
     let mut report = Report::new(&spec.name);
     match dialect {
