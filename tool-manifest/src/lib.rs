@@ -21,6 +21,8 @@ pub mod codegen;
 #[cfg(feature = "generator")]
 pub mod diagnostic;
 #[cfg(feature = "generator")]
+pub mod dialect;
+#[cfg(feature = "generator")]
 pub mod docs;
 #[cfg(feature = "generator")]
 pub mod manifest;

@@ -1,0 +1,165 @@
+//! Anthropic tool-use definitions.
+//!
+//! Shape: `{name, description, input_schema}`. The schema stays JSON Schema 2020-12 and must be
+//! valid, or the whole request fails.
+//!
+//! The definitions are **not** `strict`: strict (grammar-constrained) tools refuse numeric
+//! bounds, `minLength`/`maxLength`, `maxItems`, recursion and more than 24 optional parameters,
+//! so strict mode would mean dropping constraints from what the model is shown. Non-strict
+//! definitions keep the whole canonical schema in front of the model, and the registry validates
+//! every call against that same schema before any tool code runs.
+
+use serde_json::{Map, Value};
+
+use super::{Report, Rule, check_2020_12, check_local_refs, check_object_root, join, walk};
+use crate::model::ToolSpec;
+
+/// The rules of Anthropic, one entry each.
+pub const RULES: &[Rule] = &[
+    Rule {
+        id: "anthropic.name",
+        text: "`name` matches `^[a-zA-Z0-9_-]{1,64}$`",
+    },
+    Rule {
+        id: "anthropic.unique-name",
+        text: "every tool of a request has its own name",
+    },
+    Rule {
+        id: "anthropic.object-root",
+        text: "`input_schema` has `type: \"object\"` at the root and no `oneOf`, `allOf` or `anyOf` there",
+    },
+    Rule {
+        id: "anthropic.draft",
+        text: "no `$schema` of another draft than 2020-12 (one such tool breaks the request)",
+    },
+    Rule {
+        id: "anthropic.local-refs",
+        text: "every `$ref` is local (`#/...`) and resolves",
+    },
+    Rule {
+        id: "anthropic.valid-schema",
+        text: "`input_schema` is valid JSON Schema 2020-12 and compiles (patterns, references)",
+    },
+];
+
+pub(crate) const UNIQUE_NAMES: &str = "anthropic.unique-name";
+
+const DRAFT_2020_12: &[&str] = &[
+    "https://json-schema.org/draft/2020-12/schema",
+    "https://json-schema.org/draft/2020-12/schema#",
+];
+
+pub(crate) fn convert(spec: &ToolSpec, report: &mut Report) -> Value {
+    let mut schema = spec.input_schema.clone();
+    remove_2020_12_markers(&mut schema);
+    merge_root_all_of(&mut schema, report);
+    let mut definition = Map::new();
+    definition.insert("name".to_owned(), Value::String(spec.name.clone()));
+    definition.insert(
+        "description".to_owned(),
+        Value::String(spec.description.clone()),
+    );
+    definition.insert("input_schema".to_owned(), schema);
+    Value::Object(definition)
+}
+
+/// A root `allOf` of plain schemas is merged into the root (the request refuses combinators
+/// there). Entries that are references or that conflict are refused with their pointer.
+fn merge_root_all_of(schema: &mut Value, report: &mut Report) {
+    let Value::Object(root) = schema else { return };
+    let Some(Value::Array(entries)) = root.remove("allOf") else {
+        return;
+    };
+    for (i, entry) in entries.iter().enumerate() {
+        let at = format!("/input_schema/allOf/{i}");
+        match entry {
+            Value::Object(entry) if !entry.contains_key("$ref") => {
+                if let Err(key) = super::merge_into(root, entry) {
+                    report.push(
+                        &at,
+                        "anthropic.object-root",
+                        format!("a root `allOf` is refused and this entry cannot be merged: `{key}` conflicts"),
+                    );
+                }
+            }
+            _ => report.push(
+                &at,
+                "anthropic.object-root",
+                "a root `allOf` is refused and this entry cannot be merged into the root",
+            ),
+        }
+    }
+}
+
+/// `$schema` naming 2020-12 says nothing the provider does not assume: drop it. Any other draft
+/// is left in place for the checker to refuse (its keywords mean other things).
+fn remove_2020_12_markers(node: &mut Value) {
+    if let Value::Object(map) = node
+        && map
+            .get("$schema")
+            .and_then(Value::as_str)
+            .is_some_and(|s| DRAFT_2020_12.contains(&s))
+    {
+        map.remove("$schema");
+    }
+    super::for_each_child_mut(node, "", &mut |child, _| remove_2020_12_markers(child));
+}
+
+pub(crate) fn check(definition: &Value, report: &mut Report) {
+    let name = definition
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    if !super::name_fits(name, 64, &[]) {
+        report.push(
+            "/name",
+            "anthropic.name",
+            format!("tool name `{name}` must match `^[a-zA-Z0-9_-]{{1,64}}$`"),
+        );
+    }
+    let schema = definition.get("input_schema");
+    check_object_root(
+        schema,
+        "/input_schema",
+        "anthropic.object-root",
+        "object",
+        report,
+    );
+    let Some(schema) = schema else { return };
+    for combinator in ["oneOf", "allOf", "anyOf"] {
+        if schema.get(combinator).is_some() {
+            report.push(
+                &format!("/input_schema/{combinator}"),
+                "anthropic.object-root",
+                format!("`{combinator}` is refused at the root of `input_schema`"),
+            );
+        }
+    }
+
+    let mut foreign = false;
+    walk(schema, "/input_schema", &mut |node, ptr| {
+        if let Some(draft) = node.get("$schema") {
+            foreign = true;
+            report.push(
+                &join(ptr, "$schema"),
+                "anthropic.draft",
+                format!(
+                    "`$schema` {} is not draft 2020-12; write the schema in 2020-12 without `$schema`",
+                    super::compact(draft)
+                ),
+            );
+        }
+    });
+    let before = report.len();
+    check_local_refs(schema, "/input_schema", "anthropic.local-refs", report);
+    let refs_resolve = report.len() == before;
+    if !foreign {
+        check_2020_12(
+            schema,
+            "/input_schema",
+            "anthropic.valid-schema",
+            refs_resolve,
+            report,
+        );
+    }
+}

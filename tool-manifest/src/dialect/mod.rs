@@ -1,0 +1,372 @@
+//! Provider dialects: tool definitions in the exact shape each provider accepts.
+//!
+//! A tool's canonical input schema is plain JSON Schema 2020-12 (from a manifest, or from schemars
+//! for code-first tools). Every provider accepts a different subset of it. Each dialect here has
+//!
+//! - one table of rules ([`Dialect::rules`]), one entry per rule, each with a stable id;
+//! - a converter that rewrites the canonical schema into what the provider accepts (moving
+//!   constraints it cannot express into the description text: the registry keeps enforcing the
+//!   canonical schema, so nothing is lost at run time);
+//! - a checker that runs after every conversion and verifies every rule of the table on the
+//!   converted definition.
+//!
+//! A tool that still breaks a rule fails the export with a [`Violation`] naming the tool, the JSON
+//! Pointer into its exported definition (`/parameters/properties/style`) and the rule. Nothing is
+//! emitted that the provider would reject at request time.
+//!
+//! | dialect | shape of one definition |
+//! |---|---|
+//! | [`Dialect::Mcp`] | `{name, title, description, inputSchema, outputSchema?, annotations}` (`tools/list`) |
+//! | [`Dialect::OpenAi`] | `{type: "function", name, description, parameters, strict: true}` (Responses API) |
+//! | [`Dialect::Anthropic`] | `{name, description, input_schema}` |
+//! | [`Dialect::Gemini`] | `{name, description, parameters?}` (`functionDeclarations`, OpenAPI subset) |
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde_json::Value;
+
+use crate::model::ToolSpec;
+
+pub mod anthropic;
+pub mod gemini;
+pub mod mcp;
+pub mod openai;
+mod schema;
+
+pub use openai::{openai_nullable_pointers, strip_openai_nulls};
+pub(crate) use schema::*;
+
+/// A consumer of tool definitions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Dialect {
+    /// Model Context Protocol `tools/list`.
+    Mcp,
+    /// OpenAI function calling in strict mode (Responses API shape).
+    OpenAi,
+    /// Anthropic tool use.
+    Anthropic,
+    /// Google Gemini `functionDeclarations` with `parameters` (OpenAPI subset).
+    Gemini,
+}
+
+impl Dialect {
+    /// Every dialect, in declaration order.
+    pub const ALL: &'static [Dialect] = &[
+        Dialect::Mcp,
+        Dialect::OpenAi,
+        Dialect::Anthropic,
+        Dialect::Gemini,
+    ];
+
+    /// Every accepted spelling, in declaration order.
+    pub const ACCEPTED: &'static [&'static str] = &["mcp", "openai", "anthropic", "gemini"];
+
+    /// The spelling used on the command line and in file names (`generated/providers/<name>.json`).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Dialect::Mcp => "mcp",
+            Dialect::OpenAi => "openai",
+            Dialect::Anthropic => "anthropic",
+            Dialect::Gemini => "gemini",
+        }
+    }
+
+    /// The file the export is written to: `<name>.json`.
+    pub fn file_name(self) -> String {
+        format!("{}.json", self.as_str())
+    }
+
+    /// The rules this dialect's checker verifies, one entry per rule.
+    pub const fn rules(self) -> &'static [Rule] {
+        match self {
+            Dialect::Mcp => mcp::RULES,
+            Dialect::OpenAi => openai::RULES,
+            Dialect::Anthropic => anthropic::RULES,
+            Dialect::Gemini => gemini::RULES,
+        }
+    }
+
+    /// The rule with this id in this dialect's table.
+    pub fn rule(self, id: &str) -> Option<&'static Rule> {
+        self.rules().iter().find(|r| r.id == id)
+    }
+}
+
+impl fmt::Display for Dialect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A dialect name that is not one of [`Dialect::ACCEPTED`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownDialect(pub String);
+
+impl fmt::Display for UnknownDialect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown dialect `{}`, expected one of ", self.0)?;
+        for (i, name) in Dialect::ACCEPTED.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "`{name}`")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for UnknownDialect {}
+
+impl FromStr for Dialect {
+    type Err = UnknownDialect;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Dialect::ALL
+            .iter()
+            .copied()
+            .find(|d| d.as_str() == s)
+            .ok_or_else(|| UnknownDialect(s.to_owned()))
+    }
+}
+
+/// One rule of a provider: what it rejects at request time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rule {
+    /// Stable id, `<dialect>.<rule>` (`openai.closed-objects`).
+    pub id: &'static str,
+    /// What the provider requires, in one sentence.
+    pub text: &'static str,
+}
+
+/// A tool that breaks a rule of a dialect, after conversion.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Violation {
+    /// The tool's name.
+    pub tool: String,
+    /// JSON Pointer (RFC 6901) into the tool's exported definition (`/name`,
+    /// `/parameters/properties/style`); empty for the whole definition or the whole export.
+    /// Below the schema key it follows the canonical schema, except inside inlined references.
+    pub pointer: String,
+    /// The id of the broken rule (an entry of [`Dialect::rules`]).
+    pub rule: &'static str,
+    /// What exactly is wrong there.
+    pub message: String,
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let pointer = if self.pointer.is_empty() {
+            "/"
+        } else {
+            &self.pointer
+        };
+        write!(
+            f,
+            "tool `{}` at `{}`: {} (rule `{}`)",
+            self.tool, pointer, self.message, self.rule
+        )
+    }
+}
+
+/// Every violation of one export. Display: one violation per line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExportError {
+    /// The dialect being exported.
+    pub dialect: Dialect,
+    /// Sorted by tool, pointer and rule.
+    pub violations: Vec<Violation>,
+}
+
+impl fmt::Display for ExportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, v) in self.violations.iter().enumerate() {
+            if i > 0 {
+                f.write_str("\n")?;
+            }
+            write!(f, "{}: {v}", self.dialect)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ExportError {}
+
+/// The definitions of `specs` for `dialect`: a JSON array in the provider's own request shape,
+/// sorted by tool name.
+///
+/// # Errors
+/// Every tool that breaks a rule of the dialect after conversion, and every rule about the whole
+/// set (unique names, the number of functions per request), all reported together.
+pub fn export(dialect: Dialect, specs: &[ToolSpec]) -> Result<Value, ExportError> {
+    let mut sorted: Vec<&ToolSpec> = specs.iter().collect();
+    sorted.sort_by(|a, b| a.name.cmp(&b.name));
+
+    let mut violations = Vec::new();
+    let mut definitions = Vec::with_capacity(sorted.len());
+    for spec in &sorted {
+        match convert(dialect, spec) {
+            Ok(definition) => definitions.push(definition),
+            Err(mut found) => violations.append(&mut found),
+        }
+    }
+    violations.extend(check_set(dialect, &sorted));
+
+    if violations.is_empty() {
+        Ok(Value::Array(definitions))
+    } else {
+        violations.sort();
+        violations.dedup();
+        Err(ExportError {
+            dialect,
+            violations,
+        })
+    }
+}
+
+/// [`export`] as the text of `generated/providers/<dialect>.json`: pretty-printed, keys sorted,
+/// ending in a newline; byte-identical from run to run.
+///
+/// # Errors
+/// As [`export`].
+pub fn export_json(dialect: Dialect, specs: &[ToolSpec]) -> Result<String, ExportError> {
+    let value = export(dialect, specs)?;
+    let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
+    text.push('\n');
+    Ok(text)
+}
+
+/// The definition of one tool for `dialect`, converted and then checked against every rule.
+///
+/// # Errors
+/// Every rule the tool still breaks, with the pointer into the definition.
+pub fn convert(dialect: Dialect, spec: &ToolSpec) -> Result<Value, Vec<Violation>> {
+    let mut report = Report::new(&spec.name);
+    let definition = match dialect {
+        Dialect::Mcp => mcp::convert(spec, &mut report),
+        Dialect::OpenAi => openai::convert(spec, &mut report),
+        Dialect::Anthropic => anthropic::convert(spec, &mut report),
+        Dialect::Gemini => gemini::convert(spec, &mut report),
+    };
+    let refused = report.violations.clone();
+    let mut checked = Report::new(&spec.name);
+    match dialect {
+        Dialect::Mcp => mcp::check(&definition, spec, &mut checked),
+        Dialect::OpenAi => openai::check(&definition, &mut checked),
+        Dialect::Anthropic => anthropic::check(&definition, &mut checked),
+        Dialect::Gemini => gemini::check(&definition, &mut checked),
+    }
+    // What the checker finds where the converter already refused is a consequence, not news.
+    for found in checked.violations {
+        if !refused
+            .iter()
+            .any(|r| is_consequence(&found.pointer, &r.pointer))
+        {
+            report.violations.push(found);
+        }
+    }
+    report.finish().map(|()| definition)
+}
+
+/// Is a checker finding at `found` explained by a refusal at `refused`: the same place, below
+/// it, or the schema directly holding it?
+fn is_consequence(found: &str, refused: &str) -> bool {
+    found == refused
+        || found.starts_with(&format!("{refused}/"))
+        || refused
+            .strip_prefix(&format!("{found}/"))
+            .is_some_and(|rest| !rest.contains('/'))
+}
+
+/// Only the checker: the violations of an already converted definition (empty when it passes).
+/// Useful to verify a definition written by hand or by an older version. The rules about the
+/// canonical schema itself (`openai.valid-schema`, `gemini.valid-schema`) and the rules about a
+/// whole set run in [`convert`] and [`export`] only.
+pub fn check(dialect: Dialect, definition: &Value, spec: &ToolSpec) -> Vec<Violation> {
+    let mut report = Report::new(&spec.name);
+    match dialect {
+        Dialect::Mcp => mcp::check(definition, spec, &mut report),
+        Dialect::OpenAi => openai::check(definition, &mut report),
+        Dialect::Anthropic => anthropic::check(definition, &mut report),
+        Dialect::Gemini => gemini::check(definition, &mut report),
+    }
+    let mut violations = report.violations;
+    violations.sort();
+    violations.dedup();
+    violations
+}
+
+/// Rules about the whole set: unique names, and the number of functions in one request.
+fn check_set(dialect: Dialect, sorted: &[&ToolSpec]) -> Vec<Violation> {
+    let mut violations = Vec::new();
+    let unique = match dialect {
+        Dialect::Mcp => mcp::UNIQUE_NAMES,
+        Dialect::OpenAi => openai::UNIQUE_NAMES,
+        Dialect::Anthropic => anthropic::UNIQUE_NAMES,
+        Dialect::Gemini => gemini::UNIQUE_NAMES,
+    };
+    for pair in sorted.windows(2) {
+        if let [a, b] = pair
+            && a.name == b.name
+        {
+            violations.push(Violation {
+                tool: b.name.clone(),
+                pointer: "/name".to_owned(),
+                rule: unique,
+                message: format!("tool name `{}` is declared more than once", b.name),
+            });
+        }
+    }
+    if dialect == Dialect::OpenAi && sorted.len() > openai::MAX_FUNCTIONS {
+        violations.push(Violation {
+            tool: sorted[openai::MAX_FUNCTIONS].name.clone(),
+            pointer: String::new(),
+            rule: openai::MAX_FUNCTIONS_RULE,
+            message: format!(
+                "the export has {} functions, at most {} are accepted in one request",
+                sorted.len(),
+                openai::MAX_FUNCTIONS
+            ),
+        });
+    }
+    violations
+}
+
+/// Collects the violations of one tool.
+#[derive(Debug)]
+pub(crate) struct Report {
+    tool: String,
+    violations: Vec<Violation>,
+}
+
+impl Report {
+    pub(crate) fn new(tool: &str) -> Self {
+        Report {
+            tool: tool.to_owned(),
+            violations: Vec::new(),
+        }
+    }
+
+    pub(crate) fn push(&mut self, pointer: &str, rule: &'static str, message: impl Into<String>) {
+        self.violations.push(Violation {
+            tool: self.tool.clone(),
+            pointer: pointer.to_owned(),
+            rule,
+            message: message.into(),
+        });
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.violations.len()
+    }
+
+    fn finish(mut self) -> Result<(), Vec<Violation>> {
+        if self.violations.is_empty() {
+            Ok(())
+        } else {
+            self.violations.sort();
+            self.violations.dedup();
+            Err(self.violations)
+        }
+    }
+}

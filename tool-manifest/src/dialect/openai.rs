@@ -1,0 +1,771 @@
+//! OpenAI function calling in strict mode.
+//!
+//! Shape: the Responses API's function tool, `{type: "function", name, description, parameters,
+//! strict: true}` (the Chat Completions API nests the same fields under `function`).
+//!
+//! Strict mode accepts a subset of JSON Schema and makes the model's output follow it exactly.
+//! The converter:
+//!
+//! - closes every object (`additionalProperties: false`) and lists every property in `required`;
+//! - makes every originally optional property nullable (`"type": [T, "null"]`, `null` added to an
+//!   `enum`, or `anyOf` with `{"type": "null"}` for objects, references and constants). The
+//!   registry must then accept `null` exactly there and treat it as absent: see
+//!   [`openai_nullable_pointers`] and [`strip_openai_nulls`];
+//! - inlines a `$ref` that has sibling keywords (siblings win), merges `allOf`, turns `oneOf`
+//!   into `anyOf` and a `type` listing several types into an `anyOf`;
+//! - removes unsupported keywords (`minLength`, `maxLength`, `not`, `if`/`then`/`else`,
+//!   `dependentRequired`, `uniqueItems`, `default`, formats outside the list, …) and keeps what
+//!   they say in the description text, e.g. `(at least 1 character)`. The registry keeps
+//!   enforcing them on every call.
+//!
+//! What cannot be expressed (maps with free keys, tuples, untyped values, limits exceeded) is
+//! refused with the pointer.
+
+use serde_json::{Map, Value, json};
+
+use super::{
+    ANNOTATIONS, NUMBER_WIDTH_FORMATS, Notes, Report, Rule, check_local_refs, join, merge_into,
+    required_names, resolve_local, split_type_union, walk,
+};
+use crate::model::ToolSpec;
+
+/// The rules of OpenAI strict function calling, one entry each.
+pub const RULES: &[Rule] = &[
+    Rule {
+        id: "openai.name",
+        text: "`name` matches `^[a-zA-Z0-9_-]{1,64}$`",
+    },
+    Rule {
+        id: "openai.unique-name",
+        text: "every function of a request has its own name",
+    },
+    Rule {
+        id: "openai.max-functions",
+        text: "at most 128 functions in one request",
+    },
+    Rule {
+        id: "openai.valid-schema",
+        text: "the tool's schema is valid JSON Schema 2020-12 before conversion (bounds, patterns that compile)",
+    },
+    Rule {
+        id: "openai.object-root",
+        text: "`parameters` has `type: \"object\"` at the root, not `anyOf`",
+    },
+    Rule {
+        id: "openai.closed-objects",
+        text: "every object has `additionalProperties: false` (maps with free keys cannot be expressed)",
+    },
+    Rule {
+        id: "openai.all-required",
+        text: "every property of every object is listed in `required`; optional ones are nullable",
+    },
+    Rule {
+        id: "openai.typed",
+        text: "every schema has `type`, `enum`, `const`, `anyOf` or `$ref`",
+    },
+    Rule {
+        id: "openai.refs",
+        text: "every `$ref` is local, resolves and has no sibling keywords",
+    },
+    Rule {
+        id: "openai.keywords",
+        text: "only supported keywords: `type`, `description`, `title`, `properties`, `required`, `additionalProperties`, `items`, `enum`, `const`, `anyOf`, `$ref`, `$defs`, `definitions`, `pattern`, `format`, `multipleOf`, `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`, `minItems`, `maxItems`",
+    },
+    Rule {
+        id: "openai.formats",
+        text: "`format` is one of `date-time`, `time`, `date`, `duration`, `email`, `hostname`, `ipv4`, `ipv6`, `uuid`",
+    },
+    Rule {
+        id: "openai.limits",
+        text: "at most 5000 properties, 10 levels of object nesting, 1000 enum values, 120,000 characters of names, enum and const values",
+    },
+];
+
+pub(crate) const UNIQUE_NAMES: &str = "openai.unique-name";
+pub(crate) const MAX_FUNCTIONS_RULE: &str = "openai.max-functions";
+/// At most this many functions in one request.
+pub const MAX_FUNCTIONS: usize = 128;
+
+/// Keywords strict mode accepts.
+pub const KEYWORDS: &[&str] = &[
+    "type",
+    "description",
+    "title",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "enum",
+    "const",
+    "anyOf",
+    "$ref",
+    "$defs",
+    "definitions",
+    "pattern",
+    "format",
+    "multipleOf",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "minItems",
+    "maxItems",
+];
+
+/// String formats strict mode accepts.
+pub const FORMATS: &[&str] = &[
+    "date-time",
+    "time",
+    "date",
+    "duration",
+    "email",
+    "hostname",
+    "ipv4",
+    "ipv6",
+    "uuid",
+];
+
+const MAX_PROPERTIES: usize = 5000;
+const MAX_NESTING: usize = 10;
+const MAX_ENUM_VALUES: usize = 1000;
+const MAX_CHARS: usize = 120_000;
+const LARGE_ENUM: usize = 250;
+const LARGE_ENUM_CHARS: usize = 15_000;
+/// Bounds the rewriting of one node (`$ref` chains, nested `allOf`).
+const MAX_REWRITES: usize = 64;
+
+struct Ctx<'a> {
+    root: &'a Value,
+    report: &'a mut Report,
+    /// The references being inlined on the current path (a recursive one is not inlined again).
+    inlining: Vec<String>,
+}
+
+pub(crate) fn convert(spec: &ToolSpec, report: &mut Report) -> Value {
+    super::check_canonical(
+        &spec.input_schema,
+        "/parameters",
+        "openai.valid-schema",
+        report,
+    );
+    let mut parameters = spec.input_schema.clone();
+    let mut ctx = Ctx {
+        root: &spec.input_schema,
+        report,
+        inlining: Vec::new(),
+    };
+    strict_node(&mut parameters, "/parameters", true, &mut ctx);
+    json!({
+        "type": "function",
+        "name": spec.name,
+        "description": spec.description,
+        "parameters": parameters,
+        "strict": true,
+    })
+}
+
+fn strict_node(node: &mut Value, ptr: &str, is_root: bool, ctx: &mut Ctx<'_>) {
+    let Value::Object(map) = node else {
+        ctx.report.push(
+            ptr,
+            "openai.typed",
+            "a boolean schema cannot be expressed; write a schema with a `type`",
+        );
+        return;
+    };
+
+    let inlined = rewrite(map, ptr, ctx);
+
+    // Keywords strict mode refuses: removed, their meaning kept in the description.
+    let mut notes = Notes::default();
+    let keys: Vec<String> = map.keys().cloned().collect();
+    for key in keys {
+        let supported = KEYWORDS.contains(&key.as_str());
+        if key == "format" {
+            let format = map
+                .get("format")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned();
+            let format = format.as_str();
+            if !FORMATS.contains(&format)
+                && let Some(value) = map.remove("format")
+                && !NUMBER_WIDTH_FORMATS.contains(&format)
+            {
+                notes.keyword("format", &value);
+            }
+        } else if key == "prefixItems"
+            || (key == "items" && map.get("items").is_some_and(Value::is_array))
+        {
+            ctx.report.push(
+                &join(ptr, &key),
+                "openai.keywords",
+                format!("`{key}` (a tuple) cannot be expressed in strict mode"),
+            );
+        } else if !supported
+            && !matches!(key.as_str(), "patternProperties")
+            && let Some(value) = map.remove(&key)
+        {
+            notes.keyword(&key, &value);
+        }
+    }
+
+    // Subschemas.
+    if let Some(Value::Object(properties)) = map.get_mut("properties") {
+        for (name, child) in properties.iter_mut() {
+            strict_node(child, &join(&join(ptr, "properties"), name), false, ctx);
+        }
+    }
+    if let Some(items) = map.get_mut("items")
+        && items.is_object()
+    {
+        strict_node(items, &join(ptr, "items"), false, ctx);
+    }
+    if let Some(Value::Array(branches)) = map.get_mut("anyOf") {
+        for (i, branch) in branches.iter_mut().enumerate() {
+            strict_node(branch, &format!("{ptr}/anyOf/{i}"), false, ctx);
+        }
+    }
+    for defs in ["$defs", "definitions"] {
+        if let Some(Value::Object(entries)) = map.get_mut(defs) {
+            for (name, child) in entries.iter_mut() {
+                strict_node(child, &join(&join(ptr, defs), name), false, ctx);
+            }
+        }
+    }
+
+    close_object(map, ptr, is_root, ctx);
+    notes.write(map);
+    for _ in 0..inlined {
+        ctx.inlining.pop();
+    }
+}
+
+/// Inlines `$ref` with siblings, merges `allOf`, renames `oneOf`, splits type unions. Returns
+/// how many references it pushed on `ctx.inlining`.
+fn rewrite(map: &mut Map<String, Value>, ptr: &str, ctx: &mut Ctx<'_>) -> usize {
+    let mut inlined = 0;
+    for _ in 0..MAX_REWRITES {
+        if let Some(reference) = map.get("$ref").and_then(Value::as_str).map(str::to_owned)
+            && map.len() > 1
+        {
+            if ctx.inlining.contains(&reference) {
+                // Recursion: inlining again would never end. The reference stays alone; its
+                // siblings only annotate or restate what the registry enforces anyway.
+                map.retain(|key, _| key == "$ref");
+                return inlined;
+            }
+            match resolve_local(ctx.root, &reference) {
+                Some(Value::Object(target)) => {
+                    let mut merged = target.clone();
+                    map.remove("$ref");
+                    for (key, value) in std::mem::take(map) {
+                        merged.insert(key, value);
+                    }
+                    *map = merged;
+                    ctx.inlining.push(reference);
+                    inlined += 1;
+                    continue;
+                }
+                _ => {
+                    ctx.report.push(
+                        &join(ptr, "$ref"),
+                        "openai.refs",
+                        format!("`$ref` `{reference}` is not a local reference to a schema object"),
+                    );
+                    return inlined;
+                }
+            }
+        }
+        if let Some(all_of) = map.remove("allOf") {
+            let entries = all_of.as_array().cloned().unwrap_or_default();
+            for (i, entry) in entries.iter().enumerate() {
+                let entry = match entry {
+                    Value::Object(e) => match e.get("$ref").and_then(Value::as_str) {
+                        Some(r) if ctx.inlining.iter().any(|on_path| on_path == r) => {
+                            ctx.report.push(
+                                &format!("{ptr}/allOf/{i}/$ref"),
+                                "openai.refs",
+                                format!("`allOf` with the recursive `$ref` `{r}` cannot be merged"),
+                            );
+                            continue;
+                        }
+                        Some(r) => {
+                            match resolve_local(ctx.root, r) {
+                                Some(Value::Object(target)) => {
+                                    let mut merged = target.clone();
+                                    for (k, v) in e {
+                                        if k != "$ref" {
+                                            merged.insert(k.clone(), v.clone());
+                                        }
+                                    }
+                                    ctx.inlining.push(r.to_owned());
+                                    inlined += 1;
+                                    merged
+                                }
+                                _ => {
+                                    ctx.report.push(
+                                    &format!("{ptr}/allOf/{i}/$ref"),
+                                    "openai.refs",
+                                    format!("`$ref` `{r}` is not a local reference to a schema object"),
+                                );
+                                    continue;
+                                }
+                            }
+                        }
+                        None => e.clone(),
+                    },
+                    _ => {
+                        ctx.report.push(
+                            &format!("{ptr}/allOf/{i}"),
+                            "openai.keywords",
+                            "a boolean schema in `allOf` cannot be expressed",
+                        );
+                        continue;
+                    }
+                };
+                if let Err(key) = merge_into(map, &entry) {
+                    ctx.report.push(
+                        &format!("{ptr}/allOf/{i}"),
+                        "openai.keywords",
+                        format!("`allOf` is not supported and this entry cannot be merged: `{key}` conflicts"),
+                    );
+                }
+            }
+            continue;
+        }
+        if let Some(one_of) = map.remove("oneOf") {
+            if map.contains_key("anyOf") {
+                ctx.report.push(
+                    &join(ptr, "oneOf"),
+                    "openai.keywords",
+                    "`oneOf` next to `anyOf` cannot be expressed",
+                );
+            } else {
+                map.insert("anyOf".to_owned(), one_of);
+            }
+            continue;
+        }
+        if let Some(split) = split_type_union(map) {
+            *map = split;
+            continue;
+        }
+        return inlined;
+    }
+    ctx.report.push(
+        ptr,
+        "openai.refs",
+        "the `$ref`/`allOf` chain here does not end",
+    );
+    inlined
+}
+
+fn is_object_node(map: &Map<String, Value>) -> bool {
+    super::types_of(map).iter().any(|t| t == "object") || map.contains_key("properties")
+}
+
+/// Closes an object and makes its optional properties required-but-nullable.
+fn close_object(map: &mut Map<String, Value>, ptr: &str, is_root: bool, ctx: &mut Ctx<'_>) {
+    if !is_object_node(map) {
+        return;
+    }
+    let has_properties = map
+        .get("properties")
+        .is_some_and(|p| p.as_object().is_some_and(|p| !p.is_empty()));
+    let extra = map.get("additionalProperties");
+    let free_keys = extra.is_some_and(|e| e.is_object() || e == &Value::Bool(true))
+        || map.contains_key("patternProperties");
+    // Without declared properties, closing would silently take every argument away.
+    if !has_properties && (free_keys || (extra.is_none() && !is_root)) {
+        ctx.report.push(
+            ptr,
+            "openai.closed-objects",
+            "an object without declared `properties` (a map or a free-form object) cannot be expressed in strict mode",
+        );
+        return;
+    }
+    map.remove("patternProperties");
+    map.insert("additionalProperties".to_owned(), Value::Bool(false));
+
+    let required = required_names(map);
+    let mut names = Vec::new();
+    let properties = map
+        .entry("properties")
+        .or_insert_with(|| Value::Object(Map::new()));
+    if let Value::Object(properties) = properties {
+        for (name, child) in properties.iter_mut() {
+            names.push(Value::String(name.clone()));
+            if !required.contains(name) {
+                make_nullable(child);
+            }
+        }
+    }
+    map.insert("required".to_owned(), Value::Array(names));
+}
+
+/// Does this schema already accept `null`?
+fn is_nullable(map: &Map<String, Value>, root: &Value, depth: usize) -> bool {
+    if super::types_of(map).iter().any(|t| t == "null") {
+        return true;
+    }
+    if map.get("const") == Some(&Value::Null) {
+        return true;
+    }
+    if map
+        .get("enum")
+        .and_then(Value::as_array)
+        .is_some_and(|e| e.contains(&Value::Null))
+        && !map.contains_key("type")
+    {
+        return true;
+    }
+    for key in ["anyOf", "oneOf"] {
+        if let Some(Value::Array(branches)) = map.get(key)
+            && branches.iter().any(|b| {
+                b.as_object()
+                    .is_some_and(|b| is_nullable(b, root, depth + 1))
+            })
+        {
+            return true;
+        }
+    }
+    if depth < 8
+        && let Some(reference) = map.get("$ref").and_then(Value::as_str)
+        && let Some(Value::Object(target)) = resolve_local(root, reference)
+    {
+        return is_nullable(target, root, depth + 1);
+    }
+    false
+}
+
+/// Makes a converted property schema accept `null`.
+fn make_nullable(child: &mut Value) {
+    let Value::Object(map) = child else { return };
+    if is_nullable(map, &Value::Null, 0) {
+        return;
+    }
+    if let Some(Value::Array(branches)) = map.get_mut("anyOf") {
+        branches.push(json!({"type": "null"}));
+        return;
+    }
+    let is_object = super::types_of(map).iter().any(|t| t == "object");
+    if map.contains_key("$ref") || map.contains_key("const") || is_object {
+        let mut outer = Map::new();
+        for key in ANNOTATIONS {
+            if let Some(value) = map.remove(*key) {
+                outer.insert((*key).to_owned(), value);
+            }
+        }
+        let inner = std::mem::take(map);
+        outer.insert(
+            "anyOf".to_owned(),
+            json!([Value::Object(inner), {"type": "null"}]),
+        );
+        *map = outer;
+        return;
+    }
+    match map.get_mut("type") {
+        Some(Value::String(t)) => {
+            let t = std::mem::take(t);
+            map.insert("type".to_owned(), json!([t, "null"]));
+        }
+        Some(Value::Array(list)) => list.push(Value::String("null".to_owned())),
+        _ => {}
+    }
+    if let Some(Value::Array(values)) = map.get_mut("enum") {
+        values.push(Value::Null);
+    }
+}
+
+/// The schema locations (JSON Pointers into the canonical input schema, e.g.
+/// `/properties/style/properties/color`) of the properties that strict mode turned from optional
+/// into required-but-nullable. At exactly these places a `null` from the model means "absent";
+/// anywhere else `null` is as invalid as the canonical schema says.
+pub fn openai_nullable_pointers(schema: &Value) -> Vec<String> {
+    let mut pointers = Vec::new();
+    walk(schema, "", &mut |node, ptr| {
+        let Value::Object(map) = node else { return };
+        let Some(Value::Object(properties)) = map.get("properties") else {
+            return;
+        };
+        let required = required_names(map);
+        for (name, child) in properties {
+            let nullable = child.as_object().is_none_or(|c| is_nullable(c, schema, 0));
+            if !required.contains(name) && !nullable {
+                pointers.push(join(&join(ptr, "properties"), name));
+            }
+        }
+    });
+    pointers.sort();
+    pointers
+}
+
+/// Returns `arguments` with the `null`s a strict-mode model sends for absent optional
+/// properties removed (exactly at the places [`openai_nullable_pointers`] names, following
+/// `$ref`, `allOf`, `anyOf`, `oneOf`, `items` and `additionalProperties`), ready to be validated
+/// against the canonical `schema`. Every other value is left as it is.
+pub fn strip_openai_nulls(schema: &Value, arguments: &Value) -> Value {
+    let mut arguments = arguments.clone();
+    strip(schema, schema, &mut arguments, 0);
+    arguments
+}
+
+fn strip(schema: &Value, root: &Value, value: &mut Value, depth: usize) {
+    let Value::Object(map) = schema else { return };
+    if depth > MAX_REWRITES {
+        return;
+    }
+    if let Some(reference) = map.get("$ref").and_then(Value::as_str)
+        && let Some(target) = resolve_local(root, reference)
+    {
+        strip(target, root, value, depth + 1);
+    }
+    for key in ["allOf", "anyOf", "oneOf"] {
+        if let Some(Value::Array(branches)) = map.get(key) {
+            for branch in branches {
+                strip(branch, root, value, depth + 1);
+            }
+        }
+    }
+    match value {
+        Value::Object(object) => {
+            let required = required_names(map);
+            let properties = map.get("properties").and_then(Value::as_object);
+            if let Some(properties) = properties {
+                for (name, sub) in properties {
+                    let Some(found) = object.get_mut(name) else {
+                        continue;
+                    };
+                    let nullable = sub.as_object().is_none_or(|s| is_nullable(s, root, 0));
+                    if found.is_null() && !required.contains(name) && !nullable {
+                        object.remove(name);
+                    } else {
+                        strip(sub, root, found, depth + 1);
+                    }
+                }
+            }
+            if let Some(extra) = map.get("additionalProperties")
+                && extra.is_object()
+            {
+                for (name, found) in object.iter_mut() {
+                    if properties.is_none_or(|p| !p.contains_key(name)) {
+                        strip(extra, root, found, depth + 1);
+                    }
+                }
+            }
+        }
+        Value::Array(items) => {
+            if let Some(item_schema) = map.get("items")
+                && item_schema.is_object()
+            {
+                for item in items {
+                    strip(item_schema, root, item, depth + 1);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+pub(crate) fn check(definition: &Value, report: &mut Report) {
+    let name = definition
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    if !super::name_fits(name, 64, &[]) {
+        report.push(
+            "/name",
+            "openai.name",
+            format!("function name `{name}` must match `^[a-zA-Z0-9_-]{{1,64}}$`"),
+        );
+    }
+    let parameters = definition.get("parameters");
+    super::check_object_root(
+        parameters,
+        "/parameters",
+        "openai.object-root",
+        "object",
+        report,
+    );
+    let Some(parameters) = parameters else { return };
+    if parameters.get("anyOf").is_some() {
+        report.push(
+            "/parameters/anyOf",
+            "openai.object-root",
+            "the root schema must not be an `anyOf`",
+        );
+    }
+
+    check_local_refs(parameters, "/parameters", "openai.refs", report);
+    let mut limits = Limits::default();
+    walk(parameters, "/parameters", &mut |node, ptr| {
+        let Value::Object(map) = node else {
+            report.push(ptr, "openai.typed", "a boolean schema cannot be expressed");
+            return;
+        };
+        for key in map.keys() {
+            if !KEYWORDS.contains(&key.as_str()) {
+                report.push(
+                    &join(ptr, key),
+                    "openai.keywords",
+                    format!("keyword `{key}` is not supported in strict mode"),
+                );
+            }
+        }
+        if let Some(format) = map.get("format") {
+            let known = format.as_str().is_some_and(|f| FORMATS.contains(&f));
+            if !known {
+                report.push(
+                    &join(ptr, "format"),
+                    "openai.formats",
+                    format!(
+                        "format {} is not supported in strict mode",
+                        super::compact(format)
+                    ),
+                );
+            }
+        }
+        if map.contains_key("$ref") && map.len() > 1 {
+            let siblings: Vec<String> = map
+                .keys()
+                .filter(|k| *k != "$ref")
+                .map(|k| format!("`{k}`"))
+                .collect();
+            report.push(
+                &join(ptr, "$ref"),
+                "openai.refs",
+                format!("`$ref` has sibling keywords {}", siblings.join(", ")),
+            );
+        }
+        if !["type", "enum", "const", "anyOf", "$ref"]
+            .iter()
+            .any(|k| map.contains_key(*k))
+        {
+            report.push(
+                ptr,
+                "openai.typed",
+                "the schema has no `type`, `enum`, `const`, `anyOf` or `$ref`",
+            );
+        }
+        if is_object_node(map) {
+            if map.get("additionalProperties") != Some(&Value::Bool(false)) {
+                report.push(
+                    ptr,
+                    "openai.closed-objects",
+                    "the object must have `\"additionalProperties\": false`",
+                );
+            }
+            let required = required_names(map);
+            if let Some(Value::Object(properties)) = map.get("properties") {
+                for name in properties.keys() {
+                    if !required.contains(name) {
+                        report.push(
+                            &join(&join(ptr, "properties"), name),
+                            "openai.all-required",
+                            format!("property `{name}` is not listed in `required`"),
+                        );
+                    }
+                }
+            }
+        }
+        limits.count(map);
+    });
+    let depth = nesting(parameters);
+    limits.report(depth, report);
+}
+
+#[derive(Default)]
+struct Limits {
+    properties: usize,
+    enum_values: usize,
+    chars: usize,
+    large_enum: Option<usize>,
+}
+
+impl Limits {
+    fn count(&mut self, map: &Map<String, Value>) {
+        for key in ["properties", "$defs", "definitions"] {
+            if let Some(Value::Object(entries)) = map.get(key) {
+                if key == "properties" {
+                    self.properties += entries.len();
+                }
+                self.chars += entries.keys().map(|k| k.chars().count()).sum::<usize>();
+            }
+        }
+        if let Some(Value::Array(values)) = map.get("enum") {
+            self.enum_values += values.len();
+            let chars: usize = values.iter().map(value_chars).sum();
+            self.chars += chars;
+            if values.len() > LARGE_ENUM && chars > LARGE_ENUM_CHARS {
+                self.large_enum = Some(chars);
+            }
+        }
+        if let Some(value) = map.get("const") {
+            self.chars += value_chars(value);
+        }
+    }
+
+    fn report(&self, depth: usize, report: &mut Report) {
+        let rule = "openai.limits";
+        let at = "/parameters";
+        if self.properties > MAX_PROPERTIES {
+            report.push(
+                at,
+                rule,
+                format!(
+                    "{} properties, at most {MAX_PROPERTIES} are accepted",
+                    self.properties
+                ),
+            );
+        }
+        if depth > MAX_NESTING {
+            report.push(
+                at,
+                rule,
+                format!("{depth} levels of object nesting, at most {MAX_NESTING} are accepted"),
+            );
+        }
+        if self.enum_values > MAX_ENUM_VALUES {
+            report.push(
+                at,
+                rule,
+                format!(
+                    "{} enum values, at most {MAX_ENUM_VALUES} are accepted",
+                    self.enum_values
+                ),
+            );
+        }
+        if self.chars > MAX_CHARS {
+            report.push(at, rule, format!("{} characters of names, enum and const values, at most {MAX_CHARS} are accepted", self.chars));
+        }
+        if let Some(chars) = self.large_enum {
+            report.push(at, rule, format!("an enum of more than {LARGE_ENUM} values has {chars} characters, at most {LARGE_ENUM_CHARS} are accepted"));
+        }
+    }
+}
+
+fn value_chars(value: &Value) -> usize {
+    match value {
+        Value::String(s) => s.chars().count(),
+        Value::Null => 0,
+        other => super::compact(other).chars().count(),
+    }
+}
+
+/// Levels of object nesting: the root object is level 1. `$defs` entries count from their own
+/// root (references are not followed: recursion is allowed).
+fn nesting(node: &Value) -> usize {
+    let own = usize::from(node.as_object().is_some_and(is_object_node));
+    let mut deepest = 0;
+    super::for_each_child(node, "", &mut |child, ptr| {
+        let is_def = ptr.starts_with("/$defs/") || ptr.starts_with("/definitions/");
+        let depth = nesting(child);
+        let depth = if is_def {
+            depth.saturating_sub(own)
+        } else {
+            depth
+        };
+        deepest = deepest.max(depth);
+    });
+    own + deepest
+}

@@ -1,0 +1,239 @@
+//! MCP: one test per rule of `mcp::RULES`.
+
+#![cfg(feature = "generator")]
+
+use serde_json::{Value, json};
+use tool_manifest::dialect::{self, Dialect, Violation, mcp};
+use tool_manifest::{Mode, Safety, ToolSpec};
+
+fn spec(name: &str, safety: Safety, input: Value) -> ToolSpec {
+    ToolSpec {
+        name: name.to_owned(),
+        title: "A tool".to_owned(),
+        description: "Does a thing.".to_owned(),
+        safety,
+        mode: Mode::Parallel,
+        category: None,
+        input_schema: input,
+        output_schema: None,
+        errors: Vec::new(),
+        examples: Vec::new(),
+        source: String::new(),
+    }
+}
+
+fn tool(input: Value) -> ToolSpec {
+    spec("a_tool", Safety::ReadOnly, input)
+}
+
+fn converted(spec: &ToolSpec) -> Value {
+    dialect::convert(Dialect::Mcp, spec)
+        .unwrap_or_else(|v| panic!("expected a definition, got {v:?}"))
+}
+
+fn refused(spec: &ToolSpec) -> Vec<Violation> {
+    dialect::convert(Dialect::Mcp, spec).expect_err("expected a refusal")
+}
+
+fn assert_has(violations: &[Violation], rule: &str, pointer: &str) {
+    assert!(
+        violations
+            .iter()
+            .any(|v| v.rule == rule && v.pointer == pointer),
+        "expected `{rule}` at `{pointer}` in {violations:#?}"
+    );
+}
+
+const TESTED: &[&str] = &[
+    "mcp.name",
+    "mcp.unique-name",
+    "mcp.object-root",
+    "mcp.no-parameters",
+    "mcp.annotations",
+    "mcp.no-schema-url",
+    "mcp.local-refs",
+    "mcp.valid-schema",
+];
+
+#[test]
+fn every_rule_of_the_table_has_a_test() {
+    let ids: Vec<&str> = mcp::RULES.iter().map(|r| r.id).collect();
+    assert_eq!(ids, TESTED);
+}
+
+#[test]
+fn name() {
+    let object = json!({"type": "object", "additionalProperties": false});
+    assert_has(
+        &refused(&spec("has space", Safety::ReadOnly, object.clone())),
+        "mcp.name",
+        "/name",
+    );
+    assert_has(
+        &refused(&spec(&"a".repeat(129), Safety::ReadOnly, object.clone())),
+        "mcp.name",
+        "/name",
+    );
+    assert_has(
+        &refused(&spec("", Safety::ReadOnly, object.clone())),
+        "mcp.name",
+        "/name",
+    );
+    converted(&spec("chart.pane-list_2", Safety::ReadOnly, object.clone()));
+    converted(&spec(&"a".repeat(128), Safety::ReadOnly, object));
+}
+
+#[test]
+fn unique_name() {
+    let a = tool(json!({"type": "object"}));
+    let err = dialect::export(Dialect::Mcp, &[a.clone(), a]).expect_err("duplicate");
+    assert_has(&err.violations, "mcp.unique-name", "/name");
+}
+
+#[test]
+fn object_root() {
+    assert_has(
+        &refused(&tool(json!({"type": "string"}))),
+        "mcp.object-root",
+        "/inputSchema/type",
+    );
+    assert_has(
+        &refused(&tool(json!([1, 2]))),
+        "mcp.object-root",
+        "/inputSchema",
+    );
+    let mut with_output = tool(json!({"type": "object"}));
+    with_output.output_schema = Some(json!({"type": "array", "items": {"type": "string"}}));
+    assert_has(
+        &refused(&with_output),
+        "mcp.object-root",
+        "/outputSchema/type",
+    );
+}
+
+#[test]
+fn no_parameters() {
+    for input in [
+        json!({"type": "object"}),
+        json!({"type": "object", "properties": {}, "required": []}),
+    ] {
+        let definition = converted(&tool(input));
+        assert_eq!(
+            definition["inputSchema"],
+            json!({"type": "object", "additionalProperties": false})
+        );
+    }
+    // The checker refuses an open parameterless schema written by hand.
+    let spec = tool(json!({"type": "object"}));
+    let mut definition = converted(&spec);
+    definition["inputSchema"] = json!({"type": "object"});
+    assert_has(
+        &dialect::check(Dialect::Mcp, &definition, &spec),
+        "mcp.no-parameters",
+        "/inputSchema",
+    );
+}
+
+#[test]
+fn annotations() {
+    let read = converted(&spec("reader", Safety::ReadOnly, json!({"type": "object"})));
+    assert_eq!(
+        read["annotations"],
+        json!({"title": "A tool", "readOnlyHint": true, "destructiveHint": false, "idempotentHint": false, "openWorldHint": false})
+    );
+    let write = converted(&spec(
+        "writer",
+        Safety::Destructive,
+        json!({"type": "object"}),
+    ));
+    assert_eq!(write["annotations"]["readOnlyHint"], json!(false));
+    assert_eq!(write["annotations"]["destructiveHint"], json!(true));
+
+    let mut web = spec("searcher", Safety::ReadOnly, json!({"type": "object"}));
+    web.category = Some("web".to_owned());
+    assert_eq!(converted(&web)["annotations"]["openWorldHint"], json!(true));
+
+    // A hint left to MCP's default, or contradicting the safety, is refused.
+    let writer = spec("writer", Safety::Destructive, json!({"type": "object"}));
+    let mut definition = converted(&writer);
+    definition["annotations"]
+        .as_object_mut()
+        .expect("object")
+        .remove("destructiveHint");
+    definition["annotations"]["readOnlyHint"] = json!(true);
+    let violations = dialect::check(Dialect::Mcp, &definition, &writer);
+    assert_has(
+        &violations,
+        "mcp.annotations",
+        "/annotations/destructiveHint",
+    );
+    assert_has(&violations, "mcp.annotations", "/annotations/readOnlyHint");
+}
+
+#[test]
+fn no_schema_url() {
+    let definition = converted(&tool(json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "properties": {"a": {"$ref": "#/$defs/A"}},
+        "$defs": {"A": {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "string"}}
+    })));
+    assert!(!definition.to_string().contains("$schema"), "{definition}");
+    assert_eq!(
+        definition["inputSchema"]["$defs"]["A"],
+        json!({"type": "string"})
+    );
+
+    let spec = tool(json!({"type": "object"}));
+    let mut definition = converted(&spec);
+    definition["inputSchema"]["$schema"] = json!("https://json-schema.org/draft/2020-12/schema");
+    assert_has(
+        &dialect::check(Dialect::Mcp, &definition, &spec),
+        "mcp.no-schema-url",
+        "/inputSchema/$schema",
+    );
+}
+
+#[test]
+fn local_refs() {
+    let remote = tool(json!({
+        "type": "object",
+        "properties": {"a": {"$ref": "https://example.com/a.json"}}
+    }));
+    assert_has(
+        &refused(&remote),
+        "mcp.local-refs",
+        "/inputSchema/properties/a/$ref",
+    );
+    let dangling = tool(json!({
+        "type": "object",
+        "properties": {"a": {"$ref": "#/$defs/Missing"}}
+    }));
+    assert_has(
+        &refused(&dangling),
+        "mcp.local-refs",
+        "/inputSchema/properties/a/$ref",
+    );
+    converted(&tool(json!({
+        "type": "object",
+        "properties": {"a": {"$ref": "#/$defs/A"}},
+        "$defs": {"A": {"type": "string"}}
+    })));
+}
+
+#[test]
+fn valid_schema() {
+    let bad_type = tool(json!({"type": "object", "properties": {"a": {"type": "strin"}}}));
+    assert_has(
+        &refused(&bad_type),
+        "mcp.valid-schema",
+        "/inputSchema/properties/a/type",
+    );
+    let negative =
+        tool(json!({"type": "object", "properties": {"a": {"type": "string", "minLength": -1}}}));
+    assert_has(
+        &refused(&negative),
+        "mcp.valid-schema",
+        "/inputSchema/properties/a/minLength",
+    );
+}
