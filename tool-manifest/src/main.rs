@@ -3,6 +3,7 @@
 //! ```text
 //! tool-manifest generate [--manifests DIR] [--out DIR] [--docs DIR] [--config FILE]
 //! tool-manifest check    [--manifests DIR] [--out DIR] [--docs DIR] [--config FILE]
+//! tool-manifest export --dialect mcp|openai|anthropic|gemini [--read-only] [--manifests DIR] [--config FILE]
 //! ```
 //!
 //! Defaults come from `tool-manifest.toml` in the current directory (keys `manifests`, `out`,
@@ -17,6 +18,7 @@ use clap::{Args, Parser, Subcommand};
 use toml::de::{DeTable, DeValue};
 
 use tool_manifest::diagnostic::{Diagnostic, Diagnostics};
+use tool_manifest::dialect::{self, Dialect};
 use tool_manifest::manifest;
 use tool_manifest::outputs::{self, OutputDirs};
 
@@ -46,6 +48,20 @@ enum Command {
     Generate(Locations),
     /// Exits 0 when every output is current, 1 when some are stale, 2 when a manifest is invalid.
     Check(Locations),
+    /// Prints the tool definitions in one provider's dialect as JSON.
+    Export(ExportArgs),
+}
+
+#[derive(Debug, Args)]
+struct ExportArgs {
+    /// The provider dialect: `mcp`, `openai`, `anthropic` or `gemini`.
+    #[arg(long, value_name = "DIALECT")]
+    dialect: Dialect,
+    /// Only the read-only tools (what a read-only run exposes).
+    #[arg(long)]
+    read_only: bool,
+    #[command(flatten)]
+    locations: Locations,
 }
 
 #[derive(Debug, Args)]
@@ -91,6 +107,7 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Generate(locations) => generate(locations),
         Command::Check(locations) => check(locations),
+        Command::Export(args) => export(args),
     };
     match result {
         Ok(code) => code,
@@ -108,7 +125,8 @@ fn main() -> ExitCode {
 fn generate(locations: &Locations) -> Result<ExitCode, Failure> {
     let resolved = resolve(locations)?;
     let specs = manifest::load_dir(&resolved.manifests).map_err(Failure::Diagnostics)?;
-    let files = outputs::render(&specs, &resolved.dirs);
+    let files =
+        outputs::render(&specs, &resolved.dirs).map_err(|e| Failure::Message(e.to_string()))?;
     let changes =
         outputs::generate(&files, &resolved.dirs).map_err(|e| Failure::Message(e.to_string()))?;
     if changes.is_empty() {
@@ -126,7 +144,8 @@ fn generate(locations: &Locations) -> Result<ExitCode, Failure> {
 fn check(locations: &Locations) -> Result<ExitCode, Failure> {
     let resolved = resolve(locations)?;
     let specs = manifest::load_dir(&resolved.manifests).map_err(Failure::Diagnostics)?;
-    let files = outputs::render(&specs, &resolved.dirs);
+    let files =
+        outputs::render(&specs, &resolved.dirs).map_err(|e| Failure::Message(e.to_string()))?;
     let stale =
         outputs::stale(&files, &resolved.dirs).map_err(|e| Failure::Message(e.to_string()))?;
     if stale.is_empty() {
@@ -138,6 +157,18 @@ fn check(locations: &Locations) -> Result<ExitCode, Failure> {
     }
     eprintln!("run `{}` to refresh", refresh_command(locations));
     Ok(ExitCode::from(EXIT_STALE))
+}
+
+fn export(args: &ExportArgs) -> Result<ExitCode, Failure> {
+    let resolved = resolve(&args.locations)?;
+    let mut specs = manifest::load_dir(&resolved.manifests).map_err(Failure::Diagnostics)?;
+    if args.read_only {
+        specs.retain(|spec| spec.safety.is_read_only());
+    }
+    let text =
+        dialect::export_json(args.dialect, &specs).map_err(|e| Failure::Message(e.to_string()))?;
+    print!("{text}");
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `cargo tool-manifest generate`, with the flags this run was given.

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use crate::dialect::{self, Dialect, ExportError};
 use crate::model::ToolSpec;
 
 /// Where the outputs go. Paths are used as given (relative paths are relative to the current
@@ -46,12 +47,21 @@ impl OutputDirs {
         self.out.join("schemas")
     }
 
+    /// `<out>/providers`: one file of tool definitions per provider dialect.
+    pub fn providers(&self) -> PathBuf {
+        self.out.join("providers")
+    }
+
     /// The directories the generator owns: there, a file of the given extension that is not
     /// produced any more is stale and is removed by `generate`.
     pub fn owned(&self) -> Vec<OwnedDir> {
         vec![
             OwnedDir {
                 dir: self.schemas(),
+                extension: "json",
+            },
+            OwnedDir {
+                dir: self.providers(),
                 extension: "json",
             },
             OwnedDir {
@@ -63,8 +73,15 @@ impl OutputDirs {
 }
 
 /// Every output file for `specs`, keyed by path (`<out>/tools.json`, `<out>/schemas/<name>.json`,
-/// `<docs>/<page>`). The specs may come in any order.
-pub fn render(specs: &[ToolSpec], dirs: &OutputDirs) -> BTreeMap<PathBuf, String> {
+/// `<out>/providers/<dialect>.json`, `<docs>/<page>`). The specs may come in any order.
+///
+/// # Errors
+/// When a tool cannot be exported in a form some provider accepts: every violation is named
+/// (tool, JSON Pointer, rule), and nothing is written.
+pub fn render(
+    specs: &[ToolSpec],
+    dirs: &OutputDirs,
+) -> Result<BTreeMap<PathBuf, String>, ExportError> {
     let mut sorted: Vec<&ToolSpec> = specs.iter().collect();
     sorted.sort_by(|a, b| a.name.cmp(&b.name));
 
@@ -78,10 +95,17 @@ pub fn render(specs: &[ToolSpec], dirs: &OutputDirs) -> BTreeMap<PathBuf, String
         );
     }
     let owned: Vec<ToolSpec> = sorted.into_iter().cloned().collect();
+    let providers = dirs.providers();
+    for dialect in Dialect::ALL {
+        files.insert(
+            providers.join(dialect.file_name()),
+            dialect::export_json(*dialect, &owned)?,
+        );
+    }
     for (page, text) in crate::docs::render(&owned) {
         files.insert(dirs.docs.join(page), text);
     }
-    files
+    Ok(files)
 }
 
 /// Pretty JSON with a trailing newline.
@@ -346,8 +370,8 @@ mod tests {
             out: "generated".into(),
             docs: "docs/tools".into(),
         };
-        let a = render(&[spec("b_tool"), spec("a_tool")], &dirs);
-        let b = render(&[spec("a_tool"), spec("b_tool")], &dirs);
+        let a = render(&[spec("b_tool"), spec("a_tool")], &dirs).expect("fixture specs export");
+        let b = render(&[spec("a_tool"), spec("b_tool")], &dirs).expect("fixture specs export");
         assert_eq!(a, b);
         let paths: Vec<String> = a
             .keys()
@@ -368,7 +392,7 @@ mod tests {
     fn write_changed_writes_only_what_differs_and_stale_agrees() {
         let root = tempfile::tempdir().expect("temp dir");
         let dirs = dirs(root.path());
-        let files = render(&[spec("a_tool")], &dirs);
+        let files = render(&[spec("a_tool")], &dirs).expect("fixture specs export");
         let expected: Vec<StaleFile> = files
             .keys()
             .map(|p| StaleFile {
@@ -408,12 +432,13 @@ mod tests {
     fn files_no_longer_produced_are_stale_and_removed() {
         let root = tempfile::tempdir().expect("temp dir");
         let dirs = dirs(root.path());
-        let before = render(&[spec("a_tool"), spec("b_tool")], &dirs);
+        let before =
+            render(&[spec("a_tool"), spec("b_tool")], &dirs).expect("fixture specs export");
         generate(&before, &dirs).expect("generate");
         let notes = dirs.docs.join("notes.txt");
         std::fs::write(&notes, "kept: not a generated extension").expect("write");
 
-        let after = render(&[spec("a_tool")], &dirs);
+        let after = render(&[spec("a_tool")], &dirs).expect("fixture specs export");
         let gone = vec![
             dirs.schemas().join("b_tool.json"),
             dirs.docs.join("b_tool.md"),

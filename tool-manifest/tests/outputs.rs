@@ -17,7 +17,7 @@ fn dirs() -> OutputDirs {
 fn rendered() -> std::collections::BTreeMap<PathBuf, String> {
     let specs =
         load_dir(Path::new(FIXTURES)).unwrap_or_else(|e| panic!("the fixtures are valid:\n{e}"));
-    render(&specs, &dirs())
+    render(&specs, &dirs()).expect("the fixtures export to every dialect")
 }
 
 #[test]

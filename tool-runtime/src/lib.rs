@@ -14,11 +14,7 @@ pub use tool_manifest::{
 
 // ---- registry, policy, validation, envelope, batches, settings (registry work) ----
 
-
-
 // ---- redaction and secrets (redaction work) ----
-
-
 
 // ---- the `#[tool]` attribute and its support (macro work) ----
 
