@@ -96,6 +96,9 @@ impl InputSchema {
         }
         errors.sort_by(FieldError::cmp_for_report);
         errors.dedup();
+        for error in &mut errors {
+            error.pointer = bounded_pointer(&error.pointer);
+        }
         Err(InputErrors { errors })
     }
 }
@@ -166,6 +169,24 @@ impl std::error::Error for InputErrors {}
 /// RFC 6901: `~` → `~0`, `/` → `~1`.
 pub fn escape_pointer_segment(segment: &str) -> String {
     segment.replace('~', "~0").replace('/', "~1")
+}
+
+/// The longest pointer segment a report quotes in full.
+const SEGMENT_LIMIT: usize = 64;
+
+/// The longest pointer a report quotes in full.
+const POINTER_LIMIT: usize = 256;
+
+/// Property names come from the input: a report quotes a prefix of long ones only.
+fn bounded_pointer(pointer: &str) -> String {
+    if pointer.len() <= SEGMENT_LIMIT {
+        return pointer.to_owned();
+    }
+    let segments: Vec<String> = pointer
+        .split('/')
+        .map(|s| bounded(s, SEGMENT_LIMIT))
+        .collect();
+    bounded(&segments.join("/"), POINTER_LIMIT)
 }
 
 fn pointer_of(location: &str) -> String {
@@ -450,6 +471,18 @@ mod tests {
         assert_eq!(compare_pointers("/", "/a"), Ordering::Less);
         assert_eq!(compare_pointers("/a", "/a/0"), Ordering::Less);
         assert_eq!(compare_pointers("/b", "/a/0"), Ordering::Greater);
+    }
+
+    #[test]
+    fn long_pointers_are_cut() {
+        let long = "k".repeat(100);
+        assert_eq!(bounded_pointer("/a/0"), "/a/0");
+        assert_eq!(
+            bounded_pointer(&format!("/{long}/0")),
+            format!("/{}…/0", "k".repeat(64))
+        );
+        let deep = "/0".repeat(500);
+        assert_eq!(bounded_pointer(&deep).chars().count(), POINTER_LIMIT + 1);
     }
 
     #[test]
