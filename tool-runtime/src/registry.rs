@@ -718,7 +718,7 @@ fn catch_panic<R>(f: impl FnOnce() -> R) -> std::thread::Result<R> {
 /// `30 s`, `1.5 s`, `250 ms`.
 fn describe(limit: Duration) -> String {
     let millis = limit.as_millis();
-    if millis >= 1000 && millis % 1000 == 0 {
+    if millis >= 1000 && millis.is_multiple_of(1000) {
         format!("{} s", millis / 1000)
     } else if millis >= 1000 {
         format!("{:.1} s", limit.as_secs_f64())

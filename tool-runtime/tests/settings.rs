@@ -47,10 +47,7 @@ fn choices_persist_sorted_and_atomically() {
         !settings.set_enabled("drawing_create", false),
         "already disabled"
     );
-    assert!(
-        settings.set_enabled("panes_list", true) == false,
-        "already enabled"
-    );
+    assert!(!settings.set_enabled("panes_list", true), "already enabled");
     settings.save().expect("saved");
     assert_eq!(
         fs::read_to_string(&path).expect("written"),
