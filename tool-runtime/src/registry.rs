@@ -26,6 +26,9 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 /// How many close names a `TOOL_NOT_FOUND` message lists at most.
 pub const CLOSE_NAME_LIMIT: usize = 3;
 
+/// How much of a deserialization error (which may quote the input) a report keeps.
+const INPUT_MESSAGE_LIMIT: usize = 100;
+
 /// The longest tool name a message quotes in full.
 const NAME_QUOTE_LIMIT: usize = 64;
 
@@ -123,7 +126,7 @@ pub enum RegistryProblem {
     },
     /// A read-only or parallel tool asks for `&mut C`.
     #[error(
-        "tool `{name}` is {safety} and {mode} but its handler takes the context exclusively (`&mut C`); only sequential, destructive tools may, take `&C` instead"
+        "tool `{name}` is {safety} and {mode} but its handler takes the context exclusively (`&mut C`); only sequential, destructive tools may; take `&C` instead"
     )]
     ExclusiveHandler {
         /// The tool.
@@ -489,6 +492,15 @@ impl<C> Registry<C> {
             .collect()
     }
 
+    /// The specs of the tools of a run, sorted by name (for provider definitions of that run).
+    pub fn resolve_specs(&self, policy: &RunPolicy) -> Vec<ToolSpec> {
+        self.tools
+            .values()
+            .filter(|t| policy.lists(t.def.meta))
+            .map(|t| t.spec.clone())
+            .collect()
+    }
+
     /// Runs one call through the policy check, validation, the tool and the envelope.
     ///
     /// Needs a Tokio runtime with the time driver enabled (for the time limit).
@@ -689,7 +701,10 @@ impl<C> Registered<C> {
             Err(ToolError::Input(message)) => ToolResult::failure(
                 ErrorBody::runtime(
                     RuntimeCode::InputInvalid,
-                    format!("{INPUT_INVALID_PREFIX}/: {}", bounded(&message, 200)),
+                    format!(
+                        "{INPUT_INVALID_PREFIX}/: {}",
+                        bounded(&message, INPUT_MESSAGE_LIMIT)
+                    ),
                     ACTION_INPUT_INVALID,
                 ),
                 false,

@@ -172,6 +172,15 @@ fn resolve_lists_the_tools_of_a_run_sorted() {
         ),
         ["panes_list", "read_hang", "read_panic", "settings_get"]
     );
+    let specs: Vec<String> = registry
+        .resolve_specs(&RunPolicy::read_only().disable("web_search"))
+        .into_iter()
+        .map(|s| s.name)
+        .collect();
+    assert_eq!(
+        specs,
+        ["panes_list", "read_hang", "read_panic", "settings_get"]
+    );
     assert!(
         names(&RunPolicy::full().disable("drawing_create"))
             .iter()
@@ -715,8 +724,8 @@ fn read_only_or_parallel_tools_cannot_take_the_context_exclusively() {
     assert_eq!(
         error.to_string(),
         "the tool registry cannot be built (2 problems):\n\
-         - tool `panes_peek` is read-only and sequential but its handler takes the context exclusively (`&mut C`); only sequential, destructive tools may, take `&C` instead\n\
-         - tool `panes_poke` is destructive and parallel but its handler takes the context exclusively (`&mut C`); only sequential, destructive tools may, take `&C` instead"
+         - tool `panes_peek` is read-only and sequential but its handler takes the context exclusively (`&mut C`); only sequential, destructive tools may; take `&C` instead\n\
+         - tool `panes_poke` is destructive and parallel but its handler takes the context exclusively (`&mut C`); only sequential, destructive tools may; take `&C` instead"
     );
     assert!(matches!(
         error.problems()[0],
