@@ -191,35 +191,6 @@ impl ToolResult {
     pub fn code(&self) -> Option<&str> {
         self.error().map(|e| e.code.as_str())
     }
-
-    /// The envelope as a JSON value.
-    pub fn to_value(&self) -> Value {
-        let (success, payload_key, payload, state_changed) = match self {
-            ToolResult::Success {
-                data,
-                state_changed,
-            } => (true, "data", data.clone(), *state_changed),
-            ToolResult::Failure {
-                error,
-                state_changed,
-            } => (
-                false,
-                "error",
-                serde_json::json!({
-                    "code": error.code,
-                    "message": error.message,
-                    "retryable": error.retryable,
-                    "recommendedAction": error.recommended_action,
-                }),
-                *state_changed,
-            ),
-        };
-        let mut map = serde_json::Map::new();
-        map.insert("success".to_owned(), Value::Bool(success));
-        map.insert(payload_key.to_owned(), payload);
-        map.insert("stateChanged".to_owned(), Value::Bool(state_changed));
-        Value::Object(map)
-    }
 }
 
 impl Serialize for ToolResult {
@@ -295,10 +266,6 @@ mod tests {
         assert_eq!(
             json,
             r#"{"success":false,"error":{"code":"TOOL_INPUT_INVALID","message":"The tool input is invalid: /anchors/0/price: Expected number","retryable":true,"recommendedAction":"Correct the invalid field and retry the request."},"stateChanged":false}"#
-        );
-        assert_eq!(
-            serde_json::to_value(&result).expect("value"),
-            result.to_value()
         );
         let back: ToolResult = serde_json::from_str(&json).expect("deserialize");
         assert_eq!(back, result);
