@@ -282,16 +282,19 @@ impl<C> RegistryBuilder<C> {
                 name: "*".to_owned(),
             });
         }
+        // Where each name was first registered, including tools that fail their own checks.
+        let mut seen: BTreeMap<&'static str, &'static str> = BTreeMap::new();
         for def in self.tools {
             let meta = def.meta;
-            if let Some(existing) = tools.get(meta.name) {
+            if let Some(first) = seen.get(meta.name) {
                 problems.push(RegistryProblem::DuplicateName {
                     name: meta.name.to_owned(),
-                    first: existing.def.meta.source.to_owned(),
+                    first: (*first).to_owned(),
                     second: meta.source.to_owned(),
                 });
                 continue;
             }
+            seen.insert(meta.name, meta.source);
             match register(def, &self.timeouts, self.default_timeout) {
                 Ok(registered) => {
                     tools.insert(meta.name, registered);

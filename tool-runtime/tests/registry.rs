@@ -637,6 +637,7 @@ fn two_tools_with_one_name_do_not_build() {
             .tool(panes_list_def())
             .tool(panes_list_def()),
     );
+    assert_eq!(error.problems().len(), 1);
     assert_eq!(
         error.to_string(),
         "two tools are named `panes_list`: `panes_list` and `panes_list`"
@@ -747,6 +748,33 @@ static BAD_NAME: ToolMeta = ToolMeta {
     name: "Bad-Name",
     ..PANES_LIST
 };
+
+#[test]
+fn a_duplicate_of_a_broken_tool_is_still_a_duplicate() {
+    let handler = panes_list_def().handler;
+    let error = build_error(
+        Registry::builder()
+            .tool(ToolDef {
+                meta: &BAD_SCHEMA,
+                handler,
+            })
+            .tool(ToolDef {
+                meta: &BAD_SCHEMA,
+                handler,
+            })
+            .tool(ToolDef {
+                meta: &BAD_SCHEMA,
+                handler,
+            }),
+    );
+    let duplicates = error
+        .problems()
+        .iter()
+        .filter(|p| matches!(p, RegistryProblem::DuplicateName { .. }))
+        .count();
+    assert_eq!(duplicates, 1, "{error}");
+    assert_eq!(error.problems().len(), 2, "{error}");
+}
 
 #[test]
 fn schemas_that_do_not_compile_name_their_tool() {
