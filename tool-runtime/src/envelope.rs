@@ -135,8 +135,9 @@ pub enum ToolResult {
     Failure {
         /// What went wrong and how to recover.
         error: ErrorBody,
-        /// False for refusals and domain errors; true when a destructive tool may have changed
-        /// state before it panicked or timed out.
+        /// False for refusals, invalid input and declared domain errors; true when a destructive
+        /// tool may have changed state before it panicked, timed out or failed without a
+        /// declared code.
         state_changed: bool,
     },
 }

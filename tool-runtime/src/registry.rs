@@ -712,6 +712,8 @@ impl<C> Registered<C> {
                 ),
                 false,
             ),
+            // A failure without a declared code may come after the tool changed state (its
+            // output could not be serialized, say): a destructive tool never reassures.
             Err(ToolError::Failed(message)) => ToolResult::failure(
                 ErrorBody::runtime(
                     RuntimeCode::Failed,
@@ -720,9 +722,13 @@ impl<C> Registered<C> {
                         meta.name,
                         bounded(&message, 300)
                     ),
-                    ACTION_FAILED,
+                    if self.destructive() {
+                        ACTION_FAILED_DESTRUCTIVE
+                    } else {
+                        ACTION_FAILED
+                    },
                 ),
-                false,
+                self.destructive(),
             ),
         }
     }

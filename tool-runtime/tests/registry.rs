@@ -462,6 +462,22 @@ fn undeclared_codes_and_plain_failures_are_tool_failed() {
         result.error().map(|e| e.message.as_str()),
         Some("The tool `settings_get` failed: the settings store is unavailable")
     );
+
+    // A destructive tool that fails without a declared code may have changed state.
+    let args = json!({"pane_id": "broken", "kind": "trend_line", "anchors": []});
+    let result = execute(
+        &registry,
+        &RunPolicy::full(),
+        &mut chart,
+        "drawing_create",
+        args,
+    );
+    assert_eq!(result.code(), Some("TOOL_FAILED"));
+    assert!(result.state_changed());
+    assert_eq!(
+        result.error().map(|e| e.message.as_str()),
+        Some("The tool `drawing_create` failed: the chart store went away")
+    );
 }
 
 #[test]

@@ -178,6 +178,10 @@ fn drawing_create<'a>(chart: &'a mut Chart, args: &'a Value) -> BoxFuture<'a, Ca
         if input.pane_id == "undeclared" {
             return Err(Failure::new(DrawingError::Undeclared).into());
         }
+        if input.pane_id == "broken" {
+            chart.drawings.push("half-written".to_owned());
+            return Err(ToolError::failed("the chart store went away"));
+        }
         if !chart.panes.contains(&input.pane_id) {
             let valid = chart.panes.join(", ");
             return Err(Failure::new(DrawingError::PaneNotFound)
