@@ -284,6 +284,65 @@ proptest! {
     }
 }
 
+const NESTED_SCHEMA: &str = r#"{
+  "type": "object",
+  "properties": {
+    "a": {"type": "array", "maxItems": 3, "items": {"type": "object", "properties": {"x": {"type": "number", "minimum": 0}}, "required": ["x"], "additionalProperties": false}},
+    "s": {"type": "string", "minLength": 1, "maxLength": 4, "pattern": "^[a-z]*$"},
+    "e": {"enum": ["one", "two"]}
+  },
+  "required": ["a", "s"],
+  "additionalProperties": false
+}"#;
+
+/// Objects with the schema's keys (and a few others) holding random values, or anything at all.
+fn nested_instance() -> impl Strategy<Value = Value> {
+    let item = prop_oneof![(-5i64..5).prop_map(|x| json!({"x": x})), json_value(),];
+    let value = prop_oneof![
+        prop::collection::vec(item, 0..6).prop_map(Value::Array),
+        json_value(),
+    ];
+    prop_oneof![
+        1 => json_value(),
+        4 => prop::collection::btree_map(prop::sample::select(vec!["a", "s", "e", "z", "a/b~"]), value, 0..5)
+            .prop_map(|m| Value::Object(m.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())),
+    ]
+}
+
+proptest! {
+    #[test]
+    fn reports_are_bounded_sorted_and_count_what_they_leave_out(instance in nested_instance()) {
+        let schema: Value = serde_json::from_str(NESTED_SCHEMA).expect("json");
+        let schema = tool_runtime::InputSchema::compile(&schema).expect("compiles");
+        match schema.check(&instance) {
+            Ok(()) => prop_assert!(schema.is_valid(&instance)),
+            Err(errors) => {
+                prop_assert!(!schema.is_valid(&instance));
+                let all = errors.errors();
+                prop_assert!(!all.is_empty());
+                let mut sorted = all.to_vec();
+                sorted.sort_by(tool_runtime::FieldError::cmp_for_report);
+                prop_assert_eq!(&sorted, all);
+                let report = errors.report();
+                let body = report.strip_prefix("The tool input is invalid: ").expect("the prefix");
+                let parts: Vec<&str> = body.split("; ").collect();
+                let listed = all.len().min(tool_runtime::TOOL_INPUT_ERROR_LIMIT);
+                for (part, error) in parts.iter().zip(all).take(listed) {
+                    prop_assert_eq!(*part, error.to_string());
+                    prop_assert!(part.starts_with('/'));
+                }
+                if all.len() > listed {
+                    prop_assert_eq!(parts.len(), listed + 1);
+                    let more = format!("… and {} more", all.len() - listed);
+                    prop_assert_eq!(parts[listed], more.as_str());
+                } else {
+                    prop_assert_eq!(parts.len(), listed);
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn parallel_messages_do_overlap_so_the_overlap_check_can_fail() {
     let registry = registry();
