@@ -14,6 +14,14 @@
 //!    `&C`, when every tool is `parallel`; one at a time in order, each with `&mut C`, when any is
 //!    `sequential`. One result per call, in call order; panics and timeouts stay in their call.
 //!
+//! What the model sees is always an envelope, `{"success":true,"data":…,"stateChanged":…}` or
+//! `{"success":false,"error":{"code","message","retryable","recommendedAction"},"stateChanged":…}`.
+//! `stateChanged` is false for refusals, invalid input and declared domain errors, true for a
+//! destructive tool that reports a change, and true for a destructive tool that panicked, timed
+//! out or failed without a declared code (it may have changed state half-way). Invalid input is
+//! reported as `The tool input is invalid: <pointer>: <message>; …` with at most
+//! [`TOOL_INPUT_ERROR_LIMIT`] errors, then `; … and N more` (see [`validate`]).
+//!
 //! [`ToolSettings`] persists the tools a user switched off.
 //!
 //! ```
