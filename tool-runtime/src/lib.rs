@@ -1,6 +1,68 @@
 //! The runtime registry: it enforces what each tool declared.
 //!
-//! (Crate docs are completed with the registry.)
+//! A host builds one [`Registry`] from its tools' [`ToolDef`]s (emitted by `#[tool]` or written
+//! by hand), optionally with the generator's list of declared manifest tools so that every
+//! declared tool is known to have an implementation. Each run has a [`RunPolicy`]:
+//!
+//! 1. [`Registry::resolve`] lists the tools of the run: a read-only run drops every tool that is
+//!    not `read-only`, disabled tools are dropped.
+//! 2. [`Registry::execute`] checks the policy again for every call (`TOOL_NOT_ALLOWED`, nothing
+//!    runs), consults the approval gate before destructive calls, validates the arguments against
+//!    the schema compiled at build time (`TOOL_INPUT_INVALID` with a short report), and only then
+//!    calls the tool. Every outcome is a [`ToolResult`] envelope, returned as data.
+//! 3. [`Registry::execute_batch`] runs the calls of one model message: concurrently, sharing
+//!    `&C`, when every tool is `parallel`; one at a time in order, each with `&mut C`, when any is
+//!    `sequential`. One result per call, in call order; panics and timeouts stay in their call.
+//!
+//! What the model sees is always an envelope, `{"success":true,"data":…,"stateChanged":…}` or
+//! `{"success":false,"error":{"code","message","retryable","recommendedAction"},"stateChanged":…}`.
+//! `stateChanged` is false for refusals, invalid input and declared domain errors, true for a
+//! destructive tool that reports a change, and true for a destructive tool that panicked, timed
+//! out or failed without a declared code (it may have changed state half-way). Invalid input is
+//! reported as `The tool input is invalid: <pointer>: <message>; …` with at most
+//! [`TOOL_INPUT_ERROR_LIMIT`] errors, then `; … and N more` (see [`validate`]).
+//!
+//! [`ToolSettings`] persists the tools a user switched off.
+//!
+//! ```
+//! use serde_json::json;
+//! use tool_runtime::{
+//!     BoxFuture, CallResult, Handler, Mode, Registry, RunPolicy, Safety, StaticSchema, ToolDef,
+//!     ToolMeta, ToolOutput,
+//! };
+//!
+//! static PANES_LIST: ToolMeta = ToolMeta {
+//!     name: "panes_list",
+//!     title: "List panes",
+//!     description: "Lists the chart's panes.",
+//!     safety: Safety::ReadOnly,
+//!     mode: Mode::Parallel,
+//!     category: None,
+//!     input_schema: StaticSchema::Json(r#"{"type":"object","additionalProperties":false}"#),
+//!     output_schema: None,
+//!     errors: &[],
+//!     examples: &[],
+//!     source: "tools/panes_list.toml",
+//! };
+//!
+//! fn panes_list<'a>(panes: &'a Vec<String>, _args: &'a serde_json::Value) -> BoxFuture<'a, CallResult> {
+//!     Box::pin(async move { Ok(ToolOutput { data: json!(panes), state_changed: false }) })
+//! }
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() {
+//! let registry = Registry::builder()
+//!     .tool(ToolDef { meta: &PANES_LIST, handler: Handler::Shared(panes_list) })
+//!     .build()
+//!     .expect("valid tools");
+//! let mut panes = vec!["main".to_owned()];
+//! let result = registry.execute(&RunPolicy::read_only(), &mut panes, "panes_list", &json!({})).await;
+//! assert_eq!(
+//!     serde_json::to_string(&result).expect("json"),
+//!     r#"{"success":true,"data":["main"],"stateChanged":false}"#
+//! );
+//! # }
+//! ```
 
 pub mod tool;
 
@@ -14,7 +76,23 @@ pub use tool_manifest::{
 
 // ---- registry, policy, validation, envelope, batches, settings (registry work) ----
 
+pub mod batch;
+pub mod envelope;
+pub mod policy;
+pub mod registry;
+pub mod settings;
+pub mod validate;
+
+pub use batch::ToolCall;
+pub use envelope::{ErrorBody, RuntimeCode, ToolResult};
+pub use policy::{ApprovalGate, Refusal, RunPolicy};
+pub use registry::{DEFAULT_TIMEOUT, Registry, RegistryBuilder, RegistryError, RegistryProblem};
+pub use settings::{SettingsError, ToolSettings};
+pub use validate::{FieldError, InputErrors, InputSchema, SchemaError, TOOL_INPUT_ERROR_LIMIT};
+
 // ---- redaction and secrets (redaction work) ----
+
+
 
 // ---- the `#[tool]` attribute and its support (macro work) ----
 

@@ -1,0 +1,91 @@
+//! The calls of one model message: in parallel when every tool allows it, otherwise one at a time
+//! in order. Either way, exactly one result per call, in call order.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::envelope::{ACTION_FAILED, ErrorBody, RuntimeCode, ToolResult};
+use crate::policy::RunPolicy;
+use crate::registry::Registry;
+use crate::tool::Handler;
+
+/// One tool call as the model issued it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolCall {
+    /// The provider's call id, to pair the result with the call.
+    pub id: String,
+    /// The tool's name (possibly one that does not exist).
+    pub name: String,
+    /// The arguments; an absent field reads as `{}`.
+    #[serde(default = "empty_object")]
+    pub arguments: Value,
+}
+
+fn empty_object() -> Value {
+    Value::Object(serde_json::Map::new())
+}
+
+impl ToolCall {
+    /// A call.
+    pub fn new(id: impl Into<String>, name: impl Into<String>, arguments: Value) -> Self {
+        ToolCall {
+            id: id.into(),
+            name: name.into(),
+            arguments,
+        }
+    }
+}
+
+impl<C> Registry<C> {
+    /// True when the calls must run one at a time: one of them targets a registered
+    /// `sequential` tool (whether or not the policy lets it run).
+    pub fn is_sequential(&self, calls: &[ToolCall]) -> bool {
+        calls.iter().any(|call| {
+            self.tools.get(call.name.as_str()).is_some_and(|tool| {
+                tool.def.meta.mode.is_sequential()
+                    || matches!(tool.def.handler, Handler::Exclusive(_))
+            })
+        })
+    }
+
+    /// Runs the calls of one message and returns one result per call, in call order.
+    ///
+    /// When every call targets a `parallel` tool (or none at all), the calls run concurrently and
+    /// share `&C`; when any targets a `sequential` tool, they run one at a time, in order, each
+    /// with the context to itself. Unknown, refused and invalid calls get their envelope without
+    /// running anything; a panic or a timeout affects only its own call.
+    pub async fn execute_batch(
+        &self,
+        policy: &RunPolicy,
+        ctx: &mut C,
+        calls: &[ToolCall],
+    ) -> Vec<ToolResult> {
+        if self.is_sequential(calls) {
+            let mut results = Vec::with_capacity(calls.len());
+            for call in calls {
+                results.push(self.execute(policy, ctx, &call.name, &call.arguments).await);
+            }
+            return results;
+        }
+        let shared: &C = ctx;
+        futures::future::join_all(calls.iter().map(|call| async move {
+            let tool = match self.admit(policy, &call.name, &call.arguments) {
+                Ok(tool) => tool,
+                Err(refused) => return refused,
+            };
+            match tool.def.handler {
+                Handler::Shared(f) => tool.run_shared(f, shared, &call.arguments).await,
+                // Unreachable: such a call makes the message sequential.
+                Handler::Exclusive(_) => ToolResult::failure(
+                    ErrorBody::runtime(
+                        RuntimeCode::Failed,
+                        format!("The tool `{}` cannot run in a parallel message.", call.name),
+                        ACTION_FAILED,
+                    ),
+                    false,
+                ),
+            }
+        }))
+        .await
+    }
+}

@@ -1,0 +1,320 @@
+//! The envelope every call answers with: success or failure, returned as data.
+//!
+//! Its JSON form is fixed, field for field and in this order:
+//!
+//! - success: `{"success":true,"data":<output>,"stateChanged":<bool>}`
+//! - failure: `{"success":false,"error":{"code":…,"message":…,"retryable":…,"recommendedAction":…},"stateChanged":<bool>}`
+
+use std::fmt;
+
+use serde::de::Error as _;
+use serde::ser::SerializeStruct;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::Value;
+
+/// The codes the runtime itself returns (domain codes come from each tool's `[[errors]]`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum RuntimeCode {
+    /// The arguments fail the tool's schema.
+    InputInvalid,
+    /// A read-only run, a disabled tool, or a call denied by the approval gate.
+    NotAllowed,
+    /// No tool of that name.
+    NotFound,
+    /// The tool ran past its time limit.
+    Timeout,
+    /// The tool panicked or failed without a declared code.
+    Failed,
+}
+
+impl RuntimeCode {
+    /// Every runtime code, in the order of the specification's table.
+    pub const ALL: &'static [RuntimeCode] = &[
+        RuntimeCode::InputInvalid,
+        RuntimeCode::NotAllowed,
+        RuntimeCode::NotFound,
+        RuntimeCode::Timeout,
+        RuntimeCode::Failed,
+    ];
+
+    /// The code as it appears in the envelope.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            RuntimeCode::InputInvalid => "TOOL_INPUT_INVALID",
+            RuntimeCode::NotAllowed => "TOOL_NOT_ALLOWED",
+            RuntimeCode::NotFound => "TOOL_NOT_FOUND",
+            RuntimeCode::Timeout => "TOOL_TIMEOUT",
+            RuntimeCode::Failed => "TOOL_FAILED",
+        }
+    }
+
+    /// Whether the same call may succeed when retried (after the recommended action).
+    pub const fn retryable(self) -> bool {
+        match self {
+            RuntimeCode::InputInvalid | RuntimeCode::NotFound | RuntimeCode::Timeout => true,
+            RuntimeCode::NotAllowed | RuntimeCode::Failed => false,
+        }
+    }
+
+    /// The code with this spelling, if it is a runtime code.
+    pub fn from_code(code: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|c| c.as_str() == code)
+    }
+}
+
+impl fmt::Display for RuntimeCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The recovery hint of `TOOL_INPUT_INVALID`.
+pub const ACTION_INPUT_INVALID: &str = "Correct the invalid field and retry the request.";
+/// The recovery hint of `TOOL_NOT_ALLOWED` in a read-only run.
+pub const ACTION_READ_ONLY_RUN: &str =
+    "Do not retry: this run is read-only. Use only the tools offered in this run.";
+/// The recovery hint of `TOOL_NOT_ALLOWED` for a tool the user disabled.
+pub const ACTION_DISABLED: &str =
+    "Do not retry: the user disabled this tool. Use only the tools offered in this run.";
+/// The recovery hint of `TOOL_NOT_ALLOWED` for a call the approval gate denied.
+pub const ACTION_DENIED: &str =
+    "Do not retry the same call: it was not approved. Ask the user how to proceed.";
+/// The recovery hint of `TOOL_NOT_FOUND`.
+pub const ACTION_NOT_FOUND: &str = "Call one of the offered tools by its exact name.";
+/// The recovery hint of `TOOL_TIMEOUT` for a read-only tool.
+pub const ACTION_TIMEOUT: &str = "Retry the request, or narrow it so it finishes sooner.";
+/// The recovery hint of `TOOL_TIMEOUT` for a destructive tool (it may have changed state).
+pub const ACTION_TIMEOUT_DESTRUCTIVE: &str = "The tool may have changed state before it was stopped: check the current state, then retry only if needed.";
+/// The recovery hint of `TOOL_FAILED`.
+pub const ACTION_FAILED: &str =
+    "Do not retry the same call: tell the user the tool failed, or try another approach.";
+/// The recovery hint of `TOOL_FAILED` for a destructive tool that panicked.
+pub const ACTION_FAILED_DESTRUCTIVE: &str = "The tool may have changed state before it failed: check the current state, and tell the user the tool failed.";
+
+/// The `error` object of a failure envelope.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ErrorBody {
+    /// A runtime code (`TOOL_…`) or a code the tool declared.
+    pub code: String,
+    /// What went wrong, for the model.
+    pub message: String,
+    /// Whether the same call may succeed when retried (after the recommended action).
+    pub retryable: bool,
+    /// The recovery hint.
+    pub recommended_action: String,
+}
+
+impl ErrorBody {
+    /// An error with a runtime code, its retryable flag from the specification's table.
+    pub fn runtime(
+        code: RuntimeCode,
+        message: impl Into<String>,
+        action: impl Into<String>,
+    ) -> Self {
+        ErrorBody {
+            code: code.as_str().to_owned(),
+            message: message.into(),
+            retryable: code.retryable(),
+            recommended_action: action.into(),
+        }
+    }
+}
+
+/// What one tool call answers with, returned to the model as data.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ToolResult {
+    /// The tool ran and succeeded.
+    Success {
+        /// The tool's output.
+        data: Value,
+        /// True only for a destructive tool that reports a change.
+        state_changed: bool,
+    },
+    /// The call was refused, its input was invalid, or the tool failed.
+    Failure {
+        /// What went wrong and how to recover.
+        error: ErrorBody,
+        /// False for refusals, invalid input and declared domain errors; true when a destructive
+        /// tool may have changed state before it panicked, timed out or failed without a
+        /// declared code.
+        state_changed: bool,
+    },
+}
+
+impl ToolResult {
+    /// A success.
+    pub fn success(data: Value, state_changed: bool) -> Self {
+        ToolResult::Success {
+            data,
+            state_changed,
+        }
+    }
+
+    /// A failure.
+    pub fn failure(error: ErrorBody, state_changed: bool) -> Self {
+        ToolResult::Failure {
+            error,
+            state_changed,
+        }
+    }
+
+    /// True for a success.
+    pub fn is_success(&self) -> bool {
+        matches!(self, ToolResult::Success { .. })
+    }
+
+    /// Whether the call changed (or may have changed) state.
+    pub fn state_changed(&self) -> bool {
+        match self {
+            ToolResult::Success { state_changed, .. }
+            | ToolResult::Failure { state_changed, .. } => *state_changed,
+        }
+    }
+
+    /// The output of a success.
+    pub fn data(&self) -> Option<&Value> {
+        match self {
+            ToolResult::Success { data, .. } => Some(data),
+            ToolResult::Failure { .. } => None,
+        }
+    }
+
+    /// The error of a failure.
+    pub fn error(&self) -> Option<&ErrorBody> {
+        match self {
+            ToolResult::Success { .. } => None,
+            ToolResult::Failure { error, .. } => Some(error),
+        }
+    }
+
+    /// The error code of a failure.
+    pub fn code(&self) -> Option<&str> {
+        self.error().map(|e| e.code.as_str())
+    }
+}
+
+impl Serialize for ToolResult {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut s = serializer.serialize_struct("ToolResult", 3)?;
+        match self {
+            ToolResult::Success {
+                data,
+                state_changed,
+            } => {
+                s.serialize_field("success", &true)?;
+                s.serialize_field("data", data)?;
+                s.serialize_field("stateChanged", state_changed)?;
+            }
+            ToolResult::Failure {
+                error,
+                state_changed,
+            } => {
+                s.serialize_field("success", &false)?;
+                s.serialize_field("error", error)?;
+                s.serialize_field("stateChanged", state_changed)?;
+            }
+        }
+        s.end()
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct RawResult {
+    success: bool,
+    #[serde(default)]
+    data: Option<Value>,
+    #[serde(default)]
+    error: Option<ErrorBody>,
+    state_changed: bool,
+}
+
+impl<'de> Deserialize<'de> for ToolResult {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let raw = RawResult::deserialize(deserializer)?;
+        match (raw.success, raw.error) {
+            (true, None) => Ok(ToolResult::Success {
+                data: raw.data.unwrap_or(Value::Null),
+                state_changed: raw.state_changed,
+            }),
+            (false, Some(error)) if raw.data.is_none() => Ok(ToolResult::Failure {
+                error,
+                state_changed: raw.state_changed,
+            }),
+            (true, Some(_)) => Err(D::Error::custom("a successful result has no `error`")),
+            (false, None) => Err(D::Error::missing_field("error")),
+            (false, Some(_)) => Err(D::Error::custom("a failed result has no `data`")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn failure_serializes_in_the_specified_field_order() {
+        let result = ToolResult::failure(
+            ErrorBody::runtime(
+                RuntimeCode::InputInvalid,
+                "The tool input is invalid: /anchors/0/price: Expected number",
+                ACTION_INPUT_INVALID,
+            ),
+            false,
+        );
+        let json = serde_json::to_string(&result).expect("serialize");
+        assert_eq!(
+            json,
+            r#"{"success":false,"error":{"code":"TOOL_INPUT_INVALID","message":"The tool input is invalid: /anchors/0/price: Expected number","retryable":true,"recommendedAction":"Correct the invalid field and retry the request."},"stateChanged":false}"#
+        );
+        let back: ToolResult = serde_json::from_str(&json).expect("deserialize");
+        assert_eq!(back, result);
+    }
+
+    #[test]
+    fn success_serializes_in_the_specified_field_order() {
+        let result = ToolResult::success(serde_json::json!({"id": "d1"}), true);
+        let json = serde_json::to_string(&result).expect("serialize");
+        assert_eq!(
+            json,
+            r#"{"success":true,"data":{"id":"d1"},"stateChanged":true}"#
+        );
+        let back: ToolResult = serde_json::from_str(&json).expect("deserialize");
+        assert_eq!(back, result);
+    }
+
+    #[test]
+    fn inconsistent_envelopes_do_not_deserialize() {
+        for text in [
+            r#"{"success":true,"error":{"code":"X","message":"m","retryable":true,"recommendedAction":"a"},"stateChanged":false}"#,
+            r#"{"success":false,"stateChanged":false}"#,
+            r#"{"success":true,"data":1}"#,
+            r#"{"success":true,"data":1,"stateChanged":false,"extra":1}"#,
+        ] {
+            assert!(serde_json::from_str::<ToolResult>(text).is_err(), "{text}");
+        }
+    }
+
+    #[test]
+    fn retryable_flags_follow_the_table() {
+        let table: Vec<(&str, bool)> = RuntimeCode::ALL
+            .iter()
+            .map(|c| (c.as_str(), c.retryable()))
+            .collect();
+        assert_eq!(
+            table,
+            [
+                ("TOOL_INPUT_INVALID", true),
+                ("TOOL_NOT_ALLOWED", false),
+                ("TOOL_NOT_FOUND", true),
+                ("TOOL_TIMEOUT", true),
+                ("TOOL_FAILED", false),
+            ]
+        );
+        for code in RuntimeCode::ALL {
+            assert_eq!(RuntimeCode::from_code(code.as_str()), Some(*code));
+        }
+        assert_eq!(RuntimeCode::from_code("PANE_NOT_FOUND"), None);
+    }
+}

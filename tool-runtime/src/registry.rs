@@ -1,0 +1,834 @@
+//! The registry: every tool of a host, its compiled schema and its time limit, and the one
+//! `execute` entry every call goes through.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::panic::AssertUnwindSafe;
+use std::time::Duration;
+
+use futures::FutureExt as _;
+use serde_json::Value;
+use tool_manifest::model::is_valid_tool_name;
+use tool_manifest::{Mode, Safety, ToolMeta, ToolSpec};
+
+use crate::envelope::{
+    ACTION_DENIED, ACTION_DISABLED, ACTION_FAILED, ACTION_FAILED_DESTRUCTIVE, ACTION_INPUT_INVALID,
+    ACTION_NOT_FOUND, ACTION_READ_ONLY_RUN, ACTION_TIMEOUT, ACTION_TIMEOUT_DESTRUCTIVE, ErrorBody,
+    RuntimeCode, ToolResult,
+};
+use crate::policy::{Refusal, RunPolicy};
+use crate::tool::{BoxFuture, CallResult, ExclusiveFn, Handler, SharedFn, ToolDef, ToolError};
+use crate::validate::{INPUT_INVALID_PREFIX, InputSchema, bounded};
+
+/// The time limit of a call when the builder sets none.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How many close names a `TOOL_NOT_FOUND` message lists at most.
+pub const CLOSE_NAME_LIMIT: usize = 3;
+
+/// How much of a deserialization error (which may quote the input) a report keeps.
+const INPUT_MESSAGE_LIMIT: usize = 100;
+
+/// The longest tool name a message quotes in full.
+const NAME_QUOTE_LIMIT: usize = 64;
+
+/// One registered tool.
+pub(crate) struct Registered<C> {
+    pub(crate) def: ToolDef<C>,
+    schema: InputSchema,
+    spec: ToolSpec,
+    timeout: Duration,
+}
+
+/// Every tool of a host, with its schema compiled once. Immutable once built.
+///
+/// Built with [`Registry::builder`]; `Send + Sync` for any context type.
+pub struct Registry<C> {
+    pub(crate) tools: BTreeMap<&'static str, Registered<C>>,
+}
+
+impl<C> fmt::Debug for Registry<C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Registry")
+            .field("tools", &self.tools.keys().collect::<Vec<_>>())
+            .finish()
+    }
+}
+
+/// Collects tools, declared manifests and time limits, then checks them all at once.
+pub struct RegistryBuilder<C> {
+    tools: Vec<ToolDef<C>>,
+    declared: Vec<&'static ToolMeta>,
+    default_timeout: Duration,
+    timeouts: BTreeMap<String, Duration>,
+}
+
+impl<C> fmt::Debug for RegistryBuilder<C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RegistryBuilder")
+            .field("tools", &self.tools)
+            .field(
+                "declared",
+                &self.declared.iter().map(|m| m.name).collect::<Vec<_>>(),
+            )
+            .field("default_timeout", &self.default_timeout)
+            .field("timeouts", &self.timeouts)
+            .finish()
+    }
+}
+
+/// One reason a registry cannot be built.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RegistryProblem {
+    /// The name does not fit every provider.
+    #[error("tool name `{name}` (`{location}`) is not valid, expected `^[a-z][a-z0-9_]{{0,63}}$`")]
+    InvalidName {
+        /// The name.
+        name: String,
+        /// Where the tool was declared.
+        location: String,
+    },
+    /// Two tools share a name.
+    #[error("two tools are named `{name}`: `{first}` and `{second}`")]
+    DuplicateName {
+        /// The shared name.
+        name: String,
+        /// Where the first was declared.
+        first: String,
+        /// Where the second was declared.
+        second: String,
+    },
+    /// A declared manifest tool has no implementation.
+    #[error(
+        "tool `{name}` is declared in `{location}` but has no implementation; register it with `.tool(...)`"
+    )]
+    MissingImplementation {
+        /// The tool.
+        name: String,
+        /// Its manifest.
+        location: String,
+    },
+    /// The implementation does not match its declaration.
+    #[error(
+        "tool `{name}` is declared {declared} in `{declared_location}` but its implementation (`{location}`) is {found}"
+    )]
+    Drift {
+        /// The tool.
+        name: String,
+        /// What the manifest declares.
+        declared: String,
+        /// The manifest.
+        declared_location: String,
+        /// What the implementation says.
+        found: String,
+        /// The implementation.
+        location: String,
+    },
+    /// A read-only or parallel tool asks for `&mut C`.
+    #[error(
+        "tool `{name}` is {safety} and {mode} but its handler takes the context exclusively (`&mut C`); only sequential, destructive tools may; take `&C` instead"
+    )]
+    ExclusiveHandler {
+        /// The tool.
+        name: String,
+        /// Its safety.
+        safety: Safety,
+        /// Its mode.
+        mode: Mode,
+    },
+    /// The input schema does not compile.
+    #[error("the input schema of tool `{name}` (`{location}`) does not compile: {message}")]
+    InvalidSchema {
+        /// The tool.
+        name: String,
+        /// Where it was declared.
+        location: String,
+        /// Why.
+        message: String,
+    },
+    /// Frozen JSON text (a schema or an example) is not JSON.
+    #[error("the metadata of tool `{name}` (`{location}`) is not valid JSON: {message}")]
+    InvalidMetadata {
+        /// The tool.
+        name: String,
+        /// Where it was declared.
+        location: String,
+        /// Why.
+        message: String,
+    },
+    /// A time limit names a tool that is not registered.
+    #[error("a time limit is set for `{name}`, which is not a registered tool")]
+    UnknownTimeout {
+        /// The name given.
+        name: String,
+    },
+    /// A time limit of zero.
+    #[error("the time limit of `{name}` must be greater than zero")]
+    ZeroTimeout {
+        /// The tool, or `*` for the default.
+        name: String,
+    },
+}
+
+impl RegistryProblem {
+    fn tool_name(&self) -> &str {
+        match self {
+            RegistryProblem::InvalidName { name, .. }
+            | RegistryProblem::DuplicateName { name, .. }
+            | RegistryProblem::MissingImplementation { name, .. }
+            | RegistryProblem::Drift { name, .. }
+            | RegistryProblem::ExclusiveHandler { name, .. }
+            | RegistryProblem::InvalidSchema { name, .. }
+            | RegistryProblem::InvalidMetadata { name, .. }
+            | RegistryProblem::UnknownTimeout { name }
+            | RegistryProblem::ZeroTimeout { name } => name,
+        }
+    }
+}
+
+/// Why a registry cannot be built: every problem found, sorted by tool name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RegistryError {
+    problems: Vec<RegistryProblem>,
+}
+
+impl RegistryError {
+    /// Every problem, sorted by tool name then message.
+    pub fn problems(&self) -> &[RegistryProblem] {
+        &self.problems
+    }
+}
+
+impl fmt::Display for RegistryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.problems.as_slice() {
+            [one] => write!(f, "{one}"),
+            problems => {
+                write!(
+                    f,
+                    "the tool registry cannot be built ({} problems):",
+                    problems.len()
+                )?;
+                for problem in problems {
+                    write!(f, "\n- {problem}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl std::error::Error for RegistryError {}
+
+impl<C> Default for RegistryBuilder<C> {
+    fn default() -> Self {
+        RegistryBuilder {
+            tools: Vec::new(),
+            declared: Vec::new(),
+            default_timeout: DEFAULT_TIMEOUT,
+            timeouts: BTreeMap::new(),
+        }
+    }
+}
+
+impl<C> RegistryBuilder<C> {
+    /// Registers a tool.
+    #[must_use]
+    pub fn tool(mut self, def: ToolDef<C>) -> Self {
+        self.tools.push(def);
+        self
+    }
+
+    /// Registers several tools.
+    #[must_use]
+    pub fn tools(mut self, defs: impl IntoIterator<Item = ToolDef<C>>) -> Self {
+        self.tools.extend(defs);
+        self
+    }
+
+    /// Declares the manifest tools that must all have an implementation (the generator's list of
+    /// every manifest tool).
+    #[must_use]
+    pub fn declared(mut self, metas: &[&'static ToolMeta]) -> Self {
+        self.declared.extend_from_slice(metas);
+        self
+    }
+
+    /// The time limit of every tool without its own ([`DEFAULT_TIMEOUT`] unless set).
+    #[must_use]
+    pub fn default_timeout(mut self, limit: Duration) -> Self {
+        self.default_timeout = limit;
+        self
+    }
+
+    /// The time limit of one tool.
+    #[must_use]
+    pub fn timeout(mut self, name: impl Into<String>, limit: Duration) -> Self {
+        self.timeouts.insert(name.into(), limit);
+        self
+    }
+
+    /// Checks everything and compiles each schema once.
+    ///
+    /// # Errors
+    /// Every problem found: duplicate or invalid names, declared tools without an implementation
+    /// or disagreeing with it, `&mut C` handlers on read-only or parallel tools, schemas that do
+    /// not compile, time limits for unknown tools or of zero.
+    pub fn build(self) -> Result<Registry<C>, RegistryError> {
+        let mut problems = Vec::new();
+        let mut tools: BTreeMap<&'static str, Registered<C>> = BTreeMap::new();
+        if self.default_timeout.is_zero() {
+            problems.push(RegistryProblem::ZeroTimeout {
+                name: "*".to_owned(),
+            });
+        }
+        // Where each name was first registered, including tools that fail their own checks.
+        let mut seen: BTreeMap<&'static str, &'static str> = BTreeMap::new();
+        for def in self.tools {
+            let meta = def.meta;
+            if let Some(first) = seen.get(meta.name) {
+                problems.push(RegistryProblem::DuplicateName {
+                    name: meta.name.to_owned(),
+                    first: (*first).to_owned(),
+                    second: meta.source.to_owned(),
+                });
+                continue;
+            }
+            seen.insert(meta.name, meta.source);
+            match register(def, &self.timeouts, self.default_timeout) {
+                Ok(registered) => {
+                    tools.insert(meta.name, registered);
+                }
+                Err(mut found) => {
+                    problems.append(&mut found);
+                }
+            }
+        }
+        let mut declared: BTreeMap<&'static str, &'static ToolMeta> = BTreeMap::new();
+        for meta in self.declared {
+            match declared.get(meta.name) {
+                Some(first) if !std::ptr::eq(*first, meta) => {
+                    problems.push(RegistryProblem::DuplicateName {
+                        name: meta.name.to_owned(),
+                        first: first.source.to_owned(),
+                        second: meta.source.to_owned(),
+                    });
+                }
+                Some(_) => {}
+                None => {
+                    declared.insert(meta.name, meta);
+                }
+            }
+        }
+        for (name, manifest) in &declared {
+            match tools.get(name) {
+                None if !problems.iter().any(|p| p.tool_name() == *name) => {
+                    problems.push(RegistryProblem::MissingImplementation {
+                        name: (*name).to_owned(),
+                        location: manifest.source.to_owned(),
+                    });
+                }
+                None => {}
+                Some(registered) => {
+                    if let Some(problem) = drift(manifest, registered) {
+                        problems.push(problem);
+                    }
+                }
+            }
+        }
+        for (name, limit) in &self.timeouts {
+            if !tools.contains_key(name.as_str())
+                && !problems.iter().any(|p| p.tool_name() == name.as_str())
+            {
+                problems.push(RegistryProblem::UnknownTimeout { name: name.clone() });
+            } else if limit.is_zero() {
+                problems.push(RegistryProblem::ZeroTimeout { name: name.clone() });
+            }
+        }
+        if problems.is_empty() {
+            Ok(Registry { tools })
+        } else {
+            problems.sort_by(|a, b| {
+                (a.tool_name(), a.to_string()).cmp(&(b.tool_name(), b.to_string()))
+            });
+            problems.dedup();
+            Err(RegistryError { problems })
+        }
+    }
+}
+
+fn register<C>(
+    def: ToolDef<C>,
+    timeouts: &BTreeMap<String, Duration>,
+    default_timeout: Duration,
+) -> Result<Registered<C>, Vec<RegistryProblem>> {
+    let meta = def.meta;
+    let name = meta.name.to_owned();
+    let source = meta.source.to_owned();
+    let mut problems = Vec::new();
+    if !is_valid_tool_name(meta.name) {
+        problems.push(RegistryProblem::InvalidName {
+            name: name.clone(),
+            location: source.clone(),
+        });
+    }
+    if matches!(def.handler, Handler::Exclusive(_))
+        && (meta.safety.is_read_only() || !meta.mode.is_sequential())
+    {
+        problems.push(RegistryProblem::ExclusiveHandler {
+            name: name.clone(),
+            safety: meta.safety,
+            mode: meta.mode,
+        });
+    }
+    let spec = match ToolSpec::from_meta(meta) {
+        Ok(spec) => Some(spec),
+        Err(e) => {
+            problems.push(RegistryProblem::InvalidMetadata {
+                name: name.clone(),
+                location: source.clone(),
+                message: e.to_string(),
+            });
+            None
+        }
+    };
+    let schema = match &spec {
+        Some(spec) => match InputSchema::compile(&spec.input_schema) {
+            Ok(schema) => Some(schema),
+            Err(e) => {
+                problems.push(RegistryProblem::InvalidSchema {
+                    name: name.clone(),
+                    location: source.clone(),
+                    message: e.message,
+                });
+                None
+            }
+        },
+        None => None,
+    };
+    match (spec, schema) {
+        (Some(spec), Some(schema)) if problems.is_empty() => Ok(Registered {
+            def,
+            schema,
+            spec,
+            timeout: timeouts.get(meta.name).copied().unwrap_or(default_timeout),
+        }),
+        _ => Err(problems),
+    }
+}
+
+fn drift<C>(manifest: &'static ToolMeta, registered: &Registered<C>) -> Option<RegistryProblem> {
+    let found = registered.def.meta;
+    if std::ptr::eq(manifest, found) {
+        return None;
+    }
+    let problem = |declared: String, found_text: String| RegistryProblem::Drift {
+        name: manifest.name.to_owned(),
+        declared,
+        declared_location: manifest.source.to_owned(),
+        found: found_text,
+        location: found.source.to_owned(),
+    };
+    if manifest.safety != found.safety || manifest.mode != found.mode {
+        return Some(problem(
+            format!("{}, {}", manifest.safety, manifest.mode),
+            format!("{}, {}", found.safety, found.mode),
+        ));
+    }
+    match manifest.input_schema.to_value() {
+        Ok(schema) if schema == registered.spec.input_schema => None,
+        Ok(_) => Some(problem(
+            "with one input schema".to_owned(),
+            "built with another".to_owned(),
+        )),
+        Err(e) => Some(RegistryProblem::InvalidMetadata {
+            name: manifest.name.to_owned(),
+            location: manifest.source.to_owned(),
+            message: e.to_string(),
+        }),
+    }
+}
+
+impl<C> Registry<C> {
+    /// Starts a registry.
+    pub fn builder() -> RegistryBuilder<C> {
+        RegistryBuilder::default()
+    }
+
+    /// The tool of that name.
+    pub fn get(&self, name: &str) -> Option<&ToolDef<C>> {
+        self.tools.get(name).map(|t| &t.def)
+    }
+
+    /// Every tool's name, sorted.
+    pub fn names(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.tools.keys().copied()
+    }
+
+    /// How many tools are registered.
+    pub fn len(&self) -> usize {
+        self.tools.len()
+    }
+
+    /// True when no tool is registered.
+    pub fn is_empty(&self) -> bool {
+        self.tools.is_empty()
+    }
+
+    /// The time limit of a tool's calls.
+    pub fn timeout_of(&self, name: &str) -> Option<Duration> {
+        self.tools.get(name).map(|t| t.timeout)
+    }
+
+    /// The spec of every tool, sorted by name (for docs and exports of code-first tools).
+    pub fn specs(&self) -> Vec<ToolSpec> {
+        self.tools.values().map(|t| t.spec.clone()).collect()
+    }
+
+    /// Check 1: the tools of a run, sorted by name. A read-only run drops every tool that is not
+    /// `read-only`; disabled tools are dropped.
+    pub fn resolve(&self, policy: &RunPolicy) -> Vec<&'static ToolMeta> {
+        self.tools
+            .values()
+            .map(|t| t.def.meta)
+            .filter(|meta| policy.lists(meta))
+            .collect()
+    }
+
+    /// The specs of the tools of a run, sorted by name (for provider definitions of that run).
+    pub fn resolve_specs(&self, policy: &RunPolicy) -> Vec<ToolSpec> {
+        self.tools
+            .values()
+            .filter(|t| policy.lists(t.def.meta))
+            .map(|t| t.spec.clone())
+            .collect()
+    }
+
+    /// Runs one call through the policy check, validation, the tool and the envelope.
+    ///
+    /// Needs a Tokio runtime with the time driver enabled (for the time limit).
+    pub async fn execute(
+        &self,
+        policy: &RunPolicy,
+        ctx: &mut C,
+        name: &str,
+        arguments: &Value,
+    ) -> ToolResult {
+        let tool = match self.admit(policy, name, arguments) {
+            Ok(tool) => tool,
+            Err(refused) => return refused,
+        };
+        match tool.def.handler {
+            Handler::Shared(f) => tool.run_shared(f, ctx, arguments).await,
+            Handler::Exclusive(f) => tool.run_exclusive(f, ctx, arguments).await,
+        }
+    }
+
+    /// Check 2 and validation: the tool, or the envelope refusing the call.
+    pub(crate) fn admit(
+        &self,
+        policy: &RunPolicy,
+        name: &str,
+        arguments: &Value,
+    ) -> Result<&Registered<C>, ToolResult> {
+        let Some(tool) = self.tools.get(name) else {
+            return Err(self.not_found(policy, name));
+        };
+        if let Some(refusal) = policy.call_refusal(tool.def.meta, arguments) {
+            return Err(not_allowed(name, refusal));
+        }
+        if let Err(errors) = tool.schema.check(arguments) {
+            return Err(ToolResult::failure(
+                ErrorBody::runtime(
+                    RuntimeCode::InputInvalid,
+                    errors.report(),
+                    ACTION_INPUT_INVALID,
+                ),
+                false,
+            ));
+        }
+        Ok(tool)
+    }
+
+    fn not_found(&self, policy: &RunPolicy, name: &str) -> ToolResult {
+        let offered: Vec<&str> = self.resolve(policy).iter().map(|m| m.name).collect();
+        let close = close_names(name, &offered);
+        let mut message = format!(
+            "The tool `{}` does not exist.",
+            bounded(name, NAME_QUOTE_LIMIT)
+        );
+        if !close.is_empty() {
+            let listed: Vec<String> = close.iter().map(|n| format!("`{n}`")).collect();
+            message.push_str(&format!(" Close names: {}.", listed.join(", ")));
+        }
+        ToolResult::failure(
+            ErrorBody::runtime(RuntimeCode::NotFound, message, ACTION_NOT_FOUND),
+            false,
+        )
+    }
+}
+
+fn not_allowed(name: &str, refusal: Refusal) -> ToolResult {
+    let (message, action) = match refusal {
+        Refusal::ReadOnlyRun => (
+            format!("The tool `{name}` changes state and this run is read-only."),
+            ACTION_READ_ONLY_RUN,
+        ),
+        Refusal::Disabled => (
+            format!("The tool `{name}` is disabled by the user."),
+            ACTION_DISABLED,
+        ),
+        Refusal::Denied => (
+            format!("The call to `{name}` was not approved."),
+            ACTION_DENIED,
+        ),
+    };
+    ToolResult::failure(
+        ErrorBody::runtime(RuntimeCode::NotAllowed, message, action),
+        false,
+    )
+}
+
+impl<C> Registered<C> {
+    pub(crate) async fn run_shared(
+        &self,
+        f: SharedFn<C>,
+        ctx: &C,
+        arguments: &Value,
+    ) -> ToolResult {
+        match catch_panic(move || f(ctx, arguments)) {
+            Ok(future) => self.finish(future).await,
+            Err(_) => self.panicked(),
+        }
+    }
+
+    pub(crate) async fn run_exclusive(
+        &self,
+        f: ExclusiveFn<C>,
+        ctx: &mut C,
+        arguments: &Value,
+    ) -> ToolResult {
+        match catch_panic(move || f(ctx, arguments)) {
+            Ok(future) => self.finish(future).await,
+            Err(_) => self.panicked(),
+        }
+    }
+
+    async fn finish(&self, future: BoxFuture<'_, CallResult>) -> ToolResult {
+        match tokio::time::timeout(self.timeout, AssertUnwindSafe(future).catch_unwind()).await {
+            Err(_elapsed) => self.timed_out(),
+            Ok(Err(_panic)) => self.panicked(),
+            Ok(Ok(result)) => self.envelope(result),
+        }
+    }
+
+    fn destructive(&self) -> bool {
+        !self.def.meta.safety.is_read_only()
+    }
+
+    fn panicked(&self) -> ToolResult {
+        let name = self.def.meta.name;
+        let action = if self.destructive() {
+            ACTION_FAILED_DESTRUCTIVE
+        } else {
+            ACTION_FAILED
+        };
+        ToolResult::failure(
+            ErrorBody::runtime(
+                RuntimeCode::Failed,
+                format!("The tool `{name}` failed unexpectedly."),
+                action,
+            ),
+            self.destructive(),
+        )
+    }
+
+    fn timed_out(&self) -> ToolResult {
+        let name = self.def.meta.name;
+        let action = if self.destructive() {
+            ACTION_TIMEOUT_DESTRUCTIVE
+        } else {
+            ACTION_TIMEOUT
+        };
+        ToolResult::failure(
+            ErrorBody::runtime(
+                RuntimeCode::Timeout,
+                format!(
+                    "The tool `{name}` did not finish within {}.",
+                    describe(self.timeout)
+                ),
+                action,
+            ),
+            self.destructive(),
+        )
+    }
+
+    /// The envelope of what the adapter answered.
+    fn envelope(&self, result: CallResult) -> ToolResult {
+        let meta = self.def.meta;
+        match result {
+            Ok(output) => {
+                ToolResult::success(output.data, output.state_changed && self.destructive())
+            }
+            Err(ToolError::Declared { code, detail }) => match meta.error(code) {
+                Some(declared) => {
+                    let mut message = declared.message.to_owned();
+                    if let Some(detail) = detail.as_deref().map(str::trim).filter(|d| !d.is_empty())
+                    {
+                        message.push(' ');
+                        message.push_str(detail);
+                    }
+                    ToolResult::failure(
+                        ErrorBody {
+                            code: declared.code.to_owned(),
+                            message,
+                            retryable: declared.retryable,
+                            recommended_action: declared.recommended_action.to_owned(),
+                        },
+                        false,
+                    )
+                }
+                None => ToolResult::failure(
+                    ErrorBody::runtime(
+                        RuntimeCode::Failed,
+                        format!(
+                            "The tool `{}` failed with the undeclared error code `{}`.",
+                            meta.name,
+                            bounded(code, NAME_QUOTE_LIMIT)
+                        ),
+                        ACTION_FAILED,
+                    ),
+                    false,
+                ),
+            },
+            Err(ToolError::Input(message)) => ToolResult::failure(
+                ErrorBody::runtime(
+                    RuntimeCode::InputInvalid,
+                    format!(
+                        "{INPUT_INVALID_PREFIX}/: {}",
+                        bounded(&message, INPUT_MESSAGE_LIMIT)
+                    ),
+                    ACTION_INPUT_INVALID,
+                ),
+                false,
+            ),
+            // A failure without a declared code may come after the tool changed state (its
+            // output could not be serialized, say): a destructive tool never reassures.
+            Err(ToolError::Failed(message)) => ToolResult::failure(
+                ErrorBody::runtime(
+                    RuntimeCode::Failed,
+                    format!(
+                        "The tool `{}` failed: {}",
+                        meta.name,
+                        bounded(&message, 300)
+                    ),
+                    if self.destructive() {
+                        ACTION_FAILED_DESTRUCTIVE
+                    } else {
+                        ACTION_FAILED
+                    },
+                ),
+                self.destructive(),
+            ),
+        }
+    }
+}
+
+/// Runs `f`, catching a panic (the adapter may panic before it returns its future).
+fn catch_panic<R>(f: impl FnOnce() -> R) -> std::thread::Result<R> {
+    std::panic::catch_unwind(AssertUnwindSafe(f))
+}
+
+/// `30 s`, `1.5 s`, `250 ms`.
+fn describe(limit: Duration) -> String {
+    let millis = limit.as_millis();
+    if millis >= 1000 && millis.is_multiple_of(1000) {
+        format!("{} s", millis / 1000)
+    } else if millis >= 1000 {
+        format!("{:.1} s", limit.as_secs_f64())
+    } else {
+        format!("{millis} ms")
+    }
+}
+
+/// Up to [`CLOSE_NAME_LIMIT`] names close to `name`: small edit distance, or a long common
+/// prefix, closest first.
+pub fn close_names<'a>(name: &str, candidates: &[&'a str]) -> Vec<&'a str> {
+    if name.chars().count() > 4 * NAME_QUOTE_LIMIT {
+        return Vec::new();
+    }
+    let mut ranked: Vec<(usize, &'a str)> = candidates
+        .iter()
+        .filter_map(|candidate| {
+            let distance = edit_distance(name, candidate);
+            let shorter = name.chars().count().min(candidate.chars().count());
+            let prefix = name
+                .chars()
+                .zip(candidate.chars())
+                .take_while(|(a, b)| a == b)
+                .count();
+            let close = distance <= (shorter / 3).max(2) || prefix >= 4;
+            close.then_some((distance, *candidate))
+        })
+        .collect();
+    ranked.sort();
+    ranked
+        .into_iter()
+        .take(CLOSE_NAME_LIMIT)
+        .map(|(_, n)| n)
+        .collect()
+}
+
+/// Levenshtein distance in characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    let mut current = vec![0; b.len() + 1];
+    for (i, ca) in a.chars().enumerate() {
+        current[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous[j] + usize::from(ca != *cb);
+            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
+        }
+        std::mem::swap(&mut previous, &mut current);
+    }
+    previous[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn edit_distance_counts_characters() {
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("pane_creat", "pane_create"), 1);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("é", "e"), 1);
+    }
+
+    #[test]
+    fn close_names_rank_by_distance_and_stop_at_three() {
+        let names = [
+            "pane_create",
+            "panes_clear",
+            "panes_list",
+            "drawing_create",
+            "web_search",
+        ];
+        assert_eq!(
+            close_names("pane_creat", &names),
+            ["pane_create", "panes_clear", "panes_list"]
+        );
+        assert_eq!(close_names("drawing_craete", &names), ["drawing_create"]);
+        assert!(close_names("zzz", &names).is_empty());
+        assert!(close_names(&"x".repeat(1000), &names).is_empty());
+    }
+
+    #[test]
+    fn durations_read_naturally() {
+        assert_eq!(describe(Duration::from_secs(30)), "30 s");
+        assert_eq!(describe(Duration::from_millis(1500)), "1.5 s");
+        assert_eq!(describe(Duration::from_millis(250)), "250 ms");
+    }
+}

@@ -1,0 +1,197 @@
+//! The tools a user switched off, persisted as `{"disabledTools": [...]}`.
+//!
+//! - A missing file is first use: every tool is enabled.
+//! - A corrupt file is an error naming the file; it is never overwritten or silently reset.
+//! - Writes are atomic: a temporary file in the same directory, then a rename.
+//! - Names of tools that no longer exist are kept (the tool may come back).
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::io::{self, Write as _};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use serde::{Deserialize, Serialize};
+
+use crate::policy::RunPolicy;
+
+/// Why the settings could not be read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum SettingsError {
+    /// The file exists but cannot be read.
+    #[error("cannot read the tool settings `{path}`: {source}")]
+    Read {
+        /// The settings file.
+        path: PathBuf,
+        /// The I/O error.
+        source: io::Error,
+    },
+    /// The file is not a valid settings file; it is left untouched.
+    #[error(
+        "the tool settings `{path}` are corrupt at line {line}, column {column}: {message}; fix or remove the file (it was left untouched)"
+    )]
+    Corrupt {
+        /// The settings file.
+        path: PathBuf,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// The file cannot be written.
+    #[error("cannot write the tool settings `{path}`: {source}")]
+    Write {
+        /// The settings file.
+        path: PathBuf,
+        /// The I/O error.
+        source: io::Error,
+    },
+}
+
+#[derive(Debug, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct SettingsFile {
+    disabled_tools: BTreeSet<String>,
+}
+
+/// The persisted choice of which tools are switched off.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolSettings {
+    path: PathBuf,
+    disabled: BTreeSet<String>,
+}
+
+impl ToolSettings {
+    /// Reads the settings at `path`; a missing file means every tool is enabled.
+    ///
+    /// # Errors
+    /// When the file exists but cannot be read or is corrupt.
+    pub fn load(path: impl Into<PathBuf>) -> Result<Self, SettingsError> {
+        let path = path.into();
+        let disabled = read(&path)?
+            .map(|file| file.disabled_tools)
+            .unwrap_or_default();
+        Ok(ToolSettings { path, disabled })
+    }
+
+    /// The settings file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The disabled tools, sorted.
+    pub fn disabled(&self) -> &BTreeSet<String> {
+        &self.disabled
+    }
+
+    /// True unless the user disabled the tool.
+    pub fn is_enabled(&self, name: &str) -> bool {
+        !self.disabled.contains(name)
+    }
+
+    /// Switches a tool on or off (in memory; call [`ToolSettings::save`]). Returns whether
+    /// anything changed.
+    pub fn set_enabled(&mut self, name: &str, enabled: bool) -> bool {
+        if enabled {
+            self.disabled.remove(name)
+        } else {
+            self.disabled.insert(name.to_owned())
+        }
+    }
+
+    /// Writes the settings atomically. Refuses to replace a file that is corrupt.
+    ///
+    /// # Errors
+    /// When the existing file is corrupt or unreadable, or the new file cannot be written.
+    pub fn save(&self) -> Result<(), SettingsError> {
+        read(&self.path)?;
+        let file = SettingsFile {
+            disabled_tools: self.disabled.clone(),
+        };
+        let mut text = serde_json::to_string_pretty(&file).map_err(|e| SettingsError::Write {
+            path: self.path.clone(),
+            source: io::Error::other(e),
+        })?;
+        text.push('\n');
+        write_atomically(&self.path, text.as_bytes()).map_err(|source| SettingsError::Write {
+            path: self.path.clone(),
+            source,
+        })
+    }
+
+    /// Adds the disabled tools to a run's policy.
+    pub fn apply(&self, policy: &mut RunPolicy) {
+        policy.disabled.extend(self.disabled.iter().cloned());
+    }
+
+    /// A full policy with the disabled tools switched off.
+    pub fn to_policy(&self) -> RunPolicy {
+        let mut policy = RunPolicy::full();
+        self.apply(&mut policy);
+        policy
+    }
+}
+
+/// The parsed file, or `None` when there is none.
+fn read(path: &Path) -> Result<Option<SettingsFile>, SettingsError> {
+    let text = match fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(source) => {
+            return Err(SettingsError::Read {
+                path: path.to_owned(),
+                source,
+            });
+        }
+    };
+    serde_json::from_str(&text)
+        .map(Some)
+        .map_err(|e| SettingsError::Corrupt {
+            path: path.to_owned(),
+            line: e.line(),
+            column: e.column(),
+            message: e
+                .to_string()
+                .split(" at line ")
+                .next()
+                .unwrap_or_default()
+                .to_owned(),
+        })
+}
+
+static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.to_owned(),
+        _ => PathBuf::from("."),
+    };
+    let stem = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let (temp, mut file) = loop {
+        let n = TEMP_COUNTER.fetch_add(1, Ordering::Relaxed);
+        let candidate = dir.join(format!(".{stem}.{}.{n}.tmp", std::process::id()));
+        match fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&candidate)
+        {
+            Ok(file) => break (candidate, file),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+    };
+    let written = file.write_all(bytes).and_then(|()| file.sync_all());
+    drop(file);
+    match written.and_then(|()| fs::rename(&temp, path)) {
+        Ok(()) => Ok(()),
+        Err(e) => {
+            let _ = fs::remove_file(&temp);
+            Err(e)
+        }
+    }
+}

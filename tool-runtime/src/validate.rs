@@ -1,0 +1,668 @@
+//! Input validation: a tool's JSON Schema (draft 2020-12), compiled once, and the short, bounded
+//! report the model receives when arguments fail it.
+//!
+//! The report is `The tool input is invalid: <error>; <error>; …` — at most
+//! [`TOOL_INPUT_ERROR_LIMIT`] errors joined by `"; "`, then `; … and N more` when more exist.
+//! Each error is `<pointer>: <message>`, with the RFC 6901 JSON Pointer of the offending value
+//! (`/` for the root). Errors are sorted by pointer (array indices numerically), then by message.
+
+use std::cmp::Ordering;
+use std::fmt;
+
+use jsonschema::error::{TypeKind, ValidationErrorKind};
+use jsonschema::{ValidationError, Validator};
+use serde_json::Value;
+
+/// The most field errors a report lists.
+pub const TOOL_INPUT_ERROR_LIMIT: usize = 5;
+
+/// How many characters of a value or pattern a message may quote.
+pub const QUOTE_LIMIT: usize = 32;
+
+/// The separator between the errors of a report.
+pub const ERROR_SEPARATOR: &str = "; ";
+
+/// The prefix of every input report.
+pub const INPUT_INVALID_PREFIX: &str = "The tool input is invalid: ";
+
+/// How many enum options a message lists before `…`.
+const ENUM_OPTION_LIMIT: usize = 8;
+
+/// A tool's input schema, compiled once and never changed afterwards.
+pub struct InputSchema {
+    validator: Validator,
+}
+
+impl fmt::Debug for InputSchema {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("InputSchema").finish_non_exhaustive()
+    }
+}
+
+/// A schema that does not compile.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SchemaError {
+    /// Why, as the schema compiler says it.
+    pub message: String,
+}
+
+impl fmt::Display for SchemaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for SchemaError {}
+
+impl InputSchema {
+    /// Compiles `schema` as JSON Schema draft 2020-12. `format` is an annotation only; remote
+    /// references are never fetched.
+    ///
+    /// # Errors
+    /// When the schema is not a valid draft 2020-12 schema or a reference cannot be resolved.
+    pub fn compile(schema: &Value) -> Result<Self, SchemaError> {
+        jsonschema::draft202012::options()
+            .should_validate_formats(false)
+            .build(schema)
+            .map(|validator| InputSchema { validator })
+            .map_err(|e| SchemaError {
+                message: bounded(&e.to_string(), 300),
+            })
+    }
+
+    /// The fast check: true when `instance` is valid.
+    pub fn is_valid(&self, instance: &Value) -> bool {
+        self.validator.is_valid(instance)
+    }
+
+    /// Validates `instance`; on failure every error, sorted, ready for the report.
+    ///
+    /// # Errors
+    /// The field errors when `instance` does not match the schema.
+    pub fn check(&self, instance: &Value) -> Result<(), InputErrors> {
+        if self.validator.is_valid(instance) {
+            return Ok(());
+        }
+        let mut errors = Vec::new();
+        for error in self.validator.iter_errors(instance) {
+            field_errors(instance, &error, &mut errors);
+        }
+        if errors.is_empty() {
+            // The fast path and the error path disagreed; never let such input through.
+            errors.push(FieldError {
+                pointer: "/".to_owned(),
+                message: "Invalid value".to_owned(),
+            });
+        }
+        errors.sort_by(FieldError::cmp_for_report);
+        errors.dedup();
+        for error in &mut errors {
+            error.pointer = bounded_pointer(&error.pointer);
+        }
+        Err(InputErrors { errors })
+    }
+}
+
+/// One field error: `<pointer>: <message>`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldError {
+    /// The RFC 6901 JSON Pointer of the offending value; `/` for the root.
+    pub pointer: String,
+    /// A short message saying what was expected.
+    pub message: String,
+}
+
+impl FieldError {
+    /// Report order: by pointer (array indices compared as numbers), then by message.
+    pub fn cmp_for_report(&self, other: &Self) -> Ordering {
+        compare_pointers(&self.pointer, &other.pointer)
+            .then_with(|| self.message.cmp(&other.message))
+    }
+}
+
+impl fmt::Display for FieldError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.pointer, self.message)
+    }
+}
+
+/// Every field error of one invalid input, in report order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputErrors {
+    errors: Vec<FieldError>,
+}
+
+impl InputErrors {
+    /// Every error, sorted (not only the ones the report lists).
+    pub fn errors(&self) -> &[FieldError] {
+        &self.errors
+    }
+
+    /// The report: `The tool input is invalid: <e1>; <e2>; … and N more`.
+    pub fn report(&self) -> String {
+        let mut out = String::from(INPUT_INVALID_PREFIX);
+        for (i, error) in self.errors.iter().take(TOOL_INPUT_ERROR_LIMIT).enumerate() {
+            if i > 0 {
+                out.push_str(ERROR_SEPARATOR);
+            }
+            out.push_str(&error.pointer);
+            out.push_str(": ");
+            out.push_str(&error.message);
+        }
+        let more = self.errors.len().saturating_sub(TOOL_INPUT_ERROR_LIMIT);
+        if more > 0 {
+            out.push_str(ERROR_SEPARATOR);
+            out.push_str(&format!("… and {more} more"));
+        }
+        out
+    }
+}
+
+impl fmt::Display for InputErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.report())
+    }
+}
+
+impl std::error::Error for InputErrors {}
+
+/// RFC 6901: `~` → `~0`, `/` → `~1`.
+pub fn escape_pointer_segment(segment: &str) -> String {
+    segment.replace('~', "~0").replace('/', "~1")
+}
+
+/// The longest pointer segment a report quotes in full.
+const SEGMENT_LIMIT: usize = 64;
+
+/// The longest pointer a report quotes in full.
+const POINTER_LIMIT: usize = 256;
+
+/// Property names come from the input: a report quotes a prefix of long ones only.
+fn bounded_pointer(pointer: &str) -> String {
+    if pointer.len() <= SEGMENT_LIMIT {
+        return pointer.to_owned();
+    }
+    let segments: Vec<String> = pointer
+        .split('/')
+        .map(|s| bounded(s, SEGMENT_LIMIT))
+        .collect();
+    bounded(&segments.join("/"), POINTER_LIMIT)
+}
+
+fn pointer_of(location: &str) -> String {
+    if location.is_empty() {
+        "/".to_owned()
+    } else {
+        location.to_owned()
+    }
+}
+
+fn child_pointer(location: &str, property: &str) -> String {
+    format!("{location}/{}", escape_pointer_segment(property))
+}
+
+fn compare_pointers(a: &str, b: &str) -> Ordering {
+    let mut left = a.split('/');
+    let mut right = b.split('/');
+    loop {
+        match (left.next(), right.next()) {
+            (None, None) => return Ordering::Equal,
+            (None, Some(_)) => return Ordering::Less,
+            (Some(_), None) => return Ordering::Greater,
+            (Some(x), Some(y)) => {
+                let order = match (x.parse::<u64>(), y.parse::<u64>()) {
+                    (Ok(i), Ok(j)) => i.cmp(&j).then_with(|| x.cmp(y)),
+                    _ => x.cmp(y),
+                };
+                if order != Ordering::Equal {
+                    return order;
+                }
+            }
+        }
+    }
+}
+
+/// `text` cut to `limit` characters, with `…` when cut.
+pub fn bounded(text: &str, limit: usize) -> String {
+    match text.char_indices().nth(limit) {
+        None => text.to_owned(),
+        Some((end, _)) => format!("{}…", &text[..end]),
+    }
+}
+
+/// A value as compact JSON, cut to [`QUOTE_LIMIT`] characters.
+fn quote(value: &Value) -> String {
+    bounded(&value.to_string(), QUOTE_LIMIT)
+}
+
+fn quote_str(text: &str) -> String {
+    quote(&Value::String(text.to_owned()))
+}
+
+fn limit_number(limit: &Value) -> String {
+    bounded(&limit.to_string(), QUOTE_LIMIT)
+}
+
+fn plural(n: u64, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("{n} {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
+fn type_list(kind: &TypeKind) -> String {
+    match kind {
+        TypeKind::Single(t) => t.as_str().to_owned(),
+        TypeKind::Multiple(set) => {
+            let names: Vec<&str> = set.iter().map(|t| t.as_str()).collect();
+            match names.split_last() {
+                None => "a value".to_owned(),
+                Some((last, [])) => (*last).to_owned(),
+                Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+            }
+        }
+    }
+}
+
+fn one_of(options: &Value) -> String {
+    match options {
+        Value::Array(items) => {
+            let mut listed: Vec<String> = items.iter().take(ENUM_OPTION_LIMIT).map(quote).collect();
+            if items.len() > ENUM_OPTION_LIMIT {
+                listed.push("…".to_owned());
+            }
+            format!("Expected one of {}", listed.join(", "))
+        }
+        other => format!("Expected one of {}", quote(other)),
+    }
+}
+
+/// Turns one validator error into field errors (one per missing or unexpected property).
+fn field_errors(root: &Value, error: &ValidationError<'_>, out: &mut Vec<FieldError>) {
+    let location = error.instance_path().as_str();
+    let at = |message: String| FieldError {
+        pointer: pointer_of(location),
+        message,
+    };
+    let message = match error.kind() {
+        ValidationErrorKind::Required { property } => {
+            let name = match property {
+                Value::String(name) => name.clone(),
+                other => other.to_string(),
+            };
+            out.push(FieldError {
+                pointer: child_pointer(location, &name),
+                message: "Expected required property".to_owned(),
+            });
+            return;
+        }
+        ValidationErrorKind::AdditionalProperties { unexpected }
+        | ValidationErrorKind::UnevaluatedProperties { unexpected } => {
+            for name in unexpected {
+                out.push(FieldError {
+                    pointer: child_pointer(location, name),
+                    message: "Unexpected property".to_owned(),
+                });
+            }
+            return;
+        }
+        ValidationErrorKind::Type { kind } => format!("Expected {}", type_list(kind)),
+        ValidationErrorKind::Enum { options } => one_of(options),
+        ValidationErrorKind::Constant { expected_value } => {
+            format!("Expected {}", quote(expected_value))
+        }
+        ValidationErrorKind::Minimum { limit } => {
+            format!(
+                "Expected number to be greater or equal to {}",
+                limit_number(limit)
+            )
+        }
+        ValidationErrorKind::Maximum { limit } => {
+            format!(
+                "Expected number to be less or equal to {}",
+                limit_number(limit)
+            )
+        }
+        ValidationErrorKind::ExclusiveMinimum { limit } => {
+            format!("Expected number to be greater than {}", limit_number(limit))
+        }
+        ValidationErrorKind::ExclusiveMaximum { limit } => {
+            format!("Expected number to be less than {}", limit_number(limit))
+        }
+        ValidationErrorKind::MultipleOf { multiple_of } => {
+            format!("Expected number to be a multiple of {multiple_of}")
+        }
+        ValidationErrorKind::MinLength { limit } => {
+            format!("Expected string length greater or equal to {limit}")
+        }
+        ValidationErrorKind::MaxLength { limit } => {
+            format!("Expected string length less or equal to {limit}")
+        }
+        ValidationErrorKind::MinItems { limit } => {
+            format!("Expected at least {}", plural(*limit, "item", "items"))
+        }
+        ValidationErrorKind::MaxItems { limit } => {
+            format!("Expected at most {}", plural(*limit, "item", "items"))
+        }
+        ValidationErrorKind::AdditionalItems { limit } => {
+            format!(
+                "Expected at most {}",
+                plural(*limit as u64, "item", "items")
+            )
+        }
+        ValidationErrorKind::UniqueItems => "Expected unique items".to_owned(),
+        ValidationErrorKind::MinProperties { limit } => {
+            format!(
+                "Expected at least {}",
+                plural(*limit, "property", "properties")
+            )
+        }
+        ValidationErrorKind::MaxProperties { limit } => {
+            format!(
+                "Expected at most {}",
+                plural(*limit, "property", "properties")
+            )
+        }
+        ValidationErrorKind::Pattern { pattern } => {
+            format!("Expected string to match pattern {}", quote_str(pattern))
+        }
+        ValidationErrorKind::BacktrackLimitExceeded { .. }
+        | ValidationErrorKind::RegexEngineFailure { .. } => {
+            "Expected string that the pattern can be checked against".to_owned()
+        }
+        ValidationErrorKind::Format { format } => {
+            format!("Expected string in format {}", quote_str(format))
+        }
+        ValidationErrorKind::ContentEncoding { content_encoding } => {
+            format!("Expected string encoded as {}", quote_str(content_encoding))
+        }
+        ValidationErrorKind::ContentMediaType { content_media_type } => {
+            format!(
+                "Expected string of media type {}",
+                quote_str(content_media_type)
+            )
+        }
+        ValidationErrorKind::FromUtf8 { .. } => "Expected encoded UTF-8 text".to_owned(),
+        ValidationErrorKind::FalseSchema => {
+            // `additionalProperties: false` without `properties` (and `propertyNames: false`) is
+            // reported once for the whole object: every one of its properties is unexpected.
+            let keyword = error
+                .schema_path()
+                .as_str()
+                .rsplit('/')
+                .next()
+                .unwrap_or_default();
+            let object = root.pointer(location).and_then(Value::as_object);
+            match object {
+                Some(object)
+                    if !object.is_empty()
+                        && matches!(keyword, "additionalProperties" | "propertyNames") =>
+                {
+                    for name in object.keys() {
+                        out.push(FieldError {
+                            pointer: child_pointer(location, name),
+                            message: "Unexpected property".to_owned(),
+                        });
+                    }
+                    return;
+                }
+                _ => "Unexpected value".to_owned(),
+            }
+        }
+        ValidationErrorKind::AnyOf { .. } => {
+            "Expected value to match at least one allowed schema".to_owned()
+        }
+        ValidationErrorKind::OneOfNotValid { .. } => {
+            "Expected value to match exactly one allowed schema, it matches none".to_owned()
+        }
+        ValidationErrorKind::OneOfMultipleValid { .. } => {
+            "Expected value to match exactly one allowed schema, it matches several".to_owned()
+        }
+        ValidationErrorKind::Not { .. } => {
+            "Expected value not to match the excluded schema".to_owned()
+        }
+        ValidationErrorKind::Contains => "Expected array to contain a matching item".to_owned(),
+        ValidationErrorKind::PropertyNames { error } => {
+            let name = match error.instance().as_ref() {
+                Value::String(name) => quote_str(name),
+                other => quote(other),
+            };
+            format!("Unexpected property name {name}")
+        }
+        ValidationErrorKind::UnevaluatedItems { unexpected } => {
+            format!(
+                "Unexpected {}",
+                plural(unexpected.len() as u64, "item", "items")
+            )
+        }
+        ValidationErrorKind::Custom { message, .. } => bounded(message, 2 * QUOTE_LIMIT),
+        ValidationErrorKind::Referencing(_) => "Expected value the schema can resolve".to_owned(),
+    };
+    out.push(at(message));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn report(schema: Value, instance: Value) -> String {
+        let schema = InputSchema::compile(&schema).expect("schema compiles");
+        schema.check(&instance).expect_err("invalid").report()
+    }
+
+    #[test]
+    fn pointers_escape_tilde_and_slash() {
+        assert_eq!(escape_pointer_segment("a/b~c"), "a~1b~0c");
+        let text = report(
+            json!({"type": "object", "properties": {"a/b~c": {"type": "number"}}, "required": ["x~/y"]}),
+            json!({"a/b~c": "s"}),
+        );
+        assert_eq!(
+            text,
+            "The tool input is invalid: /a~1b~0c: Expected number; /x~0~1y: Expected required property"
+        );
+    }
+
+    #[test]
+    fn pointers_sort_indices_numerically() {
+        assert_eq!(compare_pointers("/a/2", "/a/10"), Ordering::Less);
+        assert_eq!(compare_pointers("/", "/a"), Ordering::Less);
+        assert_eq!(compare_pointers("/a", "/a/0"), Ordering::Less);
+        assert_eq!(compare_pointers("/b", "/a/0"), Ordering::Greater);
+    }
+
+    #[test]
+    fn long_pointers_are_cut() {
+        let long = "k".repeat(100);
+        assert_eq!(bounded_pointer("/a/0"), "/a/0");
+        assert_eq!(
+            bounded_pointer(&format!("/{long}/0")),
+            format!("/{}…/0", "k".repeat(64))
+        );
+        let deep = "/0".repeat(500);
+        assert_eq!(bounded_pointer(&deep).chars().count(), POINTER_LIMIT + 1);
+    }
+
+    #[test]
+    fn bounded_cuts_on_characters() {
+        assert_eq!(bounded("abc", 3), "abc");
+        assert_eq!(bounded("abcd", 3), "abc…");
+        assert_eq!(bounded("ééééé", 2), "éé…");
+    }
+
+    #[test]
+    fn messages_for_every_reachable_keyword() {
+        let cases = [
+            (json!({"type": "number"}), json!("x"), "/: Expected number"),
+            (
+                json!({"type": "integer"}),
+                json!(1.5),
+                "/: Expected integer",
+            ),
+            (
+                json!({"type": ["string", "null"]}),
+                json!(1),
+                "/: Expected null or string",
+            ),
+            (
+                json!({"enum": ["a", 1]}),
+                json!("b"),
+                "/: Expected one of \"a\", 1",
+            ),
+            (json!({"const": "line"}), json!("b"), "/: Expected \"line\""),
+            (
+                json!({"minimum": 0}),
+                json!(-1),
+                "/: Expected number to be greater or equal to 0",
+            ),
+            (
+                json!({"maximum": 2.5}),
+                json!(3),
+                "/: Expected number to be less or equal to 2.5",
+            ),
+            (
+                json!({"exclusiveMinimum": 0}),
+                json!(0),
+                "/: Expected number to be greater than 0",
+            ),
+            (
+                json!({"exclusiveMaximum": 1}),
+                json!(1),
+                "/: Expected number to be less than 1",
+            ),
+            (
+                json!({"multipleOf": 2}),
+                json!(3),
+                "/: Expected number to be a multiple of 2",
+            ),
+            (
+                json!({"minLength": 1}),
+                json!(""),
+                "/: Expected string length greater or equal to 1",
+            ),
+            (
+                json!({"maxLength": 2}),
+                json!("abc"),
+                "/: Expected string length less or equal to 2",
+            ),
+            (
+                json!({"minItems": 1}),
+                json!([]),
+                "/: Expected at least 1 item",
+            ),
+            (
+                json!({"maxItems": 10}),
+                json!([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]),
+                "/: Expected at most 10 items",
+            ),
+            (
+                json!({"uniqueItems": true}),
+                json!([1, 1]),
+                "/: Expected unique items",
+            ),
+            (
+                json!({"minProperties": 2}),
+                json!({"a": 1}),
+                "/: Expected at least 2 properties",
+            ),
+            (
+                json!({"maxProperties": 1}),
+                json!({"a": 1, "b": 2}),
+                "/: Expected at most 1 property",
+            ),
+            (
+                json!({"pattern": "^[a-z]+$"}),
+                json!("A"),
+                "/: Expected string to match pattern \"^[a-z]+$\"",
+            ),
+            (json!(false), json!(1), "/: Unexpected value"),
+            (
+                json!({"anyOf": [{"type": "string"}, {"type": "number"}]}),
+                json!(null),
+                "/: Expected value to match at least one allowed schema",
+            ),
+            (
+                json!({"oneOf": [{"type": "number"}, {"type": "integer"}]}),
+                json!(1),
+                "/: Expected value to match exactly one allowed schema, it matches several",
+            ),
+            (
+                json!({"not": {"type": "null"}}),
+                json!(null),
+                "/: Expected value not to match the excluded schema",
+            ),
+            (
+                json!({"contains": {"type": "null"}}),
+                json!([1]),
+                "/: Expected array to contain a matching item",
+            ),
+            (
+                json!({"propertyNames": {"maxLength": 2}}),
+                json!({"abc": 1}),
+                "/: Unexpected property name \"abc\"",
+            ),
+            (
+                json!({"prefixItems": [{}], "items": false}),
+                json!([1, 2]),
+                "/1: Unexpected value",
+            ),
+            (
+                json!({"unevaluatedProperties": false}),
+                json!({"x": 1}),
+                "/x: Unexpected property",
+            ),
+        ];
+        for (schema, instance, expected) in cases {
+            let text = report(schema.clone(), instance);
+            assert_eq!(
+                text,
+                format!("{INPUT_INVALID_PREFIX}{expected}"),
+                "schema {schema}"
+            );
+        }
+    }
+
+    #[test]
+    fn long_schema_values_are_quoted_by_prefix_only() {
+        let long = "x".repeat(200);
+        let text = report(json!({"const": long}), json!("y"));
+        assert!(text.chars().count() < 100, "{text}");
+        assert!(text.ends_with('…'), "{text}");
+    }
+
+    #[test]
+    fn many_enum_options_are_cut() {
+        let options: Vec<String> = (0..20).map(|i| format!("o{i}")).collect();
+        let text = report(json!({"enum": options}), json!("z"));
+        assert_eq!(
+            text,
+            format!(
+                "{INPUT_INVALID_PREFIX}/: Expected one of \"o0\", \"o1\", \"o2\", \"o3\", \"o4\", \"o5\", \"o6\", \"o7\", …"
+            )
+        );
+    }
+
+    #[test]
+    fn at_most_five_errors_then_how_many_more() {
+        let schema = json!({"type": "object", "additionalProperties": false});
+        let instance: serde_json::Map<String, Value> =
+            (0..12).map(|i| (format!("k{i:02}"), json!(i))).collect();
+        let text = report(schema, Value::Object(instance));
+        assert_eq!(
+            text,
+            "The tool input is invalid: /k00: Unexpected property; /k01: Unexpected property; \
+             /k02: Unexpected property; /k03: Unexpected property; /k04: Unexpected property; … and 7 more"
+        );
+    }
+
+    #[test]
+    fn invalid_schemas_do_not_compile() {
+        let error = InputSchema::compile(&json!({"type": "nope"})).expect_err("invalid");
+        assert!(!error.message.is_empty());
+        let error = InputSchema::compile(&json!({"$ref": "https://example.invalid/s.json"}))
+            .expect_err("no remote refs");
+        assert!(!error.message.is_empty());
+    }
+}

@@ -1,0 +1,129 @@
+//! The official JSON Schema Test Suite (draft 2020-12), run through the registry's validation
+//! path for every keyword the generator emits. Verdicts must match the suite's.
+//!
+//! The suite is looked up at `<workspace>/../shared/conformance/json-schema-test-suite`, or at
+//! the directory named by `JSON_SCHEMA_TEST_SUITE`; when it is absent the test says so and passes.
+
+use std::path::PathBuf;
+
+use serde::Deserialize;
+use serde_json::Value;
+use tool_runtime::InputSchema;
+use tool_runtime::validate::INPUT_INVALID_PREFIX;
+
+/// The keywords the generator supports, by suite file (`format` is an annotation only).
+const KEYWORD_FILES: &[&str] = &[
+    "additionalProperties",
+    "const",
+    "default",
+    "enum",
+    "exclusiveMaximum",
+    "exclusiveMinimum",
+    "format",
+    "items",
+    "maxItems",
+    "maxLength",
+    "maxProperties",
+    "maximum",
+    "minItems",
+    "minLength",
+    "minProperties",
+    "minimum",
+    "multipleOf",
+    "pattern",
+    "properties",
+    "required",
+    "type",
+    "uniqueItems",
+];
+
+#[derive(Deserialize)]
+struct Group {
+    description: String,
+    schema: Value,
+    tests: Vec<Case>,
+}
+
+#[derive(Deserialize)]
+struct Case {
+    description: String,
+    data: Value,
+    valid: bool,
+}
+
+fn suite_dir() -> PathBuf {
+    let root = std::env::var_os("JSON_SCHEMA_TEST_SUITE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("..")
+                .join("..")
+                .join("shared")
+                .join("conformance")
+                .join("json-schema-test-suite")
+        });
+    root.join("tests").join("draft2020-12")
+}
+
+#[test]
+fn draft_2020_12_suite_verdicts_match() {
+    let dir = suite_dir();
+    if !dir.is_dir() {
+        println!(
+            "the JSON Schema Test Suite is not present at {}: skipped",
+            dir.display()
+        );
+        return;
+    }
+    let mut cases = 0;
+    let mut mismatches = Vec::new();
+    for keyword in KEYWORD_FILES {
+        let path = dir.join(format!("{keyword}.json"));
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let groups: Vec<Group> =
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let mut file_cases = 0;
+        for group in groups {
+            let schema = InputSchema::compile(&group.schema).unwrap_or_else(|e| {
+                panic!("{keyword}: `{}` does not compile: {e}", group.description)
+            });
+            for case in group.tests {
+                cases += 1;
+                file_cases += 1;
+                let fast = schema.is_valid(&case.data);
+                let checked = schema.check(&case.data);
+                if let Err(errors) = &checked {
+                    let report = errors.report();
+                    assert!(report.starts_with(INPUT_INVALID_PREFIX), "{report}");
+                    assert!(!errors.errors().is_empty());
+                    assert!(
+                        errors.errors().iter().all(|e| e.pointer.starts_with('/')),
+                        "{report}"
+                    );
+                }
+                if fast != case.valid || checked.is_ok() != case.valid {
+                    mismatches.push(format!(
+                        "{keyword}: {} / {}: expected {}, is_valid {fast}, check {}",
+                        group.description,
+                        case.description,
+                        case.valid,
+                        checked.is_ok()
+                    ));
+                }
+            }
+        }
+        println!("{keyword}: {file_cases} cases");
+    }
+    println!(
+        "draft 2020-12 suite: {cases} cases run over {} keywords",
+        KEYWORD_FILES.len()
+    );
+    assert!(cases > 0, "the suite has cases");
+    assert!(
+        mismatches.is_empty(),
+        "{} verdicts differ:\n{}",
+        mismatches.len(),
+        mismatches.join("\n")
+    );
+}
