@@ -20,6 +20,9 @@
 //! }
 //! ```
 
+// The examples are build scripts: their `fn main` is the point.
+#![allow(clippy::needless_doctest_main)]
+
 use std::fmt;
 use std::io;
 use std::path::{Component, Path, PathBuf};

@@ -604,8 +604,13 @@ impl<'a> TypeGen<'a> {
                             .and_then(Value::as_str)
                             .unwrap_or_default()
                             .to_owned();
+                        // The struct goes before the types of its fields.
+                        let slot = self.items.len();
+                        self.items.push(TokenStream::new());
                         let item = self.object_struct(node, pointer, &name, &doc)?;
-                        self.items.push(item);
+                        if let Some(place) = self.items.get_mut(slot) {
+                            *place = item;
+                        }
                         let name = ident(&name);
                         Ok(quote!(#name))
                     }
