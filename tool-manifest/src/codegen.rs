@@ -414,7 +414,7 @@ impl<'a> TypeGen<'a> {
         node: &Map<String, Value>,
         pointer: &str,
     ) -> CodegenError {
-        if let Some(keyword) = node.keys().find(|k| !is_known_keyword(k)) {
+        if let Some(keyword) = node.keys().find(|k| !is_supported_keyword(k)) {
             return self.error(
                 &child(pointer, keyword),
                 format!("unsupported keyword `{keyword}`"),
@@ -436,7 +436,7 @@ impl<'a> TypeGen<'a> {
             {
                 continue;
             }
-            let message = if is_known_keyword(key) {
+            let message = if is_supported_keyword(key) {
                 format!("keyword `{key}` is not supported here")
             } else {
                 format!("unsupported keyword `{key}`")
@@ -694,6 +694,7 @@ impl<'a> TypeGen<'a> {
                 .unwrap_or_default(),
         );
         let name_ident = ident(&name);
+        let allow = allow_shared_affixes(words.len());
         self.items.push(quote! {
             #doc
             #[derive(
@@ -704,7 +705,7 @@ impl<'a> TypeGen<'a> {
             )]
             #[serde(crate = "::tool_runtime::__private::serde")]
             #[schemars(crate = "::tool_runtime::__private::schemars")]
-            #[allow(clippy::enum_variant_names)]
+            #allow
             pub enum #name_ident {
                 #(#variants),*
             }
@@ -763,11 +764,13 @@ impl<'a> TypeGen<'a> {
 
         let doc = doc_attrs(doc);
         let deny = deny.then(|| quote!(, deny_unknown_fields));
+        // With nothing required, the empty input is valid: `Default` builds it.
+        let default = required.is_empty().then(|| quote!(Default,));
         let name = ident(name);
         Ok(quote! {
             #doc
             #[derive(
-                Debug, Clone, PartialEq,
+                Debug, Clone, PartialEq, #default
                 ::tool_runtime::__private::serde::Serialize,
                 ::tool_runtime::__private::serde::Deserialize,
                 ::tool_runtime::__private::schemars::JsonSchema
@@ -870,6 +873,12 @@ impl<'a> TypeGen<'a> {
     }
 }
 
+/// Variants named after declared words often share a prefix or suffix (`PaneNotFound`,
+/// `DrawingNotFound`): that is not a naming mistake of the generated code.
+fn allow_shared_affixes(variants: usize) -> Option<TokenStream> {
+    (variants > 1).then(|| quote!(#[allow(clippy::enum_variant_names)]))
+}
+
 /// `#[schemars(extend(...))]` with the validation keywords and annotations of a property, so
 /// the derived schema keeps them.
 fn schemars_extend(node: &Map<String, Value>) -> Option<TokenStream> {
@@ -951,10 +960,11 @@ fn error_enum(spec: &ToolSpec) -> TokenStream {
         .iter()
         .map(|(variant, code, _)| quote!(Error::#variant => #code));
     let doc = doc_attrs(&format!("The codes `{}` declares.", spec.name));
+    let allow = allow_shared_affixes(variants.len());
     quote! {
         #doc
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        #[allow(clippy::enum_variant_names)]
+        #allow
         pub enum Error {
             #(#defs),*
         }
@@ -1246,40 +1256,10 @@ fn is_keyword(name: &str) -> bool {
     )
 }
 
-/// Known JSON Schema keywords outside the supported subset, named as such in errors.
-fn is_known_keyword(key: &str) -> bool {
-    matches!(
-        key,
-        "$ref"
-            | "$defs"
-            | "definitions"
-            | "allOf"
-            | "anyOf"
-            | "oneOf"
-            | "not"
-            | "if"
-            | "then"
-            | "else"
-            | "patternProperties"
-            | "prefixItems"
-            | "dependentRequired"
-            | "dependentSchemas"
-            | "unevaluatedProperties"
-            | "unevaluatedItems"
-            | "contains"
-            | "minContains"
-            | "maxContains"
-            | "propertyNames"
-            | "$dynamicRef"
-            | "$dynamicAnchor"
-            | "$anchor"
-            | "$id"
-            | "$schema"
-            | "$vocabulary"
-            | "contentEncoding"
-            | "contentMediaType"
-            | "contentSchema"
-    ) || ANNOTATIONS.contains(&key)
+/// Is `key` a keyword of the supported subset (for some type)?
+fn is_supported_keyword(key: &str) -> bool {
+    key == "type"
+        || ANNOTATIONS.contains(&key)
         || STRING_KEYWORDS.contains(&key)
         || NUMBER_KEYWORDS.contains(&key)
         || ARRAY_KEYWORDS.contains(&key)
