@@ -124,6 +124,13 @@ fn tool_module(spec: &ToolSpec, module: &Ident) -> Result<TokenStream, CodegenEr
     let module_doc = doc_attrs(&spec.description);
     Ok(quote! {
         #module_doc
+        #[allow(
+            clippy::doc_lazy_continuation,
+            clippy::doc_overindented_list_items,
+            rustdoc::bare_urls,
+            rustdoc::broken_intra_doc_links,
+            rustdoc::invalid_html_tags
+        )]
         pub mod #module {
             #input
             #(#nested)*
@@ -1294,7 +1301,8 @@ fn doc_attrs(text: &str) -> TokenStream {
     let mut previous_blank = true;
     let mut in_indented = false;
     let lines = text.lines().map(|line| {
-        let line = line.trim_end();
+        let line = line.trim_end().replace('\t', "    ");
+        let line = line.as_str();
         let trimmed = line.trim_start();
         let indent = line.len() - trimmed.len();
         let mut out = line.to_owned();
