@@ -23,7 +23,7 @@
 //! Only a subset of JSON Schema becomes Rust types; anything outside it is a [`CodegenError`]
 //! naming the tool and the JSON Pointer of the offending schema node.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use proc_macro2::{Ident, Literal, Span, TokenStream};
@@ -388,23 +388,30 @@ impl<'a> TypeGen<'a> {
         };
         let mut types = Vec::with_capacity(words.len());
         for word in words {
-            let parsed = word.as_str().and_then(JsonType::parse).ok_or_else(|| {
-                let mut accepted = String::new();
-                for (i, w) in JsonType::ACCEPTED.iter().enumerate() {
-                    accepted.push_str(if i == 0 { "" } else { ", " });
-                    accepted.push('`');
-                    accepted.push_str(w);
-                    accepted.push('`');
-                }
+            let Some(word) = word.as_str() else {
+                return Err(self.error(
+                    &child(pointer, "type"),
+                    format!("`type` must name types (strings), found {}", kind_of(word)),
+                ));
+            };
+            let parsed = JsonType::parse(word).ok_or_else(|| {
+                let accepted: Vec<String> = JsonType::ACCEPTED
+                    .iter()
+                    .map(|w| format!("`{w}`"))
+                    .collect();
                 self.error(
                     &child(pointer, "type"),
-                    format!("unknown type {word}, expected one of {accepted}"),
+                    format!(
+                        "unknown type `{}`, expected one of {}",
+                        short(word),
+                        accepted.join(", ")
+                    ),
                 )
             })?;
             if types.contains(&parsed) {
                 return Err(self.error(
                     &child(pointer, "type"),
-                    format!("type {word} is listed twice"),
+                    format!("type `{word}` is listed twice"),
                 ));
             }
             types.push(parsed);
@@ -754,18 +761,21 @@ impl<'a> TypeGen<'a> {
             }
         };
 
-        let mut field_names = BTreeSet::new();
+        let idents = field_idents(properties.keys().map(String::as_str));
         let mut fields = Vec::with_capacity(properties.len());
         for (property, schema) in properties {
             let field_pointer = child(&child(pointer, "properties"), property);
             let is_required = required.contains(property.as_str());
+            let Some(field_ident) = idents.get(property.as_str()) else {
+                continue;
+            };
             fields.push(self.field(
                 property,
                 schema,
                 &field_pointer,
                 is_required,
                 name,
-                &mut field_names,
+                field_ident,
             )?);
         }
 
@@ -839,7 +849,7 @@ impl<'a> TypeGen<'a> {
         pointer: &str,
         required: bool,
         parent: &str,
-        taken: &mut BTreeSet<String>,
+        (field_ident, renamed): &(Ident, bool),
     ) -> Result<TokenStream, CodegenError> {
         let hint = match pascal_case(property) {
             p if p.is_empty() => "Field".to_owned(),
@@ -850,7 +860,6 @@ impl<'a> TypeGen<'a> {
         let node = self.as_node(schema, pointer)?;
         let nullable = matches!(node.get("type"), Some(Value::Array(types)) if types.iter().any(|t| t == "null"));
 
-        let (field_ident, renamed) = field_ident(property, taken);
         let rename = renamed.then(|| quote!(#[serde(rename = #property)]));
         let doc = doc_attrs(
             node.get("description")
@@ -1112,8 +1121,8 @@ fn ident(name: &str) -> Ident {
     }
 }
 
-/// The Rust field for a JSON property, and whether serde needs a `rename`.
-fn field_ident(property: &str, taken: &mut BTreeSet<String>) -> (Ident, bool) {
+/// The snake_case identifier a JSON property would like to have.
+fn field_base(property: &str) -> String {
     let mut name = snake_case(property);
     if name.is_empty() {
         name = "field".to_owned();
@@ -1124,9 +1133,27 @@ fn field_ident(property: &str, taken: &mut BTreeSet<String>) -> (Ident, bool) {
     if matches!(name.as_str(), "self" | "super" | "crate" | "_") {
         name.push('_');
     }
-    let name = unique(&name, taken);
-    let renamed = name != property || is_keyword(&name);
-    (ident(&name), renamed)
+    name
+}
+
+/// The Rust field of every JSON property of an object, and whether serde needs a `rename`.
+/// Properties that already are their identifier keep it; the others get a unique one.
+fn field_idents<'p>(
+    properties: impl Iterator<Item = &'p str> + Clone,
+) -> BTreeMap<&'p str, (Ident, bool)> {
+    let mut taken = BTreeSet::new();
+    let mut idents = BTreeMap::new();
+    for exact in [true, false] {
+        for property in properties.clone() {
+            let base = field_base(property);
+            if (base == property) == exact {
+                let name = unique(&base, &mut taken);
+                let renamed = name != property || is_keyword(&name);
+                idents.insert(property, (ident(&name), renamed));
+            }
+        }
+    }
+    idents
 }
 
 /// `base`, or `base2`, `base3`… whichever is not yet taken; marks it taken.
@@ -1277,6 +1304,14 @@ fn child(pointer: &str, token: &str) -> String {
     format!("{pointer}/{}", token.replace('~', "~0").replace('/', "~1"))
 }
 
+/// At most 40 characters of `text`, for messages.
+fn short(text: &str) -> String {
+    match text.char_indices().nth(40) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_owned(),
+    }
+}
+
 fn kind_of(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
@@ -1363,15 +1398,21 @@ mod tests {
 
     #[test]
     fn fields_that_are_not_identifiers_are_renamed() {
-        let mut taken = BTreeSet::new();
-        assert_eq!(field_ident("pane_id", &mut taken).0.to_string(), "pane_id");
-        assert!(!field_ident("kind", &mut taken).1);
-        let (ty, renamed) = field_ident("type", &mut taken);
-        assert_eq!((ty.to_string().as_str(), renamed), ("r#type", true));
-        let (pane, renamed) = field_ident("paneId", &mut taken);
-        assert_eq!((pane.to_string().as_str(), renamed), ("pane_id2", true));
-        assert_eq!(field_ident("self", &mut taken).0.to_string(), "self_");
-        assert_eq!(field_ident("1m", &mut taken).0.to_string(), "_1m");
+        let properties = ["paneId", "pane_id", "kind", "type", "self", "1m", "", "a b"];
+        let idents = field_idents(properties.iter().copied());
+        let field = |p: &str| {
+            let (ident, renamed) = &idents[p];
+            (ident.to_string(), *renamed)
+        };
+        // An exact identifier keeps its name even when another property converts to it.
+        assert_eq!(field("pane_id"), ("pane_id".to_owned(), false));
+        assert_eq!(field("paneId"), ("pane_id2".to_owned(), true));
+        assert_eq!(field("kind"), ("kind".to_owned(), false));
+        assert_eq!(field("type"), ("r#type".to_owned(), true));
+        assert_eq!(field("self"), ("self_".to_owned(), true));
+        assert_eq!(field("1m"), ("_1m".to_owned(), true));
+        assert_eq!(field(""), ("field".to_owned(), true));
+        assert_eq!(field("a b"), ("a_b".to_owned(), true));
     }
 
     #[test]

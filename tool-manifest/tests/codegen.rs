@@ -254,7 +254,7 @@ fn unsupported_schemas_name_the_tool_and_the_pointer() {
         (
             object(json!({"type": "strng"})),
             "/properties/x/type",
-            "unknown type \"strng\"",
+            "unknown type `strng`",
         ),
         (
             object(json!({"type": ["object", "array"]})),

@@ -189,7 +189,7 @@ fn renamed_nullable_and_map_fields_follow_the_schema() {
     }))
     .expect("valid input");
     assert_eq!(input.r#type, settings_update::Type::Layout);
-    assert_eq!(input.pane_id, "main");
+    assert_eq!(input.pane_id2, "main");
     assert_eq!(input.note, None);
     let values = input.values.as_ref().expect("given");
     assert_eq!(values.get("grid"), Some(&json!(true)));
@@ -259,4 +259,44 @@ fn derived_schemas_stay_close_to_the_manifests() {
         serde_json::to_value(schemars::schema_for!(market_bars_query::Input)).expect("serializes");
     assert_eq!(derived["properties"]["limit"]["maximum"], json!(1000));
     assert_eq!(derived["properties"]["symbol"]["maxLength"], json!(32));
+}
+
+#[test]
+fn names_that_are_not_identifiers_or_collide_still_map_to_their_properties() {
+    let input: settings_update::Input = serde_json::from_value(json!({
+        "type": "theme",
+        "paneId": "main",
+        "pane_id": "lower",
+        "note": "n",
+        "self": true,
+        "1st": 7,
+        "string": {"mode": "a_b"},
+        "error": {"code": "E"}
+    }))
+    .expect("valid input");
+    // `pane_id` is already an identifier and keeps it; `paneId` gets the next free one.
+    assert_eq!(input.pane_id.as_deref(), Some("lower"));
+    assert_eq!(input.pane_id2, "main");
+    assert_eq!(input.self_, Some(true));
+    assert_eq!(input._1st, Some(7));
+    // Nested types that would shadow `String` and `Error` are named after their parent.
+    let string: &settings_update::InputString = input.string.as_ref().expect("given");
+    assert_eq!(string.mode, Some(settings_update::Mode::AB2));
+    let error: &settings_update::InputError = input.error.as_ref().expect("given");
+    assert_eq!(error.code.as_deref(), Some("E"));
+
+    let modes = [
+        (settings_update::Mode::AB, "a-b"),
+        (settings_update::Mode::AB2, "a_b"),
+        (settings_update::Mode::SelfValue, "Self"),
+        (settings_update::Mode::Empty, ""),
+        (settings_update::Mode::V2x, "2x"),
+    ];
+    for (mode, word) in modes {
+        assert_eq!(serde_json::to_value(mode).expect("serializes"), json!(word));
+    }
+    let back = serde_json::to_value(&input).expect("serializes");
+    assert_eq!(back["1st"], json!(7));
+    assert_eq!(back["self"], json!(true));
+    assert_eq!(back["pane_id"], json!("lower"));
 }
