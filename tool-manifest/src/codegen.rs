@@ -125,6 +125,7 @@ fn tool_module(spec: &ToolSpec, module: &Ident) -> Result<TokenStream, CodegenEr
     Ok(quote! {
         #module_doc
         #[allow(
+            missing_docs,
             clippy::doc_lazy_continuation,
             clippy::doc_overindented_list_items,
             rustdoc::bare_urls,
@@ -606,7 +607,11 @@ impl<'a> TypeGen<'a> {
                         )?;
                         Ok(quote!(::std::collections::BTreeMap<String, #value>))
                     }
-                    (None, None | Some(Value::Bool(true))) if node.get("required").is_none() => {
+                    (None, None | Some(Value::Bool(true)))
+                        if node
+                            .get("required")
+                            .is_none_or(|r| r.as_array().is_some_and(Vec::is_empty)) =>
+                    {
                         Ok(quote!(
                             ::std::collections::BTreeMap<String, ::tool_runtime::__private::serde_json::Value>
                         ))
