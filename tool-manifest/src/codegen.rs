@@ -21,7 +21,25 @@
 //! dependency.
 //!
 //! Only a subset of JSON Schema becomes Rust types; anything outside it is a [`CodegenError`]
-//! naming the tool and the JSON Pointer of the offending schema node.
+//! naming the tool and the JSON Pointer of the offending schema node:
+//!
+//! | schema | Rust |
+//! |---|---|
+//! | `string` | `String` |
+//! | `string` with `enum` | an enum (`Copy`, `Eq`, `Hash`), one variant per word |
+//! | `integer` / `number` / `boolean` | `i64` / `f64` / `bool` |
+//! | `array` with `items` | `Vec<T>` |
+//! | `object` with `properties` | a struct named after the property (or its `title`) |
+//! | `object` with only `additionalProperties` as a schema | `BTreeMap<String, T>` |
+//! | `object` with neither | `BTreeMap<String, serde_json::Value>` |
+//! | `[T, "null"]` | `Option<T>` |
+//! | two or more primitive types | `serde_json::Value` |
+//!
+//! A property not in `required` is an `Option` with `#[serde(default)]`; `deny_unknown_fields`
+//! is set exactly when `additionalProperties = false`. Validation keywords (`minimum`,
+//! `pattern`, …) do not change types: the registry validates against the manifest's schema before
+//! deserializing. They are copied onto the fields' schemars schemas so the derived schema stays
+//! close to the manifest's.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -863,7 +881,14 @@ impl<'a> TypeGen<'a> {
         };
         let ty = self.rust_type(schema, pointer, &hint, parent)?;
         let node = self.as_node(schema, pointer)?;
-        let nullable = matches!(node.get("type"), Some(Value::Array(types)) if types.iter().any(|t| t == "null"));
+        // `[T, "null"]` is already an `Option<T>`; several types are a `Value`, which holds null.
+        let (nullable, is_value) = match node.get("type") {
+            Some(Value::Array(types)) => {
+                let non_null = types.iter().filter(|t| *t != "null").count();
+                (non_null < types.len(), non_null > 1)
+            }
+            _ => (false, false),
+        };
 
         let rename = renamed.then(|| quote!(#[serde(rename = #property)]));
         let doc = doc_attrs(
@@ -872,7 +897,7 @@ impl<'a> TypeGen<'a> {
                 .unwrap_or_default(),
         );
         let extend = schemars_extend(node);
-        let (attrs, ty) = match (required, nullable) {
+        let (attrs, ty) = match (required, nullable && !is_value) {
             (true, false) => (quote!(), ty),
             (true, true) => (quote!(#[schemars(required)]), ty),
             (false, true) => (

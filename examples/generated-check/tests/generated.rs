@@ -194,6 +194,7 @@ fn renamed_nullable_and_map_fields_follow_the_schema() {
     let values = input.values.as_ref().expect("given");
     assert_eq!(values.get("grid"), Some(&json!(true)));
     assert_eq!(input.levels, Some(vec![vec![1], vec![]]));
+    assert_eq!(input.mixed, None);
     let entries = input.entries.as_ref().expect("given");
     assert_eq!(entries[0].key, "k");
     assert_eq!(entries[0].scope, None);
@@ -270,6 +271,7 @@ fn names_that_are_not_identifiers_or_collide_still_map_to_their_properties() {
         "note": "n",
         "self": true,
         "1st": 7,
+        "mixed": 2.5,
         "string": {"mode": "a_b"},
         "error": {"code": "E"}
     }))
@@ -279,6 +281,7 @@ fn names_that_are_not_identifiers_or_collide_still_map_to_their_properties() {
     assert_eq!(input.pane_id2, "main");
     assert_eq!(input.self_, Some(true));
     assert_eq!(input._1st, Some(7));
+    assert_eq!(input.mixed, Some(json!(2.5)));
     // Nested types that would shadow `String` and `Error` are named after their parent.
     let string: &settings_update::InputString = input.string.as_ref().expect("given");
     assert_eq!(string.mode, Some(settings_update::Mode::AB2));
