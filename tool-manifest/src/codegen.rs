@@ -146,6 +146,7 @@ fn tool_module(spec: &ToolSpec, module: &Ident) -> Result<TokenStream, CodegenEr
             missing_docs,
             clippy::doc_lazy_continuation,
             clippy::doc_overindented_list_items,
+            clippy::type_complexity,
             rustdoc::bare_urls,
             rustdoc::broken_intra_doc_links,
             rustdoc::invalid_html_tags
