@@ -1250,16 +1250,21 @@ pub fn snake_case(s: &str) -> String {
     words(s).join("_")
 }
 
-/// The name of one item of an array named `plural`: `Anchors` → `Anchor`, `Entries` → `Entry`,
-/// `Data` → `DataItem`.
+/// The name of one item of an array named `plural`: `Anchors` → `Anchor`, `Entries` → `Entry`;
+/// names that do not read as an English plural in `s` get `Item`: `Data` → `DataItem`,
+/// `Status` → `StatusItem`, `Series` → `SeriesItem`, `Address` → `AddressItem`.
 fn singular(plural: &str) -> String {
+    let not_plural = ["ss", "us", "is", "eries", "ecies"];
+    if not_plural.iter().any(|end| plural.ends_with(end)) {
+        return format!("{plural}Item");
+    }
     if let Some(stem) = plural.strip_suffix("ies")
         && !stem.is_empty()
     {
         return format!("{stem}y");
     }
     match plural.strip_suffix('s') {
-        Some(stem) if !stem.is_empty() && !stem.ends_with('s') => stem.to_owned(),
+        Some(stem) if !stem.is_empty() => stem.to_owned(),
         _ => format!("{plural}Item"),
     }
 }
@@ -1425,6 +1430,10 @@ mod tests {
         assert_eq!(singular("Address"), "AddressItem");
         assert_eq!(singular("Data"), "DataItem");
         assert_eq!(singular("S"), "SItem");
+        assert_eq!(singular("Status"), "StatusItem");
+        assert_eq!(singular("Series"), "SeriesItem");
+        assert_eq!(singular("Axis"), "AxisItem");
+        assert_eq!(singular("PaneIds"), "PaneId");
     }
 
     #[test]
