@@ -946,12 +946,23 @@ fn json_tokens(value: &Value) -> TokenStream {
         Value::Null => quote!(null),
         Value::Bool(b) => quote!(#b),
         Value::Number(n) => {
+            // `json!` gives unsuffixed integers the type `i32`: larger ones need a suffix.
+            let small = n.as_i64().is_some_and(|i| i32::try_from(i).is_ok());
             if let Some(i) = n.as_u64() {
-                let lit = Literal::u64_unsuffixed(i);
+                let lit = if small {
+                    Literal::u64_unsuffixed(i)
+                } else {
+                    Literal::u64_suffixed(i)
+                };
                 quote!(#lit)
             } else if let Some(i) = n.as_i64() {
-                let lit = Literal::u64_unsuffixed(i.unsigned_abs());
-                quote!(-#lit)
+                if small {
+                    let lit = Literal::u64_unsuffixed(i.unsigned_abs());
+                    quote!(-#lit)
+                } else {
+                    let lit = Literal::i64_suffixed(i);
+                    quote!(#lit)
+                }
             } else {
                 let f = n.as_f64().unwrap_or_default();
                 let lit = Literal::f64_unsuffixed(f.abs());
@@ -1462,6 +1473,21 @@ mod tests {
         let parsed: syn::LitStr = syn::parse2(quote!(#lit)).expect("a string literal");
         assert_eq!(parsed.value(), text);
         assert!(lit.to_string().starts_with("r##\""));
+    }
+
+    #[test]
+    fn json_numbers_outside_i32_carry_a_suffix() {
+        let tokens = json_tokens(&serde_json::json!([
+            1,
+            -2,
+            4102444800_u64,
+            -5000000000_i64,
+            0.5
+        ]));
+        assert_eq!(
+            tokens.to_string(),
+            "[1 , - 2 , 4102444800u64 , - 5000000000i64 , 0.5]"
+        );
     }
 
     #[test]
