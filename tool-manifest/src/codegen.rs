@@ -273,6 +273,8 @@ const EXTENDED_KEYWORDS: &[&str] = &[
     "examples",
     "readOnly",
     "writeOnly",
+    "deprecated",
+    "title",
 ];
 
 /// The JSON types a `type` keyword may name.

@@ -260,6 +260,23 @@ fn derived_schemas_stay_close_to_the_manifests() {
         serde_json::to_value(schemars::schema_for!(market_bars_query::Input)).expect("serializes");
     assert_eq!(derived["properties"]["limit"]["maximum"], json!(1000));
     assert_eq!(derived["properties"]["symbol"]["maxLength"], json!(32));
+
+    let derived =
+        serde_json::to_value(schemars::schema_for!(settings_update::Input)).expect("serializes");
+    let declared = settings_update::META
+        .input_schema
+        .to_value()
+        .expect("schema JSON");
+    for keyword in ["pattern", "examples", "default", "deprecated"] {
+        assert_eq!(
+            derived["properties"]["code"][keyword], declared["properties"]["code"][keyword],
+            "{keyword}"
+        );
+    }
+    assert_eq!(
+        derived["properties"]["extra"]["default"],
+        json!({"a": 1, "b": [true, "x"]})
+    );
 }
 
 #[test]
