@@ -373,7 +373,7 @@ impl<'a> TypeGen<'a> {
             ));
         }
         let allowed: Vec<&str> = ROOT_KEYWORDS.iter().copied().chain(["$schema"]).collect();
-        self.check_keywords(node, "", &allowed)?;
+        self.check_keywords(node, "", &allowed, "the root of an input schema")?;
         let mut doc = format!("The arguments of `{}`.", self.tool);
         if let Some(description) = node.get("description").and_then(Value::as_str)
             && !description.trim().is_empty()
@@ -459,11 +459,14 @@ impl<'a> TypeGen<'a> {
         self.error(pointer, "the schema has no `type`")
     }
 
+    /// Every keyword of `node` is an annotation or in `allowed`; `what` names the kind of node
+    /// for the message.
     fn check_keywords(
         &self,
         node: &Map<String, Value>,
         pointer: &str,
         allowed: &[&str],
+        what: &str,
     ) -> Result<(), CodegenError> {
         for key in node.keys() {
             if key == "type"
@@ -473,7 +476,7 @@ impl<'a> TypeGen<'a> {
                 continue;
             }
             let message = if is_supported_keyword(key) {
-                format!("keyword `{key}` is not supported here")
+                format!("keyword `{key}` does not apply to {what}")
             } else {
                 format!("unsupported keyword `{key}`")
             };
@@ -505,7 +508,8 @@ impl<'a> TypeGen<'a> {
                 "a schema of type `null` alone has no Rust type, use `[T, \"null\"]`",
             )),
             [single] => {
-                self.check_keywords(node, pointer, single.keywords())?;
+                let what = format!("a schema of type `{}`", single.as_str());
+                self.check_keywords(node, pointer, single.keywords(), &what)?;
                 let ty = self.single_type(node, *single, pointer, hint, parent)?;
                 Ok(if nullable { quote!(Option<#ty>) } else { ty })
             }
@@ -524,7 +528,7 @@ impl<'a> TypeGen<'a> {
                     .flat_map(|t| t.keywords().iter().copied())
                     .collect();
                 let allowed: Vec<&str> = allowed.into_iter().collect();
-                self.check_keywords(node, pointer, &allowed)?;
+                self.check_keywords(node, pointer, &allowed, "these types")?;
                 if let Some(values) = node.get("enum") {
                     self.check_enum_array(values, pointer)?;
                 }
@@ -697,6 +701,11 @@ impl<'a> TypeGen<'a> {
         let values = self.check_enum_array(values, pointer)?;
         let mut words = Vec::with_capacity(values.len());
         for (i, value) in values.iter().enumerate() {
+            if value.is_null() {
+                // The `null` of a nullable enum (`type = ["string", "null"]`) is the `None`
+                // of its `Option`.
+                continue;
+            }
             let word = value.as_str().ok_or_else(|| {
                 self.error(
                     &child(&child(pointer, "enum"), &i.to_string()),
@@ -713,6 +722,9 @@ impl<'a> TypeGen<'a> {
                 ));
             }
             words.push(word);
+        }
+        if words.is_empty() {
+            return Err(self.error(&child(pointer, "enum"), "`enum` lists no string"));
         }
         let name = self.claim_name(node, hint, parent);
         let mut taken = BTreeSet::new();

@@ -244,7 +244,7 @@ fn unsupported_schemas_name_the_tool_and_the_pointer() {
         (
             object(json!({"type": "string", "minItems": 1})),
             "/properties/x/minItems",
-            "not supported here",
+            "does not apply to a schema of type `string`",
         ),
         (
             object(json!({"type": "null"})),
@@ -262,6 +262,11 @@ fn unsupported_schemas_name_the_tool_and_the_pointer() {
             "found `array`",
         ),
         (object(json!(true)), "/properties/x", "expected a schema"),
+        (
+            object(json!({"type": "string", "enum": [null]})),
+            "/properties/x/enum",
+            "lists no string",
+        ),
         (
             object(
                 json!({"type": "object", "properties": {}, "additionalProperties": {"type": "string"}}),
@@ -461,4 +466,17 @@ fn builder_reports_schemas_outside_the_subset() {
         "{error}"
     );
     assert!(error.to_string().contains("oneOf"), "{error}");
+}
+
+#[test]
+fn the_null_of_a_nullable_enum_is_the_none_of_its_option() {
+    let mut tool = empty();
+    tool.input_schema = json!({
+        "type": "object",
+        "required": ["side"],
+        "properties": {"side": {"type": ["string", "null"], "enum": ["buy", "sell", null]}}
+    });
+    let code = generate(&[tool]);
+    assert!(code.contains("pub side: Option<Side>"), "{code}");
+    assert!(code.contains("Buy,") && code.contains("Sell,"), "{code}");
 }
