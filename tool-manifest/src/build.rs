@@ -1,5 +1,335 @@
-//! The builder API a build.rs calls (filled by the generator work).
+//! The API a build script calls to turn a directory of manifests into Rust code, in the spirit
+//! of `prost_build::Config`.
+//!
+//! ```no_run
+//! // build.rs
+//! fn main() {
+//!     // Reads `tools/*.toml`, writes `$OUT_DIR/tools.rs`.
+//!     if let Err(e) = tool_manifest::Builder::new().compile() {
+//!         eprintln!("{e}");
+//!         std::process::exit(1);
+//!     }
+//! }
+//! ```
+//!
+//! and in the crate (which depends on `tool-runtime`):
+//!
+//! ```ignore
+//! pub mod tools {
+//!     include!(concat!(env!("OUT_DIR"), "/tools.rs"));
+//! }
+//! ```
 
-/// Generates Rust code for a directory of manifests.
-#[derive(Debug, Default)]
-pub struct Builder {}
+// The examples are build scripts: their `fn main` is the point.
+#![allow(clippy::needless_doctest_main)]
+
+use std::fmt;
+use std::io;
+use std::path::{Component, Path, PathBuf};
+
+use crate::codegen::{self, CodegenError};
+use crate::diagnostic::Diagnostics;
+use crate::manifest;
+
+/// Generates the Rust code of a directory of manifests into `OUT_DIR`.
+///
+/// Every setting has a default suited to a build script: manifests in `tools/` next to the
+/// crate's `Cargo.toml`, output in `$OUT_DIR/tools.rs`.
+///
+/// ```no_run
+/// // build.rs
+/// fn main() -> Result<(), tool_manifest::build::BuildError> {
+///     tool_manifest::Builder::new()
+///         .manifest_dir("tools")
+///         .out_file("tools.rs")
+///         .compile()?;
+///     Ok(())
+/// }
+/// ```
+#[derive(Debug, Clone)]
+pub struct Builder {
+    manifest_dir: PathBuf,
+    out_file: PathBuf,
+    out_dir: Option<PathBuf>,
+    crate_dir: Option<PathBuf>,
+    emit_rerun_if_changed: bool,
+}
+
+impl Default for Builder {
+    fn default() -> Self {
+        Builder::new()
+    }
+}
+
+impl Builder {
+    /// Manifests in `tools/`, output in `$OUT_DIR/tools.rs`, `cargo:rerun-if-changed` printed.
+    pub fn new() -> Self {
+        Builder {
+            manifest_dir: PathBuf::from("tools"),
+            out_file: PathBuf::from("tools.rs"),
+            out_dir: None,
+            crate_dir: None,
+            emit_rerun_if_changed: true,
+        }
+    }
+
+    /// The directory of `*.toml` manifests, relative to the crate root unless absolute.
+    /// Default: `tools`.
+    #[must_use]
+    pub fn manifest_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.manifest_dir = dir.into();
+        self
+    }
+
+    /// The name of the generated file inside the output directory. Default: `tools.rs`.
+    #[must_use]
+    pub fn out_file(mut self, name: impl Into<PathBuf>) -> Self {
+        self.out_file = name.into();
+        self
+    }
+
+    /// The output directory. Default: `$OUT_DIR`.
+    #[must_use]
+    pub fn out_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.out_dir = Some(dir.into());
+        self
+    }
+
+    /// The crate root: relative manifest directories are resolved against it and each tool's
+    /// `source` is written relative to it. Default: `$CARGO_MANIFEST_DIR`.
+    #[must_use]
+    pub fn crate_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.crate_dir = Some(dir.into());
+        self
+    }
+
+    /// Whether to print `cargo:rerun-if-changed=` for the directory and every manifest.
+    /// Default: `true`.
+    #[must_use]
+    pub fn emit_rerun_if_changed(mut self, emit: bool) -> Self {
+        self.emit_rerun_if_changed = emit;
+        self
+    }
+
+    /// Loads the manifests, generates the Rust code and writes it, unless the file already
+    /// holds exactly that code. Returns the path of the generated file.
+    ///
+    /// # Errors
+    /// Every manifest mistake at once ([`BuildError::Manifests`]), a schema outside the
+    /// supported subset ([`BuildError::Codegen`]), a missing `OUT_DIR`/`CARGO_MANIFEST_DIR`
+    /// ([`BuildError::Env`]) or a file that cannot be read or written ([`BuildError::Io`]).
+    pub fn compile(&self) -> Result<PathBuf, BuildError> {
+        let crate_dir = match &self.crate_dir {
+            Some(dir) => dir.clone(),
+            None => env_dir("CARGO_MANIFEST_DIR", "crate_dir")?,
+        };
+        let out_dir = match &self.out_dir {
+            Some(dir) => dir.clone(),
+            None => env_dir("OUT_DIR", "out_dir")?,
+        };
+        let dir = crate_dir.join(&self.manifest_dir);
+
+        if self.emit_rerun_if_changed {
+            println!("cargo:rerun-if-changed={}", dir.display());
+            for file in toml_files(&dir) {
+                println!("cargo:rerun-if-changed={}", file.display());
+            }
+        }
+
+        let mut specs = manifest::load_dir(&dir).map_err(BuildError::Manifests)?;
+        let relative_dir = relative_to(&dir, &crate_dir, &self.manifest_dir);
+        for spec in &mut specs {
+            let file_name = Path::new(&spec.source)
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| format!("{}.toml", spec.name));
+            spec.source = if relative_dir.is_empty() {
+                file_name
+            } else {
+                format!("{relative_dir}/{file_name}")
+            };
+        }
+
+        let code = codegen::generate(&specs).map_err(BuildError::Codegen)?;
+        let out = out_dir.join(&self.out_file);
+        write_if_changed(&out, &code).map_err(|source| BuildError::Io {
+            path: out.clone(),
+            source,
+        })?;
+        Ok(out)
+    }
+}
+
+/// Writes `contents` to `path` unless the file already holds exactly these bytes, so that its
+/// modification time (and everything that depends on it) stays put. Creates missing parent
+/// directories. Returns whether the file was written.
+///
+/// # Errors
+/// When the file cannot be read or written.
+pub fn write_if_changed(path: &Path, contents: &str) -> io::Result<bool> {
+    match std::fs::read(path) {
+        Ok(existing) if existing == contents.as_bytes() => return Ok(false),
+        Ok(_) => {}
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e),
+    }
+    if let Some(parent) = path.parent()
+        && !parent.as_os_str().is_empty()
+    {
+        std::fs::create_dir_all(parent)?;
+    }
+    std::fs::write(path, contents)?;
+    Ok(true)
+}
+
+fn env_dir(var: &'static str, setter: &'static str) -> Result<PathBuf, BuildError> {
+    std::env::var_os(var)
+        .map(PathBuf::from)
+        .ok_or(BuildError::Env { var, setter })
+}
+
+/// The `*.toml` files of `dir`, sorted; empty when it cannot be read (the loader reports that).
+fn toml_files(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// `dir` relative to `crate_dir` with `/` separators; the configured path when `dir` lies
+/// outside the crate and was given relative; the last component when it was given absolute.
+fn relative_to(dir: &Path, crate_dir: &Path, configured: &Path) -> String {
+    let path = match dir.strip_prefix(crate_dir) {
+        Ok(inside) => inside,
+        Err(_) if configured.is_relative() => configured,
+        Err(_) => dir.file_name().map_or(Path::new(""), Path::new),
+    };
+    let parts: Vec<String> = path
+        .components()
+        .filter_map(|c| match c {
+            Component::Normal(part) => Some(part.to_string_lossy().into_owned()),
+            Component::ParentDir => Some("..".to_owned()),
+            Component::CurDir | Component::RootDir | Component::Prefix(_) => None,
+        })
+        .collect();
+    parts.join("/")
+}
+
+/// Why [`Builder::compile`] failed. `Debug` prints the same text as `Display`, so a build
+/// script's `main` returning this error (`?`) shows every diagnostic readably.
+pub enum BuildError {
+    /// The manifests have mistakes; every one is listed at its `file:line:col`.
+    Manifests(Diagnostics),
+    /// An input schema uses a construct the generator cannot turn into Rust.
+    Codegen(CodegenError),
+    /// An environment variable Cargo sets for build scripts is missing.
+    Env {
+        /// The variable, `OUT_DIR` or `CARGO_MANIFEST_DIR`.
+        var: &'static str,
+        /// The builder method that sets the same thing explicitly.
+        setter: &'static str,
+    },
+    /// The generated file could not be read or written.
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        source: io::Error,
+    },
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BuildError::Manifests(diagnostics) => {
+                write!(f, "the tool manifests have mistakes:\n{diagnostics}")
+            }
+            BuildError::Codegen(e) => write!(f, "cannot generate Rust code: {e}"),
+            BuildError::Env { var, setter } => write!(
+                f,
+                "environment variable `{var}` is not set: run the builder from a build script or call `.{setter}(...)`"
+            ),
+            BuildError::Io { path, source } => {
+                write!(f, "cannot write `{}`: {source}", path.display())
+            }
+        }
+    }
+}
+
+impl fmt::Debug for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+impl std::error::Error for BuildError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            BuildError::Manifests(d) => Some(d),
+            BuildError::Codegen(e) => Some(e),
+            BuildError::Env { .. } => None,
+            BuildError::Io { source, .. } => Some(source),
+        }
+    }
+}
+
+impl From<Diagnostics> for BuildError {
+    fn from(diagnostics: Diagnostics) -> Self {
+        BuildError::Manifests(diagnostics)
+    }
+}
+
+impl From<CodegenError> for BuildError {
+    fn from(e: CodegenError) -> Self {
+        BuildError::Codegen(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sources_are_relative_to_the_crate_with_slashes() {
+        let root = Path::new("/c/app");
+        assert_eq!(
+            relative_to(Path::new("/c/app/tools"), root, Path::new("tools")),
+            "tools"
+        );
+        assert_eq!(
+            relative_to(Path::new("/c/app/./a/b"), root, Path::new("./a/b")),
+            "a/b"
+        );
+        assert_eq!(
+            relative_to(Path::new("/c/app/../shared"), root, Path::new("../shared")),
+            "../shared"
+        );
+        assert_eq!(
+            relative_to(
+                Path::new("/elsewhere/tools"),
+                root,
+                Path::new("/elsewhere/tools")
+            ),
+            "tools"
+        );
+        assert_eq!(relative_to(Path::new("/c/app"), root, Path::new("")), "");
+    }
+
+    #[test]
+    fn a_missing_environment_variable_names_the_setter() {
+        let e = BuildError::Env {
+            var: "OUT_DIR",
+            setter: "out_dir",
+        };
+        assert_eq!(
+            format!("{e:?}"),
+            "environment variable `OUT_DIR` is not set: run the builder from a build script or call `.out_dir(...)`"
+        );
+    }
+}

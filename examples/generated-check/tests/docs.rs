@@ -1,0 +1,54 @@
+//! The frozen metadata converts back to specs that regenerate the same code and document
+//! exactly what was declared.
+
+use generated_check::tools;
+use tool_manifest::{ToolSpec, docs};
+
+fn specs() -> Vec<ToolSpec> {
+    tools::ALL
+        .iter()
+        .map(|meta| ToolSpec::from_meta(meta).expect("generated JSON is valid"))
+        .collect()
+}
+
+#[test]
+fn the_index_lists_every_tool_under_its_declared_safety() {
+    let files = docs::render(&specs());
+    let readme = &files["README.md"];
+    assert!(
+        readme.contains(
+            "| `read-only` | reads state or outside data; changes nothing | \
+             [market_bars_query](market_bars_query.md), [panes_list](panes_list.md) |"
+        ),
+        "{readme}"
+    );
+    assert!(
+        readme.contains(
+            "| `destructive` | changes the chart, the settings or the outside world | \
+             [drawing_create](drawing_create.md), [settings_update](settings_update.md) |"
+        ),
+        "{readme}"
+    );
+    for meta in tools::ALL {
+        let page = &files[&format!("{}.md", meta.name)];
+        assert!(
+            page.contains(&format!("- **Safety:** `{}`", meta.safety)),
+            "{page}"
+        );
+        assert!(
+            page.contains(&format!("- **Mode:** `{}`", meta.mode)),
+            "{page}"
+        );
+        for error in meta.errors {
+            assert!(page.contains(&format!("| `{}` |", error.code)), "{page}");
+        }
+    }
+}
+
+#[test]
+fn the_frozen_metadata_regenerates_the_same_code() {
+    // Nothing is lost on the way from manifest to frozen metadata: generating from the frozen
+    // form gives back the very file the build script wrote.
+    let code = tool_manifest::codegen::generate(&specs()).expect("generates");
+    assert_eq!(code, include_str!(concat!(env!("OUT_DIR"), "/tools.rs")));
+}

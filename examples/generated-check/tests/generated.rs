@@ -1,0 +1,322 @@
+//! The code generated from `tools/*.toml` compiles, accepts the declared examples and carries
+//! exactly the declared metadata.
+
+use generated_check::tools::{
+    self, drawing_create, market_bars_query, panes_list, settings_update,
+};
+use serde_json::{Value, json};
+use tool_runtime::__private::{schemars, serde};
+use tool_runtime::{DeclaredError, Mode, Safety, ToolMeta};
+
+/// Deserializes every example of `meta` into `T` and serializes it back to the same JSON.
+fn examples_round_trip<T>(meta: &ToolMeta)
+where
+    T: serde::de::DeserializeOwned + serde::Serialize,
+{
+    assert!(
+        !meta.examples.is_empty(),
+        "`{}` declares examples",
+        meta.name
+    );
+    for example in meta.examples {
+        let input: T = serde_json::from_str(example.input).unwrap_or_else(|e| {
+            panic!(
+                "example {:?} of `{}` does not deserialize: {e}",
+                example.description, meta.name
+            )
+        });
+        let back = serde_json::to_value(&input).expect("the input serializes");
+        let original: Value = serde_json::from_str(example.input).expect("examples are JSON");
+        assert_eq!(
+            back, original,
+            "example {:?} of `{}`",
+            example.description, meta.name
+        );
+    }
+}
+
+#[test]
+fn every_example_deserializes_into_the_typed_input_and_back() {
+    examples_round_trip::<drawing_create::Input>(&drawing_create::META);
+    examples_round_trip::<market_bars_query::Input>(&market_bars_query::META);
+    examples_round_trip::<panes_list::Input>(&panes_list::META);
+    examples_round_trip::<settings_update::Input>(&settings_update::META);
+}
+
+#[test]
+fn all_lists_every_tool_sorted_by_name() {
+    let names: Vec<&str> = tools::ALL.iter().map(|m| m.name).collect();
+    assert_eq!(
+        names,
+        [
+            "drawing_create",
+            "market_bars_query",
+            "panes_list",
+            "settings_update"
+        ]
+    );
+    let mut sorted = names.clone();
+    sorted.sort_unstable();
+    assert_eq!(names, sorted);
+    assert!(std::ptr::eq(tools::ALL[0], &drawing_create::META));
+}
+
+#[test]
+fn metadata_is_what_the_manifest_declares() {
+    let meta = &drawing_create::META;
+    assert_eq!(meta.name, "drawing_create");
+    assert_eq!(meta.title, "Create a drawing");
+    assert_eq!(meta.safety, Safety::Destructive);
+    assert_eq!(meta.mode, Mode::Sequential);
+    assert_eq!(meta.category, Some("drawings"));
+    assert_eq!(meta.source, "tools/drawing_create.toml");
+    assert!(meta.output_schema.is_none());
+    let error = meta.error("PANE_NOT_FOUND").expect("declared");
+    assert!(error.retryable);
+    assert_eq!(
+        error.recommended_action,
+        "List the panes and use one of their IDs."
+    );
+    let schema = meta.input_schema.to_value().expect("schema JSON");
+    assert_eq!(schema["required"], json!(["pane_id", "kind", "anchors"]));
+    assert_eq!(schema["additionalProperties"], json!(false));
+    assert!(schema.get("$schema").is_none());
+
+    let panes = &panes_list::META;
+    assert_eq!(
+        (panes.safety, panes.mode, panes.category),
+        (Safety::ReadOnly, Mode::Parallel, None)
+    );
+    assert!(panes.errors.is_empty());
+
+    let bars = &market_bars_query::META;
+    let output = bars
+        .output_schema
+        .expect("declared")
+        .to_value()
+        .expect("schema JSON");
+    assert_eq!(output["required"], json!(["bars"]));
+    assert!(
+        bars.description
+            .starts_with("Reads the bars of an instrument.\n\n- `interval`")
+    );
+
+    let settings = &settings_update::META;
+    assert_eq!(
+        settings.error("SETTING_LOCKED").map(|e| e.retryable),
+        Some(false)
+    );
+}
+
+#[test]
+fn error_variants_return_their_declared_codes() {
+    assert_eq!(drawing_create::Error::PaneNotFound.code(), "PANE_NOT_FOUND");
+    assert_eq!(
+        drawing_create::Error::DateOutOfRange.code(),
+        "DATE_OUT_OF_RANGE"
+    );
+    assert_eq!(
+        market_bars_query::Error::SymbolNotFound.code(),
+        "SYMBOL_NOT_FOUND"
+    );
+    assert_eq!(
+        settings_update::Error::SettingLocked.code(),
+        "SETTING_LOCKED"
+    );
+    for meta in tools::ALL {
+        for error in meta.errors {
+            assert!(meta.error(error.code).is_some());
+        }
+    }
+}
+
+#[test]
+fn string_enums_are_rust_enums_with_the_declared_spellings() {
+    let input: drawing_create::Input = serde_json::from_value(json!({
+        "pane_id": "main",
+        "kind": "text-note",
+        "anchors": [{"time": 1, "price": 2.5}],
+        "style": {"kind": "dotted"}
+    }))
+    .expect("valid input");
+    assert_eq!(input.kind, drawing_create::Kind::TextNote);
+    let style = input.style.expect("given");
+    assert_eq!(style.kind, Some(drawing_create::StyleKind::Dotted));
+    assert_eq!(style.width, None);
+    assert_eq!(input.anchors[0].time, 1_i64);
+    assert_eq!(input.anchors[0].price, 2.5_f64);
+
+    let interval: market_bars_query::Interval =
+        serde_json::from_value(json!("1h")).expect("declared");
+    assert_eq!(interval, market_bars_query::Interval::V1h);
+    assert_eq!(
+        serde_json::to_value(market_bars_query::Interval::V1m).expect("serializes"),
+        json!("1m")
+    );
+    assert!(serde_json::from_value::<market_bars_query::Interval>(json!("2h")).is_err());
+}
+
+#[test]
+fn unknown_fields_are_rejected_only_when_the_schema_is_closed() {
+    let closed = serde_json::from_value::<drawing_create::Input>(json!({
+        "pane_id": "main", "kind": "trend_line", "anchors": [], "colour": "red"
+    }));
+    let message = closed
+        .expect_err("additionalProperties = false")
+        .to_string();
+    assert!(message.contains("colour"), "{message}");
+    assert!(serde_json::from_value::<panes_list::Input>(json!({"x": 1})).is_err());
+    assert!(serde_json::from_value::<panes_list::Input>(json!({})).is_ok());
+
+    let open = serde_json::from_value::<settings_update::Input>(json!({
+        "type": "theme", "paneId": "main", "note": null, "colour": "red"
+    }));
+    assert!(
+        open.is_ok(),
+        "an open schema ignores unknown fields: {open:?}"
+    );
+}
+
+#[test]
+fn renamed_nullable_and_map_fields_follow_the_schema() {
+    let input: settings_update::Input = serde_json::from_value(json!({
+        "type": "layout",
+        "paneId": "main",
+        "note": null,
+        "values": {"opacity": 0.5, "name": "x", "grid": true},
+        "levels": [[1], []],
+        "entries": [{"key": "k", "scope": null}]
+    }))
+    .expect("valid input");
+    assert_eq!(input.r#type, settings_update::Type::Layout);
+    assert_eq!(input.pane_id2, "main");
+    assert_eq!(input.note, None);
+    let values = input.values.as_ref().expect("given");
+    assert_eq!(values.get("grid"), Some(&json!(true)));
+    assert_eq!(input.levels, Some(vec![vec![1], vec![]]));
+    assert_eq!(input.mixed, None);
+    let entries = input.entries.as_ref().expect("given");
+    assert_eq!(entries[0].key, "k");
+    assert_eq!(entries[0].scope, None);
+
+    let back = serde_json::to_value(&input).expect("serializes");
+    // A required nullable field is written even when null; absent optional fields are not.
+    assert_eq!(back["note"], Value::Null);
+    assert!(back.get("limit").is_none());
+    assert_eq!(back["type"], json!("layout"));
+    assert_eq!(back["paneId"], json!("main"));
+}
+
+/// The schemars schema of a generated input has the manifest's properties and required list.
+fn derived_schema_matches<T: schemars::JsonSchema>(meta: &ToolMeta) {
+    let derived = serde_json::to_value(schemars::schema_for!(T)).expect("schema serializes");
+    let declared = meta.input_schema.to_value().expect("schema JSON");
+    let keys = |schema: &Value| -> Vec<String> {
+        schema["properties"]
+            .as_object()
+            .map(|p| p.keys().cloned().collect())
+            .unwrap_or_default()
+    };
+    assert_eq!(
+        keys(&derived),
+        keys(&declared),
+        "properties of `{}`",
+        meta.name
+    );
+    let required = |schema: &Value| -> Vec<String> {
+        let mut names: Vec<String> = schema["required"]
+            .as_array()
+            .map(|r| {
+                r.iter()
+                    .filter_map(|v| v.as_str().map(str::to_owned))
+                    .collect()
+            })
+            .unwrap_or_default();
+        names.sort();
+        names
+    };
+    assert_eq!(
+        required(&derived),
+        required(&declared),
+        "required of `{}`",
+        meta.name
+    );
+    assert_eq!(
+        derived.get("additionalProperties"),
+        declared.get("additionalProperties"),
+        "additionalProperties of `{}`",
+        meta.name
+    );
+}
+
+#[test]
+fn derived_schemas_stay_close_to_the_manifests() {
+    derived_schema_matches::<drawing_create::Input>(&drawing_create::META);
+    derived_schema_matches::<market_bars_query::Input>(&market_bars_query::META);
+    derived_schema_matches::<panes_list::Input>(&panes_list::META);
+    derived_schema_matches::<settings_update::Input>(&settings_update::META);
+
+    let derived =
+        serde_json::to_value(schemars::schema_for!(market_bars_query::Input)).expect("serializes");
+    assert_eq!(derived["properties"]["limit"]["maximum"], json!(1000));
+    assert_eq!(derived["properties"]["symbol"]["maxLength"], json!(32));
+
+    let derived =
+        serde_json::to_value(schemars::schema_for!(settings_update::Input)).expect("serializes");
+    let declared = settings_update::META
+        .input_schema
+        .to_value()
+        .expect("schema JSON");
+    for keyword in ["pattern", "examples", "default", "deprecated"] {
+        assert_eq!(
+            derived["properties"]["code"][keyword], declared["properties"]["code"][keyword],
+            "{keyword}"
+        );
+    }
+    assert_eq!(
+        derived["properties"]["extra"]["default"],
+        json!({"a": 1, "b": [true, "x"]})
+    );
+}
+
+#[test]
+fn names_that_are_not_identifiers_or_collide_still_map_to_their_properties() {
+    let input: settings_update::Input = serde_json::from_value(json!({
+        "type": "theme",
+        "paneId": "main",
+        "pane_id": "lower",
+        "note": "n",
+        "self": true,
+        "1st": 7,
+        "mixed": 2.5,
+        "string": {"mode": "a_b"},
+        "error": {"code": "E"}
+    }))
+    .expect("valid input");
+    // `pane_id` is already an identifier and keeps it; `paneId` gets the next free one.
+    assert_eq!(input.pane_id.as_deref(), Some("lower"));
+    assert_eq!(input.pane_id2, "main");
+    assert_eq!(input.self_, Some(true));
+    assert_eq!(input._1st, Some(7));
+    assert_eq!(input.mixed, Some(json!(2.5)));
+    // Nested types that would shadow `String` and `Error` are named after their parent.
+    let string: &settings_update::InputString = input.string.as_ref().expect("given");
+    assert_eq!(string.mode, Some(settings_update::Mode::AB2));
+    let error: &settings_update::InputError = input.error.as_ref().expect("given");
+    assert_eq!(error.code.as_deref(), Some("E"));
+
+    let modes = [
+        (settings_update::Mode::AB, "a-b"),
+        (settings_update::Mode::AB2, "a_b"),
+        (settings_update::Mode::SelfValue, "Self"),
+        (settings_update::Mode::Empty, ""),
+        (settings_update::Mode::V2x, "2x"),
+    ];
+    for (mode, word) in modes {
+        assert_eq!(serde_json::to_value(mode).expect("serializes"), json!(word));
+    }
+    let back = serde_json::to_value(&input).expect("serializes");
+    assert_eq!(back["1st"], json!(7));
+    assert_eq!(back["self"], json!(true));
+    assert_eq!(back["pane_id"], json!("lower"));
+}

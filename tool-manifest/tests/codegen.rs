@@ -1,0 +1,482 @@
+//! The generated Rust: snapshots of three tools, determinism, the errors on schemas outside
+//! the supported subset, and the builder's write-only-when-changed behaviour.
+
+use std::fs;
+use std::path::Path;
+use std::time::{Duration, SystemTime};
+
+use serde_json::{Value, json};
+use tool_manifest::build::BuildError;
+use tool_manifest::codegen::{self, CodegenError};
+use tool_manifest::{Builder, ToolSpec};
+
+fn spec(value: Value) -> ToolSpec {
+    let source = format!("tools/{}.toml", value["name"].as_str().expect("a name"));
+    let mut spec: ToolSpec = serde_json::from_value(value).expect("a valid spec");
+    spec.source = source;
+    spec
+}
+
+/// A destructive tool with two plain string fields and one error.
+fn simple() -> ToolSpec {
+    spec(json!({
+        "name": "drawing_delete",
+        "title": "Delete a drawing",
+        "description": "Deletes one drawing from a pane.",
+        "safety": "destructive",
+        "mode": "sequential",
+        "category": "drawings",
+        "inputSchema": {
+            "type": "object",
+            "required": ["pane_id", "drawing_id"],
+            "additionalProperties": false,
+            "properties": {
+                "pane_id": {"type": "string", "description": "The pane."},
+                "drawing_id": {"type": "string", "description": "The drawing to delete."}
+            }
+        },
+        "errors": [{
+            "code": "DRAWING_NOT_FOUND",
+            "message": "The drawing does not exist.",
+            "retryable": true,
+            "recommendedAction": "List the drawings and use one of their IDs."
+        }],
+        "examples": [{"description": "Delete one drawing", "input": {"pane_id": "main", "drawing_id": "d1"}}]
+    }))
+}
+
+/// A string enum, nested objects, an array of objects, optional fields and a name collision.
+fn rich() -> ToolSpec {
+    spec(json!({
+        "name": "drawing_create",
+        "title": "Create a drawing",
+        "description": "Draws on a pane.\n\nThe anchors are bar times and prices.",
+        "safety": "destructive",
+        "mode": "sequential",
+        "category": "drawings",
+        "inputSchema": {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "object",
+            "description": "Where and what to draw.",
+            "required": ["pane_id", "kind", "anchors"],
+            "additionalProperties": false,
+            "properties": {
+                "pane_id": {"type": "string", "description": "The pane.", "pattern": "^[a-z]+$"},
+                "kind": {
+                    "type": "string",
+                    "description": "What to draw.",
+                    "enum": ["trend_line", "horizontal_line"]
+                },
+                "anchors": {
+                    "type": "array",
+                    "minItems": 1,
+                    "items": {
+                        "type": "object",
+                        "required": ["time", "price"],
+                        "properties": {
+                            "time": {"type": "integer", "minimum": 0},
+                            "price": {"type": "number"}
+                        }
+                    }
+                },
+                "style": {
+                    "type": "object",
+                    "description": "How it looks.",
+                    "properties": {
+                        "color": {"type": "string"},
+                        "kind": {"type": "string", "enum": ["solid", "dashed"]},
+                        "line": {
+                            "type": "object",
+                            "title": "Line options",
+                            "properties": {"width": {"type": "integer", "default": 1}}
+                        }
+                    }
+                },
+                "label": {"type": ["string", "null"], "description": "Optional text."}
+            }
+        },
+        "errors": [
+            {
+                "code": "PANE_NOT_FOUND",
+                "message": "The pane does not exist.",
+                "retryable": true,
+                "recommendedAction": "Use one of the listed pane IDs."
+            },
+            {
+                "code": "DATE_OUT_OF_RANGE",
+                "message": "A time is outside the loaded bars.",
+                "retryable": true,
+                "recommendedAction": "Use a time inside the loaded range."
+            }
+        ],
+        "examples": [{
+            "description": "A trend line",
+            "input": {"pane_id": "main", "kind": "trend_line", "anchors": [{"time": 1, "price": 2.5}, {"time": 2, "price": 3}]}
+        }]
+    }))
+}
+
+/// No input properties, no errors.
+fn empty() -> ToolSpec {
+    spec(json!({
+        "name": "panes_list",
+        "title": "List panes",
+        "description": "Lists the panes.",
+        "safety": "read-only",
+        "mode": "parallel",
+        "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false},
+        "errors": [],
+        "examples": [{"description": "Every pane", "input": {}}]
+    }))
+}
+
+fn generate(specs: &[ToolSpec]) -> String {
+    codegen::generate(specs).expect("the specs generate")
+}
+
+#[test]
+fn simple_tool() {
+    insta::assert_snapshot!(generate(&[simple()]));
+}
+
+#[test]
+fn tool_with_enum_nested_objects_and_optional_fields() {
+    insta::assert_snapshot!(generate(&[rich()]));
+}
+
+#[test]
+fn tool_without_properties_or_errors() {
+    insta::assert_snapshot!(generate(&[empty()]));
+}
+
+#[test]
+fn output_starts_with_the_generated_line_and_parses() {
+    let code = generate(&[simple(), rich(), empty()]);
+    assert!(code.starts_with("// @generated by tool-manifest. Do not edit.\n"));
+    syn::parse_file(&code).expect("the output is Rust");
+    assert!(code.contains(
+        "pub static ALL: &[&::tool_runtime::ToolMeta] = &[\n    &drawing_create::META,\n    &drawing_delete::META,\n    &panes_list::META,\n];"
+    ));
+}
+
+#[test]
+fn output_is_deterministic_and_independent_of_input_order() {
+    let forward = generate(&[simple(), rich(), empty()]);
+    assert_eq!(forward, generate(&[simple(), rich(), empty()]));
+    assert_eq!(forward, generate(&[empty(), rich(), simple()]));
+    assert_eq!(forward, generate(&[rich(), empty(), simple()]));
+}
+
+#[test]
+fn names_follow_the_rules_of_the_contract() {
+    let code = generate(&[rich()]);
+    // `style.kind` collides with the top-level `Kind`: the parent's name is prefixed.
+    assert!(code.contains("pub kind: Option<StyleKind>"), "{code}");
+    // A `title` names the type; array items of `anchors` are `Anchor`.
+    assert!(code.contains("pub line: Option<LineOptions>"), "{code}");
+    assert!(code.contains("pub anchors: Vec<Anchor>"), "{code}");
+    // `[T, "null"]` not required is one `Option`, not two.
+    assert!(code.contains("pub label: Option<String>"), "{code}");
+    // The canonical schema has no `$schema` key.
+    assert!(!code.contains("$schema"), "{code}");
+}
+
+#[test]
+fn keyword_tool_and_property_names_become_raw_identifiers() {
+    let mut tool = empty();
+    tool.name = "match".to_owned();
+    tool.input_schema = json!({
+        "type": "object",
+        "required": ["type"],
+        "properties": {"type": {"type": "string"}, "paneId": {"type": "integer"}}
+    });
+    let code = generate(&[tool]);
+    assert!(code.contains("pub mod r#match {"), "{code}");
+    assert!(
+        code.contains("#[serde(rename = \"type\")]\n        pub r#type: String,"),
+        "{code}"
+    );
+    assert!(code.contains("#[serde(rename = \"paneId\")]"), "{code}");
+    assert!(code.contains("pub pane_id: Option<i64>"), "{code}");
+    assert!(code.contains("&r#match::META"), "{code}");
+}
+
+fn codegen_error(schema: Value) -> CodegenError {
+    let mut tool = empty();
+    tool.input_schema = schema;
+    codegen::generate(&[tool]).expect_err("outside the supported subset")
+}
+
+#[test]
+fn unsupported_schemas_name_the_tool_and_the_pointer() {
+    let object = |property: Value| json!({"type": "object", "properties": {"x": property}});
+    let cases = [
+        (
+            object(json!({"anyOf": [{"type": "string"}]})),
+            "/properties/x/anyOf",
+            "unsupported keyword `anyOf`",
+        ),
+        (
+            object(json!({"$ref": "#/$defs/a"})),
+            "/properties/x/$ref",
+            "`$ref`",
+        ),
+        (
+            object(json!({"description": "no type"})),
+            "/properties/x",
+            "has no `type`",
+        ),
+        (
+            object(json!({"type": "string", "enum": ["a", 1]})),
+            "/properties/x/enum/1",
+            "must list strings",
+        ),
+        (
+            object(json!({"type": "array"})),
+            "/properties/x",
+            "needs `items`",
+        ),
+        (
+            object(json!({"type": "array", "items": [{"type": "string"}]})),
+            "/properties/x/items",
+            "one schema",
+        ),
+        (
+            object(json!({"type": "string", "minItems": 1})),
+            "/properties/x/minItems",
+            "does not apply to a schema of type `string`",
+        ),
+        (
+            object(json!({"type": "null"})),
+            "/properties/x/type",
+            "`null`",
+        ),
+        (
+            object(json!({"type": "strng"})),
+            "/properties/x/type",
+            "unknown type `strng`",
+        ),
+        (
+            object(json!({"type": ["object", "array"]})),
+            "/properties/x/type",
+            "found `array`",
+        ),
+        (object(json!(true)), "/properties/x", "expected a schema"),
+        (
+            object(json!({"type": "string", "enum": [null]})),
+            "/properties/x/enum",
+            "lists no string",
+        ),
+        (
+            object(
+                json!({"type": "object", "properties": {}, "additionalProperties": {"type": "string"}}),
+            ),
+            "/properties/x/additionalProperties",
+            "must be `false`",
+        ),
+        (
+            json!({"type": "object", "required": ["y"], "properties": {}}),
+            "/required/0",
+            "`y`",
+        ),
+        (
+            json!({"type": "array", "items": {"type": "string"}}),
+            "",
+            "root",
+        ),
+        (
+            json!({"type": "object", "patternProperties": {}}),
+            "/patternProperties",
+            "`patternProperties`",
+        ),
+        (
+            object(json!({"type": "object", "properties": {"a~b/c": {"if": {}}}})),
+            "/properties/x/properties/a~0b~1c/if",
+            "`if`",
+        ),
+    ];
+    for (schema, pointer, message) in cases {
+        let error = codegen_error(schema.clone());
+        assert_eq!(error.tool, "panes_list", "{schema}");
+        assert_eq!(error.pointer, pointer, "{schema}: {error}");
+        assert!(error.message.contains(message), "{schema}: {error}");
+        assert!(
+            error
+                .to_string()
+                .starts_with("tool `panes_list`: input schema at `"),
+            "{error}"
+        );
+    }
+}
+
+#[test]
+fn names_that_cannot_be_modules_and_duplicates_are_errors() {
+    let mut tool = empty();
+    tool.name = "self".to_owned();
+    let error = codegen::generate(&[tool]).expect_err("not a module name");
+    assert!(
+        error.message.contains("cannot name a Rust module"),
+        "{error}"
+    );
+
+    let mut tool = empty();
+    tool.name = "Panes".to_owned();
+    let error = codegen::generate(&[tool]).expect_err("not a tool name");
+    assert!(error.message.contains("not a valid tool name"), "{error}");
+
+    let error = codegen::generate(&[empty(), empty()]).expect_err("declared twice");
+    assert_eq!(error.tool, "panes_list");
+    assert!(error.message.contains("twice"), "{error}");
+}
+
+const PANES_LIST: &str = r#"
+name = "panes_list"
+title = "List panes"
+description = "Lists the panes."
+safety = "read-only"
+mode = "parallel"
+
+[input]
+type = "object"
+properties = {}
+additionalProperties = false
+"#;
+
+fn builder(root: &Path) -> Builder {
+    Builder::new()
+        .crate_dir(root)
+        .out_dir(root.join("out"))
+        .emit_rerun_if_changed(false)
+}
+
+fn modified(path: &Path) -> SystemTime {
+    fs::metadata(path)
+        .and_then(|m| m.modified())
+        .expect("the generated file exists")
+}
+
+#[test]
+fn builder_writes_once_and_leaves_an_unchanged_file_alone() {
+    let root = tempfile::tempdir().expect("a temp dir");
+    fs::create_dir(root.path().join("tools")).expect("tools dir");
+    fs::write(root.path().join("tools/panes_list.toml"), PANES_LIST).expect("manifest");
+
+    let out = builder(root.path()).compile().expect("compiles");
+    assert_eq!(out, root.path().join("out/tools.rs"));
+    let code = fs::read_to_string(&out).expect("written");
+    assert!(
+        code.contains(r#"source: "tools/panes_list.toml""#),
+        "{code}"
+    );
+
+    // Pretend the file is old: a rewrite would move its modification time.
+    let old = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000_000);
+    fs::File::options()
+        .write(true)
+        .open(&out)
+        .and_then(|f| f.set_modified(old))
+        .expect("set mtime");
+    builder(root.path()).compile().expect("compiles again");
+    assert_eq!(modified(&out), old, "an unchanged file is not rewritten");
+    assert_eq!(fs::read_to_string(&out).expect("still there"), code);
+
+    // A changed manifest changes the file.
+    fs::write(
+        root.path().join("tools/panes_list.toml"),
+        PANES_LIST.replace("Lists the panes.", "Lists every pane."),
+    )
+    .expect("manifest");
+    builder(root.path())
+        .compile()
+        .expect("compiles after the change");
+    assert_ne!(modified(&out), old);
+    assert!(
+        fs::read_to_string(&out)
+            .expect("rewritten")
+            .contains("Lists every pane.")
+    );
+}
+
+#[test]
+fn builder_options_choose_the_directories_and_the_file_name() {
+    let root = tempfile::tempdir().expect("a temp dir");
+    fs::create_dir_all(root.path().join("spec/agent")).expect("dir");
+    fs::write(root.path().join("spec/agent/panes_list.toml"), PANES_LIST).expect("manifest");
+    let out = Builder::new()
+        .crate_dir(root.path())
+        .manifest_dir("spec/agent")
+        .out_dir(root.path().join("gen"))
+        .out_file("agent_tools.rs")
+        .emit_rerun_if_changed(false)
+        .compile()
+        .expect("compiles");
+    assert_eq!(out, root.path().join("gen/agent_tools.rs"));
+    let code = fs::read_to_string(&out).expect("written");
+    assert!(
+        code.contains(r#"source: "spec/agent/panes_list.toml""#),
+        "{code}"
+    );
+}
+
+#[test]
+fn builder_reports_every_manifest_mistake_at_once() {
+    let root = tempfile::tempdir().expect("a temp dir");
+    fs::create_dir(root.path().join("tools")).expect("tools dir");
+    fs::write(
+        root.path().join("tools/a_tool.toml"),
+        PANES_LIST
+            .replace("panes_list", "a_tool")
+            .replace("read-only", "readonly"),
+    )
+    .expect("manifest");
+    fs::write(
+        root.path().join("tools/b_tool.toml"),
+        PANES_LIST
+            .replace("panes_list", "b_tool")
+            .replace("mode =", "mood ="),
+    )
+    .expect("manifest");
+    let error = builder(root.path())
+        .compile()
+        .expect_err("two broken manifests");
+    assert!(
+        matches!(error, BuildError::Manifests(ref d) if d.0.len() >= 2),
+        "{error}"
+    );
+    let text = error.to_string();
+    assert!(text.contains("a_tool.toml:"), "{text}");
+    assert!(text.contains("b_tool.toml:"), "{text}");
+    // `main() -> Result<(), BuildError>` prints `Debug`: it must read the same.
+    assert_eq!(format!("{error:?}"), text);
+    assert!(!root.path().join("out/tools.rs").exists());
+}
+
+#[test]
+fn builder_reports_schemas_outside_the_subset() {
+    let root = tempfile::tempdir().expect("a temp dir");
+    fs::create_dir(root.path().join("tools")).expect("tools dir");
+    let manifest = PANES_LIST.replace("properties = {}", "properties = { x = { oneOf = [] } }");
+    fs::write(root.path().join("tools/panes_list.toml"), manifest).expect("manifest");
+    let error = builder(root.path())
+        .compile()
+        .expect_err("oneOf is not supported");
+    // The generator refuses it (the manifest loader may refuse it first, at its line).
+    assert!(
+        matches!(error, BuildError::Codegen(_) | BuildError::Manifests(_)),
+        "{error}"
+    );
+    assert!(error.to_string().contains("oneOf"), "{error}");
+}
+
+#[test]
+fn the_null_of_a_nullable_enum_is_the_none_of_its_option() {
+    let mut tool = empty();
+    tool.input_schema = json!({
+        "type": "object",
+        "required": ["side"],
+        "properties": {"side": {"type": ["string", "null"], "enum": ["buy", "sell", null]}}
+    });
+    let code = generate(&[tool]);
+    assert!(code.contains("pub side: Option<Side>"), "{code}");
+    assert!(code.contains("Buy,") && code.contains("Sell,"), "{code}");
+}
