@@ -565,28 +565,19 @@ impl<'a> TypeGen<'a> {
                 if let Some(values) = node.get("enum") {
                     let values = self.check_enum_array(values, pointer)?;
                     let fits = |v: &Value| {
-                        if ty == JsonType::Integer {
+                        if v.is_null() {
+                            true // the `None` of a nullable enum
+                        } else if ty == JsonType::Integer {
                             v.is_i64() || v.is_u64()
                         } else {
                             v.is_number()
                         }
                     };
                     if let Some(i) = values.iter().position(|v| !fits(v)) {
+                        let word = ty.as_str();
                         return Err(self.error(
                             &child(&child(pointer, "enum"), &i.to_string()),
-                            format!(
-                                "`enum` of a `{}` must list {}s",
-                                if ty == JsonType::Integer {
-                                    "integer"
-                                } else {
-                                    "number"
-                                },
-                                if ty == JsonType::Integer {
-                                    "integer"
-                                } else {
-                                    "number"
-                                }
-                            ),
+                            format!("`enum` of a `{word}` must list {word}s"),
                         ));
                     }
                 }
