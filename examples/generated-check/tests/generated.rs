@@ -275,7 +275,7 @@ fn derived_schemas_stay_close_to_the_manifests() {
     }
     assert_eq!(
         derived["properties"]["extra"]["default"],
-        json!({"a": 1, "b": [true, "x"]})
+        json!({"a": 1, "b": "x"})
     );
 }
 
