@@ -22,7 +22,7 @@ pub use tool_manifest::{
 
 // ---- the `#[tool]` attribute and its support (macro work) ----
 
-pub use tool_macros::tool;
+pub use tool_macros::{tool, tool_def};
 
 #[doc(hidden)]
 pub mod __private;
