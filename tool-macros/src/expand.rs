@@ -136,39 +136,45 @@ pub(crate) fn tool_def_fn(function: &ToolFn<'_>, tool: &Tool<'_>) -> TokenStream
     let ident = function.ident();
     let def = def_ident(ident);
     let private = quote!(::tool_runtime::__private);
+    // The checks of the input and return types carry the span of those types, so that their
+    // errors point at them.
+    let (input_span, output_span) = (input.span(), output.span());
 
     let (input_fns, return_fns, meta, checks) = match tool {
         Tool::CodeFirst(code_first) => {
-            let input_fns =
-                quote_spanned!(input.span()=> #private::code_first_input::<#input>());
-            let return_fns =
-                quote_spanned!(output.span()=> #private::code_first_return::<#output>());
+            let input_fns = quote_spanned!(input_span=>
+                ::tool_runtime::__private::code_first_input::<#input>());
+            let return_fns = quote_spanned!(output_span=>
+                ::tool_runtime::__private::code_first_return::<#output>());
             let meta = code_first_meta(code_first, ident);
             (input_fns, return_fns, quote!(&__META), meta)
         }
         Tool::Manifest(bound) => {
             let path = bound.path;
-            let input_fns = quote_spanned!(input.span()=>
-                #private::manifest_input::<#input, #path::Input>());
-            let return_fns = quote_spanned!(output.span()=>
-                #private::manifest_return::<#output, #path::Error>());
+            let input_fns = quote_spanned!(input_span=>
+                ::tool_runtime::__private::manifest_input::<#input, #path::Input>());
+            let return_fns = quote_spanned!(output_span=>
+                ::tool_runtime::__private::manifest_return::<#output, #path::Error>());
             let checks = manifest_checks(function, bound);
             (input_fns, return_fns, quote!(&#path::META), checks)
         }
     };
 
+    // A future that is not `Send` is reported on `async`.
+    let call_span = item.sig.asyncness.map_or(ident.span(), |a| a.span);
     let args: Vec<TokenStream> = function
         .params
         .iter()
         .map(|param| match param {
-            Param::Context => quote!(__context),
-            Param::Input => quote!(__input),
+            Param::Context => quote_spanned!(call_span=> __context),
+            Param::Input => quote_spanned!(call_span=> __input),
         })
         .collect();
     let call = if function.is_async() { quote!(call_async) } else { quote!(call_sync) };
-    let call_span = item.sig.asyncness.map_or(ident.span(), |a| a.span);
     let adapter = quote_spanned!(call_span=>
-        |__context, __args| #private::#call(#meta, __args, __INPUT.deserialize, __RETURN.finish, |__input| #ident(#(#args),*))
+        |__context, __args| ::tool_runtime::__private::#call(
+            #meta, __args, __INPUT.deserialize, __RETURN.finish, |__input| #ident(#(#args),*),
+        )
     );
     let (generics, context_ty, constructor) = match &function.context {
         None => (quote!(<__C>), quote!(__C), quote!(shared)),
@@ -227,7 +233,7 @@ fn manifest_checks(function: &ToolFn<'_>, bound: &ManifestBound<'_>) -> TokenStr
             Safety::Destructive => (quote!(#path::META.safety.is_read_only()), Safety::ReadOnly),
         };
         let message = disagreement(name, "safety", safety.value.as_str(), found.as_str());
-        checks.extend(assertion(safety.span, &test, &message, path));
+        checks.extend(assertion(safety.span, &[(test, message)], path));
     }
     if let Some(mode) = bound.mode {
         let (test, found) = match mode.value {
@@ -235,31 +241,35 @@ fn manifest_checks(function: &ToolFn<'_>, bound: &ManifestBound<'_>) -> TokenStr
             Mode::Sequential => (quote!(!#path::META.mode.is_sequential()), Mode::Parallel),
         };
         let message = disagreement(name, "mode", mode.value.as_str(), found.as_str());
-        checks.extend(assertion(mode.span, &test, &message, path));
+        checks.extend(assertion(mode.span, &[(test, message)], path));
     }
     if let Some(context) = function.context.as_ref().filter(|c| c.is_mut()) {
+        // What the attribute restates was checked by the macro; the rest is the manifest's.
         let exclusive = type_text(&syn::Type::Reference(context.reference.clone()));
-        let span = context.mut_span();
-        if bound.safety.is_none() {
-            let test = quote!(#path::META.safety.is_read_only());
-            let message = [
-                format!("read-only tool `{name}` cannot take the context as `{exclusive}`: its manifest "),
-                " declares `safety = \"read-only\"`; take a shared reference, a read-only tool changes \
-                 nothing and reads run side by side sharing the context"
-                    .to_owned(),
-            ];
-            checks.extend(assertion(span, &test, &message, path));
-        }
-        if bound.mode.is_none() {
-            let test = quote!(!#path::META.mode.is_sequential());
-            let message = [
-                format!("parallel tool `{name}` cannot take the context as `{exclusive}`: its manifest "),
-                " declares `mode = \"parallel\"`; take a shared reference, the calls of a parallel message \
-                 run side by side sharing the context, only a sequential tool gets it to itself"
-                    .to_owned(),
-            ];
-            checks.extend(assertion(span, &test, &message, path));
-        }
+        let read_only = bound.safety.is_none().then(|| {
+            (
+                quote!(#path::META.safety.is_read_only()),
+                [
+                    format!("read-only tool `{name}` cannot take the context as `{exclusive}`: its manifest `"),
+                    "` declares `safety = \"read-only\"`; take a shared reference: a read-only tool changes \
+                     nothing, and reads run side by side sharing the context"
+                        .to_owned(),
+                ],
+            )
+        });
+        let parallel = bound.mode.is_none().then(|| {
+            (
+                quote!(!#path::META.mode.is_sequential()),
+                [
+                    format!("parallel tool `{name}` cannot take the context as `{exclusive}`: its manifest `"),
+                    "` declares `mode = \"parallel\"`; take a shared reference: the calls of a parallel \
+                     message run side by side sharing the context, only a sequential tool gets it to itself"
+                        .to_owned(),
+                ],
+            )
+        });
+        let cases: Vec<_> = read_only.into_iter().chain(parallel).collect();
+        checks.extend(assertion(context.mut_span(), &cases, path));
     }
     checks
 }
@@ -267,24 +277,32 @@ fn manifest_checks(function: &ToolFn<'_>, bound: &ManifestBound<'_>) -> TokenStr
 /// The message of a disagreement, in two parts around the manifest's file.
 fn disagreement(name: &str, key: &str, said: &str, declared: &str) -> [String; 2] {
     [
-        format!("tool `{name}`: `#[tool]` says `{key} = \"{said}\"` but its manifest "),
-        format!(" declares `{key} = \"{declared}\"`; make them agree (the manifest is the declaration)"),
+        format!("tool `{name}`: `#[tool]` says `{key} = \"{said}\"` but its manifest `"),
+        format!("` declares `{key} = \"{declared}\"`; make them agree (the manifest is the declaration)"),
     ]
 }
 
-/// `const _: () = if <test> { panic!(<message naming META.source>) };`
-fn assertion(span: Span, test: &TokenStream, message: &[String; 2], path: &Path) -> TokenStream {
-    let private = quote!(::tool_runtime::__private);
-    let [before, after] = message;
-    let panic = quote_spanned!(span=>
-        ::core::panic!("{}", #private::message_str(&#private::message::<{ #private::message_len(__PARTS) }>(__PARTS)))
-    );
-    quote! {
-        const _: () = if #test {
-            const __PARTS: &[&str] = &[#before, #path::META.source, #after];
-            #panic
+/// `const _: () = if <test> { panic!(<message naming META.source>) } else if ...;`: one
+/// const, so one mistake gives one message.
+fn assertion(span: Span, cases: &[(TokenStream, [String; 2])], path: &Path) -> TokenStream {
+    let mut chain = quote!({});
+    for (test, [before, after]) in cases.iter().rev() {
+        let panic = quote_spanned!(span=>
+            ::core::panic!("{}", ::tool_runtime::__private::message_str(
+                &::tool_runtime::__private::message::<{ ::tool_runtime::__private::message_len(__PARTS) }>(__PARTS),
+            ))
+        );
+        chain = quote! {
+            if #test {
+                const __PARTS: &[&str] = &[#before, #path::META.source, #after];
+                #panic
+            } else #chain
         };
     }
+    if cases.is_empty() {
+        return TokenStream::new();
+    }
+    quote!(const _: () = #chain;)
 }
 
 #[cfg(test)]

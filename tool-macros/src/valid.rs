@@ -83,24 +83,29 @@ pub(crate) fn check_context(
         ..context.reference.clone()
     }));
     let exclusive = type_text(&syn::Type::Reference(context.reference.clone()));
+    let tokens = {
+        let and = context.reference.and_token;
+        let mutability = context.reference.mutability;
+        quote::quote!(#and #mutability)
+    };
     if safety == Some(Safety::ReadOnly) {
-        errors.error(
-            context.mut_span(),
+        errors.push(syn::Error::new_spanned(
+            &tokens,
             format!(
                 "read-only tool `{name}` cannot take the context as `{exclusive}`: take `{shared}`; \
                  a read-only tool changes nothing, and reads run side by side sharing the context \
                  (only a sequential destructive tool gets it to itself)"
             ),
-        );
+        ));
     } else if mode == Some(Mode::Parallel) {
-        errors.error(
-            context.mut_span(),
+        errors.push(syn::Error::new_spanned(
+            &tokens,
             format!(
                 "parallel tool `{name}` cannot take the context as `{exclusive}`: take `{shared}`, \
                  or declare `mode = \"sequential\"`; the calls of a parallel message run side by side \
                  sharing the context, only a sequential tool gets it to itself"
             ),
-        );
+        ));
     }
 }
 
