@@ -147,6 +147,7 @@ pub(crate) fn tool_def_fn(function: &ToolFn<'_>, tool: &Tool<'_>) -> TokenStream
             let return_fns = quote_spanned!(output_span=>
                 ::tool_runtime::__private::code_first_return::<#output>());
             let meta = code_first_meta(code_first, ident);
+            let input_fns = quote!(const __INPUT: #private::InputFns<#input> = #input_fns;);
             (input_fns, return_fns, quote!(&__META), meta)
         }
         Tool::Manifest(bound) => {
@@ -156,6 +157,7 @@ pub(crate) fn tool_def_fn(function: &ToolFn<'_>, tool: &Tool<'_>) -> TokenStream
             let return_fns = quote_spanned!(output_span=>
                 ::tool_runtime::__private::manifest_return::<#output, #path::Error>());
             let checks = manifest_checks(function, bound);
+            let input_fns = quote!(const __INPUT: #private::BoundInputFns<#input> = #input_fns;);
             (input_fns, return_fns, quote!(&#path::META), checks)
         }
     };
@@ -170,7 +172,11 @@ pub(crate) fn tool_def_fn(function: &ToolFn<'_>, tool: &Tool<'_>) -> TokenStream
             Param::Input => quote_spanned!(call_span=> __input),
         })
         .collect();
-    let call = if function.is_async() { quote!(call_async) } else { quote!(call_sync) };
+    let call = if function.is_async() {
+        quote_spanned!(call_span=> call_async)
+    } else {
+        quote_spanned!(call_span=> call_sync)
+    };
     let adapter = quote_spanned!(call_span=>
         |__context, __args| ::tool_runtime::__private::#call(
             #meta, __args, __INPUT.deserialize, __RETURN.finish, |__input| #ident(#(#args),*),
@@ -185,9 +191,11 @@ pub(crate) fn tool_def_fn(function: &ToolFn<'_>, tool: &Tool<'_>) -> TokenStream
         }
     };
     quote! {
+        // Unused when the tool is not registered; the function it wraps is then unused too.
         #[doc(hidden)]
+        #[allow(dead_code)]
         #vis fn #def #generics() -> ::tool_runtime::ToolDef<#context_ty> {
-            const __INPUT: #private::InputFns<#input> = #input_fns;
+            #input_fns
             const __RETURN: #private::ReturnFns<#output> = #return_fns;
             #checks
             #private::#constructor(#meta, #adapter)
@@ -308,6 +316,58 @@ fn assertion(span: Span, cases: &[(TokenStream, [String; 2])], path: &Path) -> T
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The expansion, formatted as a reader would see it.
+    fn pretty(tokens: TokenStream) -> String {
+        let file: syn::File = syn::parse2(tokens).expect("the expansion parses as a file");
+        prettyplease::unparse(&file)
+    }
+
+    #[test]
+    fn expansion_of_a_code_first_tool() {
+        let out = tool(
+            quote!(safety = "destructive", mode = "sequential", category = "panes"),
+            quote! {
+                /// Creates a pane.
+                ///
+                /// Creating a pane that exists changes nothing.
+                pub async fn pane_create(chart: &mut Chart, input: PaneArgs) -> Result<bool, ToolError> {
+                    chart.create(input).await
+                }
+            },
+        );
+        insta::assert_snapshot!(pretty(out));
+    }
+
+    #[test]
+    fn expansion_of_a_context_free_tool() {
+        let out = tool(
+            quote!(safety = "read-only", mode = "parallel", name = "web_search", title = "Search the web"),
+            quote! {
+                /// Searches the web.
+                fn search(input: SearchArgs) -> Result<Vec<Hit>, ToolError> {
+                    web::search(&input.query)
+                }
+            },
+        );
+        insta::assert_snapshot!(pretty(out));
+    }
+
+    #[test]
+    fn expansion_of_a_manifest_bound_tool() {
+        let out = tool(
+            quote!(manifest = crate::tools::drawing_create, safety = "destructive"),
+            quote! {
+                pub(crate) fn drawing_create(
+                    input: crate::tools::drawing_create::Input,
+                    chart: &mut Chart,
+                ) -> Result<Drawing, Failure<crate::tools::drawing_create::Error>> {
+                    chart.draw(input)
+                }
+            },
+        );
+        insta::assert_snapshot!(pretty(out));
+    }
 
     #[test]
     fn tool_def_calls_the_hidden_function() {

@@ -178,9 +178,16 @@ pub const fn code_first_input<I: ToolInput>() -> InputFns<I> {
     InputFns { schema: input_schema::<I>, deserialize: deserialize::<I> }
 }
 
+/// How a manifest-bound tool's arguments become its typed input (its schema is the manifest's).
+#[derive(Debug)]
+pub struct BoundInputFns<I> {
+    /// Deserializes validated arguments.
+    pub deserialize: fn(&Value) -> Result<I, ToolError>,
+}
+
 /// The input of a manifest-bound tool: exactly the generated `Input` of its manifest.
-pub const fn manifest_input<I: ManifestInput<E>, E: ToolInput>() -> InputFns<I> {
-    InputFns { schema: input_schema::<E>, deserialize: deserialize_as::<I, E> }
+pub const fn manifest_input<I: ManifestInput<E>, E: ToolInput>() -> BoundInputFns<I> {
+    BoundInputFns { deserialize: deserialize_as::<I, E> }
 }
 
 fn deserialize<I: ToolInput>(args: &Value) -> Result<I, ToolError> {
