@@ -29,7 +29,10 @@ impl Errors {
 
     #[cfg(test)]
     pub fn messages(&self) -> Vec<String> {
-        self.0.iter().flat_map(|e| e.into_iter().map(|e| e.to_string())).collect()
+        self.0
+            .iter()
+            .flat_map(|e| e.into_iter().map(|e| e.to_string()))
+            .collect()
     }
 }
 
@@ -47,7 +50,10 @@ impl Context<'_> {
     /// The span of `&mut`.
     pub fn mut_span(&self) -> Span {
         let and = self.reference.and_token.span;
-        self.reference.mutability.as_ref().map_or(and, |m| and.join(m.span).unwrap_or(m.span))
+        self.reference
+            .mutability
+            .as_ref()
+            .map_or(and, |m| and.join(m.span).unwrap_or(m.span))
     }
 }
 
@@ -102,7 +108,10 @@ impl<'a> ToolFn<'a> {
             }
         }
         if let Some(variadic) = &sig.variadic {
-            errors.error(variadic.span(), format!("tool function `{ident}` cannot be variadic"));
+            errors.error(
+                variadic.span(),
+                format!("tool function `{ident}` cannot be variadic"),
+            );
         }
 
         let mut context: Option<Context<'a>> = None;
@@ -192,7 +201,14 @@ impl<'a> ToolFn<'a> {
         };
 
         let doc = doc_comment(&item.attrs, errors);
-        ToolFn { item, context, input, params, output, doc }
+        ToolFn {
+            item,
+            context,
+            input,
+            params,
+            output,
+            doc,
+        }
     }
 }
 
@@ -209,20 +225,33 @@ fn contains_impl_trait(ty: &Type) -> bool {
 /// A type as the user wrote it, for messages: `&mut Chart`.
 pub(crate) fn type_text(ty: &Type) -> String {
     let text = quote::ToTokens::to_token_stream(ty).to_string();
-    text.replace("& mut ", "&mut ").replace("& ", "&").replace(" < ", "<").replace(" >", ">").replace(" ,", ",")
+    text.replace("& mut ", "&mut ")
+        .replace("& ", "&")
+        .replace(" < ", "<")
+        .replace(" >", ">")
+        .replace(" ,", ",")
 }
 
 /// The doc comment of the function: one string, common indentation removed, trimmed.
 fn doc_comment(attrs: &[Attribute], errors: &mut Errors) -> Option<String> {
     let mut lines: Vec<String> = Vec::new();
     for attr in attrs {
-        let Meta::NameValue(meta) = &attr.meta else { continue };
+        let Meta::NameValue(meta) = &attr.meta else {
+            continue;
+        };
         if !meta.path.is_ident("doc") {
             continue;
         }
         match &meta.value {
-            Expr::Lit(ExprLit { lit: Lit::Str(text), .. }) => {
-                lines.extend(text.value().split('\n').map(|line| line.trim_end_matches('\r').to_owned()));
+            Expr::Lit(ExprLit {
+                lit: Lit::Str(text),
+                ..
+            }) => {
+                lines.extend(
+                    text.value()
+                        .split('\n')
+                        .map(|line| line.trim_end_matches('\r').to_owned()),
+                );
             }
             other => errors.error(
                 other.span(),

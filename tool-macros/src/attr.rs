@@ -131,8 +131,10 @@ fn example(key: &str) -> String {
     match key {
         "safety" => accepted_values("safety", Safety::ACCEPTED),
         "mode" => accepted_values("mode", Mode::ACCEPTED),
-        "manifest" => "`manifest = crate::tools::drawing_create` (the module generated for the tool)"
-            .to_owned(),
+        "manifest" => {
+            "`manifest = crate::tools::drawing_create` (the module generated for the tool)"
+                .to_owned()
+        }
         _ => format!("`{key} = \"...\"`"),
     }
 }
@@ -197,7 +199,10 @@ fn edit_distance(a: &str, b: &str) -> usize {
 
 fn lit_str(value: &Expr) -> Option<&LitStr> {
     match value {
-        Expr::Lit(ExprLit { lit: Lit::Str(lit), attrs }) if attrs.is_empty() => Some(lit),
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(lit),
+            attrs,
+        }) if attrs.is_empty() => Some(lit),
         _ => None,
     }
 }
@@ -212,10 +217,16 @@ fn string(key: &str, value: &Expr, errors: &mut Errors) -> Option<Given<String>>
     };
     let text = lit.value();
     if text.trim().is_empty() {
-        errors.push(syn::Error::new(lit.span(), format!("`{key}` must not be empty")));
+        errors.push(syn::Error::new(
+            lit.span(),
+            format!("`{key}` must not be empty"),
+        ));
         return None;
     }
-    Some(Given { value: text, span: lit.span() })
+    Some(Given {
+        value: text,
+        span: lit.span(),
+    })
 }
 
 /// `safety` and `mode`: parsed only by their `FromStr`, the one definition of their words.
@@ -236,7 +247,10 @@ where
         return None;
     };
     match lit.value().parse::<T>() {
-        Ok(parsed) => Some(Given { value: parsed, span: lit.span() }),
+        Ok(parsed) => Some(Given {
+            value: parsed,
+            span: lit.span(),
+        }),
         Err(error) => {
             errors.push(syn::Error::new(lit.span(), error));
             None
@@ -246,7 +260,11 @@ where
 
 fn manifest_path(value: &Expr, errors: &mut Errors) -> Option<Path> {
     match value {
-        Expr::Path(ExprPath { attrs, qself: None, path }) if attrs.is_empty() => Some(path.clone()),
+        Expr::Path(ExprPath {
+            attrs,
+            qself: None,
+            path,
+        }) if attrs.is_empty() => Some(path.clone()),
         _ => {
             errors.push(syn::Error::new_spanned(
                 value,
@@ -312,7 +330,12 @@ mod tests {
     fn good_arguments_parse() {
         let mut errors = Errors::default();
         let args = parse(
-            quote::quote!(safety = "destructive", mode = "sequential", name = "x", title = "X"),
+            quote::quote!(
+                safety = "destructive",
+                mode = "sequential",
+                name = "x",
+                title = "X"
+            ),
             &mut errors,
         );
         assert!(errors.messages().is_empty());
@@ -326,7 +349,9 @@ mod tests {
     fn a_key_without_value_says_how_to_write_it() {
         assert_eq!(
             errors_of(quote::quote!(safety)),
-            vec![r#"expected a value for `safety`: `safety = ...` with one of "read-only" or "destructive""#]
+            vec![
+                r#"expected a value for `safety`: `safety = ...` with one of "read-only" or "destructive""#
+            ]
         );
     }
 }

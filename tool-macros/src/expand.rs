@@ -64,8 +64,11 @@ pub fn tool_def(input: TokenStream) -> TokenStream {
         }
     };
     let Some(last) = path.segments.last_mut() else {
-        return syn::Error::new(Span::call_site(), "expected the path of a `#[tool]` function")
-            .into_compile_error();
+        return syn::Error::new(
+            Span::call_site(),
+            "expected the path of a `#[tool]` function",
+        )
+        .into_compile_error();
     };
     last.ident = def_ident(&last.ident);
     quote!(#path())
@@ -177,16 +180,26 @@ pub(crate) fn tool_def_fn(function: &ToolFn<'_>, tool: &Tool<'_>) -> TokenStream
     } else {
         quote_spanned!(call_span=> call_sync)
     };
+    // Without a context, the function itself is the callback.
+    let callback = if function.context.is_none() {
+        quote!(#ident)
+    } else {
+        quote_spanned!(call_span=> |__input| #ident(#(#args),*))
+    };
     let adapter = quote_spanned!(call_span=>
         |__context, __args| ::tool_runtime::__private::#call(
-            #meta, __args, __INPUT.deserialize, __RETURN.finish, |__input| #ident(#(#args),*),
+            #meta, __args, __INPUT.deserialize, __RETURN.finish, #callback,
         )
     );
     let (generics, context_ty, constructor) = match &function.context {
         None => (quote!(<__C>), quote!(__C), quote!(shared)),
         Some(context) => {
             let elem = &context.reference.elem;
-            let constructor = if context.is_mut() { quote!(exclusive) } else { quote!(shared) };
+            let constructor = if context.is_mut() {
+                quote!(exclusive)
+            } else {
+                quote!(shared)
+            };
             (TokenStream::new(), quote!(#elem), constructor)
         }
     };
@@ -204,7 +217,14 @@ pub(crate) fn tool_def_fn(function: &ToolFn<'_>, tool: &Tool<'_>) -> TokenStream
 }
 
 fn code_first_meta(tool: &CodeFirst, ident: &syn::Ident) -> TokenStream {
-    let CodeFirst { name, title, description, category, safety, mode } = tool;
+    let CodeFirst {
+        name,
+        title,
+        description,
+        category,
+        safety,
+        mode,
+    } = tool;
     let safety = safety_tokens(*safety);
     let mode = mode_tokens(*mode);
     let category = match category {
@@ -237,7 +257,10 @@ fn manifest_checks(function: &ToolFn<'_>, bound: &ManifestBound<'_>) -> TokenStr
     let mut checks = TokenStream::new();
     if let Some(safety) = bound.safety {
         let (test, found) = match safety.value {
-            Safety::ReadOnly => (quote!(!#path::META.safety.is_read_only()), Safety::Destructive),
+            Safety::ReadOnly => (
+                quote!(!#path::META.safety.is_read_only()),
+                Safety::Destructive,
+            ),
             Safety::Destructive => (quote!(#path::META.safety.is_read_only()), Safety::ReadOnly),
         };
         let message = disagreement(name, "safety", safety.value.as_str(), found.as_str());
@@ -286,7 +309,9 @@ fn manifest_checks(function: &ToolFn<'_>, bound: &ManifestBound<'_>) -> TokenStr
 fn disagreement(name: &str, key: &str, said: &str, declared: &str) -> [String; 2] {
     [
         format!("tool `{name}`: `#[tool]` says `{key} = \"{said}\"` but its manifest `"),
-        format!("` declares `{key} = \"{declared}\"`; make them agree (the manifest is the declaration)"),
+        format!(
+            "` declares `{key} = \"{declared}\"`; make them agree (the manifest is the declaration)"
+        ),
     ]
 }
 
@@ -326,7 +351,11 @@ mod tests {
     #[test]
     fn expansion_of_a_code_first_tool() {
         let out = tool(
-            quote!(safety = "destructive", mode = "sequential", category = "panes"),
+            quote!(
+                safety = "destructive",
+                mode = "sequential",
+                category = "panes"
+            ),
             quote! {
                 /// Creates a pane.
                 ///
@@ -342,7 +371,12 @@ mod tests {
     #[test]
     fn expansion_of_a_context_free_tool() {
         let out = tool(
-            quote!(safety = "read-only", mode = "parallel", name = "web_search", title = "Search the web"),
+            quote!(
+                safety = "read-only",
+                mode = "parallel",
+                name = "web_search",
+                title = "Search the web"
+            ),
             quote! {
                 /// Searches the web.
                 fn search(input: SearchArgs) -> Result<Vec<Hit>, ToolError> {
@@ -356,7 +390,10 @@ mod tests {
     #[test]
     fn expansion_of_a_manifest_bound_tool() {
         let out = tool(
-            quote!(manifest = crate::tools::drawing_create, safety = "destructive"),
+            quote!(
+                manifest = crate::tools::drawing_create,
+                safety = "destructive"
+            ),
             quote! {
                 pub(crate) fn drawing_create(
                     input: crate::tools::drawing_create::Input,
@@ -372,7 +409,10 @@ mod tests {
     #[test]
     fn tool_def_calls_the_hidden_function() {
         let out = tool_def(quote!(crate::tools::panes_list));
-        assert_eq!(out.to_string(), quote!(crate::tools::__tool_def_panes_list()).to_string());
+        assert_eq!(
+            out.to_string(),
+            quote!(crate::tools::__tool_def_panes_list()).to_string()
+        );
         let out = tool_def(quote!(r#type));
         assert_eq!(out.to_string(), quote!(__tool_def_type()).to_string());
     }
@@ -380,7 +420,10 @@ mod tests {
     #[test]
     fn tool_def_rejects_what_is_not_a_path() {
         let out = tool_def(quote!("panes_list")).to_string();
-        assert!(out.contains("expected the path of a `#[tool]` function"), "{out}");
+        assert!(
+            out.contains("expected the path of a `#[tool]` function"),
+            "{out}"
+        );
     }
 
     #[test]

@@ -38,7 +38,11 @@ pub(crate) struct ManifestBound<'a> {
 
 /// Checks the attribute against the function. Every mistake goes to `errors`; `None` when the
 /// tool cannot be described.
-pub(crate) fn check<'a>(args: &'a Args, tool: &ToolFn<'_>, errors: &mut Errors) -> Option<Tool<'a>> {
+pub(crate) fn check<'a>(
+    args: &'a Args,
+    tool: &ToolFn<'_>,
+    errors: &mut Errors,
+) -> Option<Tool<'a>> {
     match &args.manifest {
         Some(path) => check_manifest(args, path, tool, errors).map(Tool::Manifest),
         // `manifest` with a bad value: already reported; the code-first rules do not apply.
@@ -65,8 +69,19 @@ fn check_manifest<'a>(
             );
         }
     }
-    check_context(tool, &name, args.safety.as_ref().map(|s| s.value), args.mode.as_ref().map(|m| m.value), errors);
-    Some(ManifestBound { path, name, safety: args.safety, mode: args.mode })
+    check_context(
+        tool,
+        &name,
+        args.safety.as_ref().map(|s| s.value),
+        args.mode.as_ref().map(|m| m.value),
+        errors,
+    );
+    Some(ManifestBound {
+        path,
+        name,
+        safety: args.safety,
+        mode: args.mode,
+    })
 }
 
 /// The `&mut` rule for the safety and mode the macro knows.
@@ -77,7 +92,9 @@ pub(crate) fn check_context(
     mode: Option<Mode>,
     errors: &mut Errors,
 ) {
-    let Some(context) = tool.context.as_ref().filter(|c| c.is_mut()) else { return };
+    let Some(context) = tool.context.as_ref().filter(|c| c.is_mut()) else {
+        return;
+    };
     let shared = type_text(&syn::Type::Reference(syn::TypeReference {
         mutability: None,
         ..context.reference.clone()
@@ -180,9 +197,18 @@ fn check_code_first(args: &Args, tool: &ToolFn<'_>, errors: &mut Errors) -> Opti
             ),
         );
     }
-    check_context(tool, &name, args.safety.as_ref().map(|s| s.value), args.mode.as_ref().map(|m| m.value), errors);
+    check_context(
+        tool,
+        &name,
+        args.safety.as_ref().map(|s| s.value),
+        args.mode.as_ref().map(|m| m.value),
+        errors,
+    );
     Some(CodeFirst {
-        title: args.title.as_ref().map_or_else(|| default_title(&name), |t| t.value.clone()),
+        title: args
+            .title
+            .as_ref()
+            .map_or_else(|| default_title(&name), |t| t.value.clone()),
         description: tool.doc.clone()?,
         category: args.category.as_ref().map(|c| c.value.clone()),
         safety: args.safety.as_ref()?.value,

@@ -51,8 +51,13 @@ fn the_schema_is_what_schemars_gives_without_the_dialect_key() {
     let schema = def.meta.input_schema.to_value().expect("a derived schema");
 
     let mut expected = schemars::schema_for!(DrawArgs).to_value();
-    let dialect = expected.as_object_mut().and_then(|root| root.remove("$schema"));
-    assert_eq!(dialect, Some(json!("https://json-schema.org/draft/2020-12/schema")));
+    let dialect = expected
+        .as_object_mut()
+        .and_then(|root| root.remove("$schema"));
+    assert_eq!(
+        dialect,
+        Some(json!("https://json-schema.org/draft/2020-12/schema"))
+    );
     assert_eq!(schema, expected);
     assert!(schema.get("$schema").is_none());
     insta::assert_json_snapshot!(schema);
@@ -72,7 +77,13 @@ fn a_code_first_tool_converts_to_a_spec_like_a_manifest_tool() {
     let spec = ToolSpec::from_meta(def.meta).expect("a spec");
     assert_eq!(spec.name, "drawing_create");
     assert_eq!(spec.description, "Draws a line on a pane.");
-    assert_eq!((spec.safety, spec.mode), (Safety::Destructive, Mode::Sequential));
-    assert_eq!(spec.input_schema["required"], json!(["pane_id", "kind", "anchors"]));
+    assert_eq!(
+        (spec.safety, spec.mode),
+        (Safety::Destructive, Mode::Sequential)
+    );
+    assert_eq!(
+        spec.input_schema["required"],
+        json!(["pane_id", "kind", "anchors"])
+    );
     assert_eq!(spec.input_schema["additionalProperties"], json!(false));
 }

@@ -175,7 +175,10 @@ pub struct InputFns<I> {
 
 /// The input of a code-first tool: any `Deserialize + JsonSchema` type.
 pub const fn code_first_input<I: ToolInput>() -> InputFns<I> {
-    InputFns { schema: input_schema::<I>, deserialize: deserialize::<I> }
+    InputFns {
+        schema: input_schema::<I>,
+        deserialize: deserialize::<I>,
+    }
 }
 
 /// How a manifest-bound tool's arguments become its typed input (its schema is the manifest's).
@@ -187,7 +190,9 @@ pub struct BoundInputFns<I> {
 
 /// The input of a manifest-bound tool: exactly the generated `Input` of its manifest.
 pub const fn manifest_input<I: ManifestInput<E>, E: ToolInput>() -> BoundInputFns<I> {
-    BoundInputFns { deserialize: deserialize_as::<I, E> }
+    BoundInputFns {
+        deserialize: deserialize_as::<I, E>,
+    }
 }
 
 fn deserialize<I: ToolInput>(args: &Value) -> Result<I, ToolError> {
@@ -213,7 +218,9 @@ where
     R::Output: ToolOutputValue,
     R::Error: CodeFirstError,
 {
-    ReturnFns { finish: finish::<CodeFirst, R> }
+    ReturnFns {
+        finish: finish::<CodeFirst, R>,
+    }
 }
 
 /// The return type of a manifest-bound tool: `Result<T, D>` or `Result<T, Failure<D>>`, `D`
@@ -224,7 +231,9 @@ where
     R::Output: ToolOutputValue,
     R::Error: ManifestError<D>,
 {
-    ReturnFns { finish: finish::<Manifest<D>, R> }
+    ReturnFns {
+        finish: finish::<Manifest<D>, R>,
+    }
 }
 
 fn finish<K: ErrorKind<R::Error>, R: ToolReturn>(result: R, safety: Safety) -> CallResult
@@ -273,12 +282,18 @@ where
 
 /// Builds the [`ToolDef`](crate::ToolDef) of a tool taking `&C` or no context.
 pub const fn shared<C>(meta: &'static ToolMeta, f: crate::SharedFn<C>) -> crate::ToolDef<C> {
-    crate::ToolDef { meta, handler: crate::Handler::Shared(f) }
+    crate::ToolDef {
+        meta,
+        handler: crate::Handler::Shared(f),
+    }
 }
 
 /// Builds the [`ToolDef`](crate::ToolDef) of a tool taking `&mut C` (sequential, destructive).
 pub const fn exclusive<C>(meta: &'static ToolMeta, f: crate::ExclusiveFn<C>) -> crate::ToolDef<C> {
-    crate::ToolDef { meta, handler: crate::Handler::Exclusive(f) }
+    crate::ToolDef {
+        meta,
+        handler: crate::Handler::Exclusive(f),
+    }
 }
 
 /// The length of a compile-time message assembled from `parts` (see [`message`]).

@@ -3,7 +3,11 @@ use tool_runtime::{ToolError, tool};
 /// A module of the shape the generator writes.
 mod tools {
     pub mod drawing_create {
-        #[derive(Debug, ::tool_runtime::__private::serde::Deserialize, ::tool_runtime::__private::schemars::JsonSchema)]
+        #[derive(
+            Debug,
+            ::tool_runtime::__private::serde::Deserialize,
+            ::tool_runtime::__private::schemars::JsonSchema,
+        )]
         #[serde(crate = "::tool_runtime::__private::serde")]
         #[schemars(crate = "::tool_runtime::__private::schemars")]
         pub struct Input {
@@ -40,7 +44,10 @@ mod tools {
 struct Chart;
 
 #[tool(manifest = tools::drawing_create)]
-fn drawing_create(_chart: &mut Chart, _input: tools::drawing_create::Input) -> Result<(), ToolError> {
+fn drawing_create(
+    _chart: &mut Chart,
+    _input: tools::drawing_create::Input,
+) -> Result<(), ToolError> {
     Ok(())
 }
 

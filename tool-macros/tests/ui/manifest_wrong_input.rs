@@ -3,7 +3,11 @@ use tool_runtime::tool;
 /// A module of the shape the generator writes.
 mod tools {
     pub mod drawing_create {
-        #[derive(Debug, ::tool_runtime::__private::serde::Deserialize, ::tool_runtime::__private::schemars::JsonSchema)]
+        #[derive(
+            Debug,
+            ::tool_runtime::__private::serde::Deserialize,
+            ::tool_runtime::__private::schemars::JsonSchema,
+        )]
         #[serde(crate = "::tool_runtime::__private::serde")]
         #[schemars(crate = "::tool_runtime::__private::schemars")]
         pub struct Input {
