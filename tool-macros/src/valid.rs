@@ -216,3 +216,115 @@ fn check_code_first(args: &Args, tool: &ToolFn<'_>, errors: &mut Errors) -> Opti
         name,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quote::quote;
+    use syn::{ItemFn, parse_quote};
+
+    fn check_messages(args: proc_macro2::TokenStream, item: &ItemFn) -> Vec<String> {
+        let mut errors = Errors::default();
+        let args = crate::attr::parse(args, &mut errors);
+        let function = ToolFn::from_item(item, &mut errors);
+        let _ = check(&args, &function, &mut errors);
+        errors.messages()
+    }
+
+    #[test]
+    fn default_titles_read_like_words() {
+        assert_eq!(default_title("drawing_create"), "Drawing create");
+        assert_eq!(default_title("x"), "X");
+        assert_eq!(default_title(""), "");
+    }
+
+    #[test]
+    fn a_complete_code_first_tool_passes() {
+        let item: ItemFn = parse_quote! {
+            /// Lists.
+            fn panes_list(chart: &Chart, input: Args) -> Result<(), ToolError> {}
+        };
+        let mut errors = Errors::default();
+        let args = crate::attr::parse(quote!(safety = "read-only", mode = "parallel"), &mut errors);
+        let function = ToolFn::from_item(&item, &mut errors);
+        let Some(Tool::CodeFirst(tool)) = check(&args, &function, &mut errors) else {
+            panic!("a code-first tool: {:?}", errors.messages());
+        };
+        assert_eq!(tool.name, "panes_list");
+        assert_eq!(tool.title, "Panes list");
+        assert_eq!(tool.description, "Lists.");
+    }
+
+    #[test]
+    fn invalid_names_say_what_a_name_is() {
+        let item: ItemFn = parse_quote! {
+            /// Searches.
+            fn search(input: Args) -> Result<(), ToolError> {}
+        };
+        let found = check_messages(
+            quote!(safety = "read-only", mode = "parallel", name = "web-search"),
+            &item,
+        );
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].starts_with("invalid tool name `web-search`"),
+            "{found:?}"
+        );
+
+        let item: ItemFn = parse_quote! {
+            /// Searches.
+            fn WebSearch(input: Args) -> Result<(), ToolError> {}
+        };
+        let found = check_messages(quote!(safety = "read-only", mode = "parallel"), &item);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].contains("set `name = \"...\"`"), "{found:?}");
+    }
+
+    #[test]
+    fn a_misspelled_key_is_not_also_reported_missing() {
+        let item: ItemFn = parse_quote! {
+            /// Lists.
+            fn panes_list(input: Args) -> Result<(), ToolError> {}
+        };
+        let found = check_messages(quote!(saftey = "read-only", mdoe = "parallel"), &item);
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert!(
+            found.iter().all(|m| m.starts_with("unknown key")),
+            "{found:?}"
+        );
+    }
+
+    #[test]
+    fn manifest_bound_tools_take_metadata_from_the_manifest() {
+        let item: ItemFn = parse_quote! {
+            fn drawing_create(chart: &mut Chart, input: tools::drawing_create::Input) -> Result<(), E> {}
+        };
+        let found = check_messages(
+            quote!(
+                manifest = tools::drawing_create,
+                name = "x",
+                category = "y",
+                mode = "parallel"
+            ),
+            &item,
+        );
+        assert_eq!(found.len(), 3, "{found:?}");
+        assert!(found[0].starts_with("`name` cannot be set on tool `drawing_create`"));
+        assert!(found[1].starts_with("`category` cannot be set on tool `drawing_create`"));
+        assert!(
+            found[2].starts_with(
+                "parallel tool `drawing_create` cannot take the context as `&mut Chart`"
+            )
+        );
+    }
+
+    #[test]
+    fn a_sequential_destructive_tool_may_take_the_context_to_itself() {
+        let item: ItemFn = parse_quote! {
+            /// Creates.
+            fn pane_create(chart: &mut Chart, input: Args) -> Result<(), ToolError> {}
+        };
+        let found = check_messages(quote!(safety = "destructive", mode = "sequential"), &item);
+        assert!(found.is_empty(), "{found:?}");
+    }
+}
