@@ -203,8 +203,11 @@ pub(crate) fn tool_def_fn(function: &ToolFn<'_>, tool: &Tool<'_>) -> TokenStream
             (TokenStream::new(), quote!(#elem), constructor)
         }
     };
+    // The definition exists exactly when the function does.
+    let cfgs = item.attrs.iter().filter(|attr| attr.path().is_ident("cfg"));
     quote! {
         // Unused when the tool is not registered; the function it wraps is then unused too.
+        #(#cfgs)*
         #[doc(hidden)]
         #[allow(dead_code)]
         #vis fn #def #generics() -> ::tool_runtime::ToolDef<#context_ty> {

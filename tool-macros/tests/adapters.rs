@@ -409,3 +409,23 @@ fn an_async_manifest_bound_tool_shares_the_context() {
         }
     );
 }
+
+/// Runs code (compiled only when the host opts in; here never).
+#[tool(safety = "destructive", mode = "sequential")]
+#[cfg(any())]
+fn code_interpreter(_input: NoArgs) -> Result<(), ToolError> {
+    Ok(())
+}
+
+/// Runs when compiled in (here always).
+#[tool(safety = "read-only", mode = "parallel")]
+#[cfg(all())]
+fn settings_get(_input: NoArgs) -> Result<&'static str, ToolError> {
+    Ok("dark")
+}
+
+#[test]
+fn a_cfg_below_the_attribute_applies_to_the_definition_too() {
+    let output = call_shared::<()>(tool_def!(settings_get), &(), json!({})).expect("settings");
+    assert_eq!(output.data, json!("dark"));
+}
