@@ -176,12 +176,18 @@ impl<'a> ToolFn<'a> {
             }
         }
         if input.is_none() && sig.receiver().is_none() {
+            let context_note = context.as_ref().map_or(String::new(), |c| {
+                format!(
+                    "; `{}` is a reference, so it is taken as the context",
+                    type_text(&Type::Reference(c.reference.clone()))
+                )
+            });
             errors.error(
                 sig.paren_token.span.join(),
                 format!(
                     "tool function `{ident}` has no input: add a parameter for the tool's arguments, \
                      like `input: Args` where `Args` derives `Deserialize` and `JsonSchema` \
-                     (an empty struct for a tool without arguments)"
+                     (an empty struct for a tool without arguments){context_note}"
                 ),
             );
         }
