@@ -154,14 +154,17 @@ pub(crate) fn tool_def_fn(function: &ToolFn<'_>, tool: &Tool<'_>) -> TokenStream
             (input_fns, return_fns, quote!(&__META), meta)
         }
         Tool::Manifest(bound) => {
-            let path = bound.path;
             let input_fns = quote_spanned!(input_span=>
-                ::tool_runtime::__private::manifest_input::<#input, #path::Input>());
+                ::tool_runtime::__private::manifest_input::<#input, __ManifestInput>());
             let return_fns = quote_spanned!(output_span=>
-                ::tool_runtime::__private::manifest_return::<#output, #path::Error>());
+                ::tool_runtime::__private::manifest_return::<#output, __ManifestError>());
             let checks = manifest_checks(function, bound);
-            let input_fns = quote!(const __INPUT: #private::BoundInputFns<#input> = #input_fns;);
-            (input_fns, return_fns, quote!(&#path::META), checks)
+            let imports = manifest_imports(bound.path);
+            let input_fns = quote! {
+                #imports
+                const __INPUT: #private::BoundInputFns<#input> = #input_fns;
+            };
+            (input_fns, return_fns, quote!(&__MANIFEST_META), checks)
         }
     };
 
@@ -255,34 +258,34 @@ fn code_first_meta(tool: &CodeFirst, ident: &syn::Ident) -> TokenStream {
 /// `const` assertions of a manifest-bound tool: what the attribute restates, and the `&mut`
 /// rule when the attribute leaves safety or mode to the manifest.
 fn manifest_checks(function: &ToolFn<'_>, bound: &ManifestBound<'_>) -> TokenStream {
-    let path = bound.path;
+    let meta = quote!(__MANIFEST_META);
     let name = &bound.name;
     let mut checks = TokenStream::new();
     if let Some(safety) = bound.safety {
         let (test, found) = match safety.value {
             Safety::ReadOnly => (
-                quote!(!#path::META.safety.is_read_only()),
+                quote!(!#meta.safety.is_read_only()),
                 Safety::Destructive,
             ),
-            Safety::Destructive => (quote!(#path::META.safety.is_read_only()), Safety::ReadOnly),
+            Safety::Destructive => (quote!(#meta.safety.is_read_only()), Safety::ReadOnly),
         };
         let message = disagreement(name, "safety", safety.value.as_str(), found.as_str());
-        checks.extend(assertion(safety.span, &[(test, message)], path));
+        checks.extend(assertion(safety.span, &[(test, message)], &meta));
     }
     if let Some(mode) = bound.mode {
         let (test, found) = match mode.value {
-            Mode::Parallel => (quote!(#path::META.mode.is_sequential()), Mode::Sequential),
-            Mode::Sequential => (quote!(!#path::META.mode.is_sequential()), Mode::Parallel),
+            Mode::Parallel => (quote!(#meta.mode.is_sequential()), Mode::Sequential),
+            Mode::Sequential => (quote!(!#meta.mode.is_sequential()), Mode::Parallel),
         };
         let message = disagreement(name, "mode", mode.value.as_str(), found.as_str());
-        checks.extend(assertion(mode.span, &[(test, message)], path));
+        checks.extend(assertion(mode.span, &[(test, message)], &meta));
     }
     if let Some(context) = function.context.as_ref().filter(|c| c.is_mut()) {
         // What the attribute restates was checked by the macro; the rest is the manifest's.
         let exclusive = type_text(&syn::Type::Reference(context.reference.clone()));
         let read_only = bound.safety.is_none().then(|| {
             (
-                quote!(#path::META.safety.is_read_only()),
+                quote!(#meta.safety.is_read_only()),
                 [
                     format!("read-only tool `{name}` cannot take the context as `{exclusive}`: its manifest `"),
                     "` declares `safety = \"read-only\"`; take a shared reference: a read-only tool changes \
@@ -293,7 +296,7 @@ fn manifest_checks(function: &ToolFn<'_>, bound: &ManifestBound<'_>) -> TokenStr
         });
         let parallel = bound.mode.is_none().then(|| {
             (
-                quote!(!#path::META.mode.is_sequential()),
+                quote!(!#meta.mode.is_sequential()),
                 [
                     format!("parallel tool `{name}` cannot take the context as `{exclusive}`: its manifest `"),
                     "` declares `mode = \"parallel\"`; take a shared reference: the calls of a parallel \
@@ -303,9 +306,19 @@ fn manifest_checks(function: &ToolFn<'_>, bound: &ManifestBound<'_>) -> TokenStr
             )
         });
         let cases: Vec<_> = read_only.into_iter().chain(parallel).collect();
-        checks.extend(assertion(context.mut_span(), &cases, path));
+        checks.extend(assertion(context.mut_span(), &cases, &meta));
     }
     checks
+}
+
+/// One `use` of the generated module's three items. When the path is not a generated tool
+/// module, rustc reports that in one "unresolved import" error on the path in the attribute.
+fn manifest_imports(path: &Path) -> TokenStream {
+    let span = path.segments.last().map_or_else(Span::call_site, |s| s.ident.span());
+    let [input, error, meta] = ["Input", "Error", "META"].map(|name| syn::Ident::new(name, span));
+    quote_spanned! {span=>
+        use #path::{#input as __ManifestInput, #error as __ManifestError, #meta as __MANIFEST_META};
+    }
 }
 
 /// The message of a disagreement, in two parts around the manifest's file.
@@ -320,7 +333,7 @@ fn disagreement(name: &str, key: &str, said: &str, declared: &str) -> [String; 2
 
 /// `const _: () = if <test> { panic!(<message naming META.source>) } else if ...;`: one
 /// const, so one mistake gives one message.
-fn assertion(span: Span, cases: &[(TokenStream, [String; 2])], path: &Path) -> TokenStream {
+fn assertion(span: Span, cases: &[(TokenStream, [String; 2])], meta: &TokenStream) -> TokenStream {
     let mut chain = quote!({});
     for (test, [before, after]) in cases.iter().rev() {
         let panic = quote_spanned!(span=>
@@ -330,7 +343,7 @@ fn assertion(span: Span, cases: &[(TokenStream, [String; 2])], path: &Path) -> T
         );
         chain = quote! {
             if #test {
-                const __PARTS: &[&str] = &[#before, #path::META.source, #after];
+                const __PARTS: &[&str] = &[#before, #meta.source, #after];
                 #panic
             } else #chain
         };
