@@ -228,14 +228,54 @@ fn contains_impl_trait(ty: &Type) -> bool {
     }
 }
 
-/// A type as the user wrote it, for messages: `&mut Chart`.
+/// A type as the user wrote it, for messages: `&mut Chart`, `Result<Vec<u8>, Error>`.
 pub(crate) fn type_text(ty: &Type) -> String {
-    let text = quote::ToTokens::to_token_stream(ty).to_string();
-    text.replace("& mut ", "&mut ")
-        .replace("& ", "&")
-        .replace(" < ", "<")
-        .replace(" >", ">")
-        .replace(" ,", ",")
+    let mut out = String::new();
+    write_tokens(&mut out, quote::ToTokens::to_token_stream(ty));
+    out
+}
+
+fn write_tokens(out: &mut String, tokens: proc_macro2::TokenStream) {
+    use proc_macro2::{Delimiter, TokenTree};
+    // What came before: `None` at the start, `Some(c)` after a punctuation `c`, `Some(' ')`
+    // after a word or a group.
+    let mut previous: Option<char> = None;
+    for tree in tokens {
+        let current = match &tree {
+            TokenTree::Punct(punct) => punct.as_char(),
+            _ => ' ',
+        };
+        let glued = match (previous, current) {
+            (None, _) => true,
+            (_, ',' | ';' | '>') => true,
+            (Some('&' | '<' | '\''), _) => true,
+            (Some(':'), _) => true,
+            (Some(' ' | '>'), ':') => true,
+            (Some(' '), '<') => true,
+            _ => false,
+        };
+        if !glued {
+            out.push(' ');
+        }
+        match tree {
+            TokenTree::Group(group) => {
+                let (open, close) = match group.delimiter() {
+                    Delimiter::Parenthesis => ("(", ")"),
+                    Delimiter::Bracket => ("[", "]"),
+                    Delimiter::Brace => ("{ ", " }"),
+                    Delimiter::None => ("", ""),
+                };
+                if previous == Some(' ') && open == "(" {
+                    out.pop();
+                }
+                out.push_str(open);
+                write_tokens(out, group.stream());
+                out.push_str(close);
+            }
+            other => out.push_str(&other.to_string()),
+        }
+        previous = Some(current);
+    }
 }
 
 /// The doc comment of the function: one string, common indentation removed, trimmed.
@@ -329,6 +369,31 @@ mod tests {
         let item: ItemFn = parse_quote! { fn f() -> Result<(), E> {} };
         assert_eq!(messages(&item).len(), 1);
         assert!(messages(&item)[0].contains("has no input"));
+    }
+
+    #[test]
+    fn types_print_as_written() {
+        let cases: [(Type, &str); 7] = [
+            (parse_quote!(&mut Chart), "&mut Chart"),
+            (parse_quote!(&'a mut Chart), "&'a mut Chart"),
+            (
+                parse_quote!(crate::tools::x::Input),
+                "crate::tools::x::Input",
+            ),
+            (
+                parse_quote!(Result<Vec<u8>, ::std::io::Error>),
+                "Result<Vec<u8>, ::std::io::Error>",
+            ),
+            (parse_quote!([u8; 4]), "[u8; 4]"),
+            (
+                parse_quote!(Box<dyn Fn(u8) -> u8 + Send>),
+                "Box<dyn Fn(u8) -> u8 + Send>",
+            ),
+            (parse_quote!(<T as Trait>::Out), "<T as Trait>::Out"),
+        ];
+        for (ty, text) in cases {
+            assert_eq!(type_text(&ty), text);
+        }
     }
 
     #[test]

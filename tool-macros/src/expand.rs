@@ -263,10 +263,7 @@ fn manifest_checks(function: &ToolFn<'_>, bound: &ManifestBound<'_>) -> TokenStr
     let mut checks = TokenStream::new();
     if let Some(safety) = bound.safety {
         let (test, found) = match safety.value {
-            Safety::ReadOnly => (
-                quote!(!#meta.safety.is_read_only()),
-                Safety::Destructive,
-            ),
+            Safety::ReadOnly => (quote!(!#meta.safety.is_read_only()), Safety::Destructive),
             Safety::Destructive => (quote!(#meta.safety.is_read_only()), Safety::ReadOnly),
         };
         let message = disagreement(name, "safety", safety.value.as_str(), found.as_str());
@@ -314,7 +311,10 @@ fn manifest_checks(function: &ToolFn<'_>, bound: &ManifestBound<'_>) -> TokenStr
 /// One `use` of the generated module's three items. When the path is not a generated tool
 /// module, rustc reports that in one "unresolved import" error on the path in the attribute.
 fn manifest_imports(path: &Path) -> TokenStream {
-    let span = path.segments.last().map_or_else(Span::call_site, |s| s.ident.span());
+    let span = path
+        .segments
+        .last()
+        .map_or_else(Span::call_site, |s| s.ident.span());
     let [input, error, meta] = ["Input", "Error", "META"].map(|name| syn::Ident::new(name, span));
     quote_spanned! {span=>
         use #path::{#input as __ManifestInput, #error as __ManifestError, #meta as __MANIFEST_META};
