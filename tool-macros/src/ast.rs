@@ -245,15 +245,14 @@ fn write_tokens(out: &mut String, tokens: proc_macro2::TokenStream) {
             TokenTree::Punct(punct) => punct.as_char(),
             _ => ' ',
         };
-        let glued = match (previous, current) {
-            (None, _) => true,
-            (_, ',' | ';' | '>') => true,
-            (Some('&' | '<' | '\''), _) => true,
-            (Some(':'), _) => true,
-            (Some(' ' | '>'), ':') => true,
-            (Some(' '), '<') => true,
-            _ => false,
-        };
+        let glued = matches!(
+            (previous, current),
+            (None, _)
+                | (_, ',' | ';' | '>')
+                | (Some('&' | '<' | '\'' | ':'), _)
+                | (Some(' ' | '>'), ':')
+                | (Some(' '), '<')
+        );
         if !glued {
             out.push(' ');
         }
