@@ -174,8 +174,12 @@ fn check_code_first(args: &Args, tool: &ToolFn<'_>, errors: &mut Errors) -> Opti
         errors.error(
             args.span,
             format!(
-                "tool `{name}` does not state its `safety`: add `safety = \"read-only\"` (changes nothing) \
-                 or `safety = \"destructive\"` (changes the chart, the settings or the outside world)"
+                "tool `{name}` does not state its `safety`: add `safety = \"{}\"` ({}) \
+                 or `safety = \"{}\"` ({})",
+                Safety::ReadOnly,
+                Safety::ReadOnly.meaning(),
+                Safety::Destructive,
+                Safety::Destructive.meaning(),
             ),
         );
     }
@@ -183,8 +187,10 @@ fn check_code_first(args: &Args, tool: &ToolFn<'_>, errors: &mut Errors) -> Opti
         errors.error(
             args.span,
             format!(
-                "tool `{name}` does not state its `mode`: add `mode = \"parallel\"` (may run side by side \
-                 with other calls) or `mode = \"sequential\"` (runs alone, in order)"
+                "tool `{name}` does not state its `mode`: add `mode = \"{}\"` (may run side by side \
+                 with other calls) or `mode = \"{}\"` (runs alone, in order)",
+                Mode::Parallel,
+                Mode::Sequential,
             ),
         );
     }
