@@ -1,5 +1,335 @@
 //! Support for code emitted by `#[tool]` and by the generator. Not a public API.
+//!
+//! The `#[tool]` attribute emits, per tool, a frozen [`ToolMeta`](crate::ToolMeta) and a
+//! one-line adapter that hands the arguments and the function to [`call_sync`] or
+//! [`call_async`]. Everything else (deserializing the arguments, converting the result, boxing
+//! the future) happens here, once, so a crate with many tools compiles little code per tool.
+//!
+//! The hidden traits below exist for their compile errors: each carries a
+//! `#[diagnostic::on_unimplemented]` message that says what a tool function must look like.
+
+use std::future::Future;
+use std::marker::PhantomData;
 
 pub use schemars;
 pub use serde;
 pub use serde_json;
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::tool::{BoxFuture, CallResult, DeclaredError, Failure, IntoToolOutput, ToolError};
+use crate::{Safety, ToolMeta};
+
+/// The input schema of a code-first tool: schemars' draft 2020-12 schema of `T`.
+///
+/// Everything schemars writes is kept (`type`, `properties`, `required`, `title`,
+/// `description` from doc comments, `additionalProperties` from `deny_unknown_fields`, `$defs`
+/// for nested types), except the `$schema` key: the dialect is always draft 2020-12.
+pub fn input_schema<T: schemars::JsonSchema>() -> Value {
+    let generator = schemars::generate::SchemaSettings::draft2020_12().into_generator();
+    let mut schema = generator.into_root_schema_for::<T>();
+    schema.remove("$schema");
+    schema.to_value()
+}
+
+/// The input of a tool: deserialized from the validated arguments, described by a schema.
+#[diagnostic::on_unimplemented(
+    message = "the input of a tool must derive `Deserialize` and `JsonSchema`, `{Self}` does not",
+    label = "the tool's arguments are deserialized into this type and its schema is shown to the model",
+    note = "add `#[derive(serde::Deserialize, schemars::JsonSchema)]` to the input type"
+)]
+pub trait ToolInput: DeserializeOwned + schemars::JsonSchema {}
+
+#[diagnostic::do_not_recommend]
+impl<T: DeserializeOwned + schemars::JsonSchema> ToolInput for T {}
+
+/// Asserts that a manifest-bound tool takes the input struct generated for its manifest.
+#[diagnostic::on_unimplemented(
+    message = "a manifest-bound tool must take the `Input` generated from its manifest, found `{Self}`",
+    label = "expected `{Expected}`",
+    note = "the manifest declares the arguments; take `{Expected}` so that its schema and this function cannot drift"
+)]
+pub trait ManifestInput<Expected> {
+    /// The identity.
+    fn from_expected(input: Expected) -> Self;
+}
+
+impl<T> ManifestInput<T> for T {
+    fn from_expected(input: T) -> T {
+        input
+    }
+}
+
+/// How a tool's error type becomes a [`ToolError`]: the rule differs between code-first tools
+/// ([`CodeFirst`]) and manifest-bound ones ([`Manifest`]).
+pub trait ErrorKind<E> {
+    /// Converts the tool's error.
+    fn into_tool_error(error: E) -> ToolError;
+}
+
+/// Code-first tools: any `E: Into<ToolError>`.
+#[derive(Debug)]
+pub struct CodeFirst;
+
+/// Manifest-bound tools: only the generated error enum `D` (or `Failure<D>`).
+#[derive(Debug)]
+pub struct Manifest<D>(PhantomData<D>);
+
+/// The error type of a code-first tool.
+#[diagnostic::on_unimplemented(
+    message = "the error type of a tool must convert into `ToolError`, `{Self}` does not",
+    label = "a tool returns `Result<T, E>` where `E: Into<ToolError>`",
+    note = "return `ToolError` (e.g. `ToolError::failed(\"...\")`) or `Failure<E>` of a declared error enum, or implement `From<{Self}> for ToolError`"
+)]
+pub trait CodeFirstError {
+    /// Converts the error.
+    fn into_tool_error(self) -> ToolError;
+}
+
+#[diagnostic::do_not_recommend]
+impl<E: Into<ToolError>> CodeFirstError for E {
+    fn into_tool_error(self) -> ToolError {
+        self.into()
+    }
+}
+
+impl<E: CodeFirstError> ErrorKind<E> for CodeFirst {
+    fn into_tool_error(error: E) -> ToolError {
+        error.into_tool_error()
+    }
+}
+
+/// The error type of a manifest-bound tool: the generated enum `D` or `Failure<D>`.
+#[diagnostic::on_unimplemented(
+    message = "a manifest-bound tool must fail with the `Error` generated from its manifest, found `{Self}`",
+    label = "expected `{D}` or `Failure<{D}>`",
+    note = "the manifest's `[[errors]]` are the only codes this tool may return; declare new codes there"
+)]
+pub trait ManifestError<D> {
+    /// Converts the error.
+    fn into_tool_error(self) -> ToolError;
+}
+
+impl<D: DeclaredError> ManifestError<D> for D {
+    fn into_tool_error(self) -> ToolError {
+        Failure::new(self).into()
+    }
+}
+
+impl<D: DeclaredError> ManifestError<D> for Failure<D> {
+    fn into_tool_error(self) -> ToolError {
+        self.into()
+    }
+}
+
+impl<D, E: ManifestError<D>> ErrorKind<E> for Manifest<D> {
+    fn into_tool_error(error: E) -> ToolError {
+        error.into_tool_error()
+    }
+}
+
+/// What a tool function returns: `Result<T, E>`.
+#[diagnostic::on_unimplemented(
+    message = "a tool must return `Result<T, E>`, found `{Self}`",
+    label = "expected `Result<T, E>` where `T: Serialize`",
+    note = "`T` is the tool's output (serialized to JSON); `E` its error"
+)]
+pub trait ToolReturn {
+    /// The success type.
+    type Output;
+    /// The error type.
+    type Error;
+    /// The result.
+    fn into_result(self) -> Result<Self::Output, Self::Error>;
+}
+
+impl<T, E> ToolReturn for Result<T, E> {
+    type Output = T;
+    type Error = E;
+    fn into_result(self) -> Result<T, E> {
+        self
+    }
+}
+
+/// The success type of a tool.
+#[diagnostic::on_unimplemented(
+    message = "the output of a tool must implement `Serialize`, `{Self}` does not",
+    label = "a tool returns `Result<T, E>` where `T: Serialize`",
+    note = "add `#[derive(serde::Serialize)]` to the output type"
+)]
+pub trait ToolOutputValue: IntoToolOutput {}
+
+#[diagnostic::do_not_recommend]
+impl<T: IntoToolOutput> ToolOutputValue for T {}
+
+/// How a tool's arguments become its typed input. Built once per tool in a `const`, which is
+/// where a wrong input type is reported (on the type, once).
+#[derive(Debug)]
+pub struct InputFns<I> {
+    /// The input schema (code-first tools).
+    pub schema: fn() -> Value,
+    /// Deserializes validated arguments (`I::deserialize(&value)`, no clone).
+    pub deserialize: fn(&Value) -> Result<I, ToolError>,
+}
+
+/// The input of a code-first tool: any `Deserialize + JsonSchema` type.
+pub const fn code_first_input<I: ToolInput>() -> InputFns<I> {
+    InputFns {
+        schema: input_schema::<I>,
+        deserialize: deserialize::<I>,
+    }
+}
+
+/// How a manifest-bound tool's arguments become its typed input (its schema is the manifest's).
+#[derive(Debug)]
+pub struct BoundInputFns<I> {
+    /// Deserializes validated arguments.
+    pub deserialize: fn(&Value) -> Result<I, ToolError>,
+}
+
+/// The input of a manifest-bound tool: exactly the generated `Input` of its manifest.
+pub const fn manifest_input<I: ManifestInput<E>, E: ToolInput>() -> BoundInputFns<I> {
+    BoundInputFns {
+        deserialize: deserialize_as::<I, E>,
+    }
+}
+
+fn deserialize<I: ToolInput>(args: &Value) -> Result<I, ToolError> {
+    I::deserialize(args).map_err(|error| ToolError::Input(error.to_string()))
+}
+
+fn deserialize_as<I: ManifestInput<E>, E: ToolInput>(args: &Value) -> Result<I, ToolError> {
+    deserialize::<E>(args).map(I::from_expected)
+}
+
+/// How a tool's result becomes a [`CallResult`]. Built once per tool in a `const`, which is
+/// where a wrong return type is reported (on the type, once).
+#[derive(Debug)]
+pub struct ReturnFns<R> {
+    /// Converts the result; the tool's declared safety decides `stateChanged`.
+    pub finish: fn(R, Safety) -> CallResult,
+}
+
+/// The return type of a code-first tool: `Result<T, E>`, `T: Serialize`, `E: Into<ToolError>`.
+pub const fn code_first_return<R>() -> ReturnFns<R>
+where
+    R: ToolReturn,
+    R::Output: ToolOutputValue,
+    R::Error: CodeFirstError,
+{
+    ReturnFns {
+        finish: finish::<CodeFirst, R>,
+    }
+}
+
+/// The return type of a manifest-bound tool: `Result<T, D>` or `Result<T, Failure<D>>`, `D`
+/// being the generated `Error` of its manifest.
+pub const fn manifest_return<R, D>() -> ReturnFns<R>
+where
+    R: ToolReturn,
+    R::Output: ToolOutputValue,
+    R::Error: ManifestError<D>,
+{
+    ReturnFns {
+        finish: finish::<Manifest<D>, R>,
+    }
+}
+
+fn finish<K: ErrorKind<R::Error>, R: ToolReturn>(result: R, safety: Safety) -> CallResult
+where
+    R::Output: IntoToolOutput,
+{
+    match result.into_result() {
+        Ok(output) => output.into_tool_output(safety),
+        Err(error) => Err(K::into_tool_error(error)),
+    }
+}
+
+/// Runs a synchronous tool function: deserializes the arguments, calls `f`, converts its result.
+/// The returned future is already complete.
+pub fn call_sync<'a, I, R>(
+    meta: &'static ToolMeta,
+    args: &'a Value,
+    input: fn(&Value) -> Result<I, ToolError>,
+    finish: fn(R, Safety) -> CallResult,
+    f: impl FnOnce(I) -> R,
+) -> BoxFuture<'a, CallResult> {
+    let result = input(args).and_then(|input| finish(f(input), meta.safety));
+    Box::pin(std::future::ready(result))
+}
+
+/// Runs an `async` tool function: deserializes the arguments (before any future exists), then
+/// awaits `f`'s future and converts its result.
+pub fn call_async<'a, I, R: 'a, F>(
+    meta: &'static ToolMeta,
+    args: &'a Value,
+    input: fn(&Value) -> Result<I, ToolError>,
+    finish: fn(R, Safety) -> CallResult,
+    f: impl FnOnce(I) -> F,
+) -> BoxFuture<'a, CallResult>
+where
+    F: Future<Output = R> + Send + 'a,
+{
+    match input(args) {
+        Ok(input) => {
+            let future = f(input);
+            Box::pin(async move { finish(future.await, meta.safety) })
+        }
+        Err(error) => Box::pin(std::future::ready(Err(error))),
+    }
+}
+
+/// Builds the [`ToolDef`](crate::ToolDef) of a tool taking `&C` or no context.
+pub const fn shared<C>(meta: &'static ToolMeta, f: crate::SharedFn<C>) -> crate::ToolDef<C> {
+    crate::ToolDef {
+        meta,
+        handler: crate::Handler::Shared(f),
+    }
+}
+
+/// Builds the [`ToolDef`](crate::ToolDef) of a tool taking `&mut C` (sequential, destructive).
+pub const fn exclusive<C>(meta: &'static ToolMeta, f: crate::ExclusiveFn<C>) -> crate::ToolDef<C> {
+    crate::ToolDef {
+        meta,
+        handler: crate::Handler::Exclusive(f),
+    }
+}
+
+/// The length of a compile-time message assembled from `parts` (see [`message`]).
+pub const fn message_len(parts: &[&str]) -> usize {
+    let mut len = 0;
+    let mut i = 0;
+    while i < parts.len() {
+        len += parts[i].len();
+        i += 1;
+    }
+    len
+}
+
+/// Concatenates `parts` at compile time, so a `const` assertion can name a manifest's file
+/// (`META.source`) in its panic message. `N` is [`message_len`] of the same parts.
+pub const fn message<const N: usize>(parts: &[&str]) -> [u8; N] {
+    let mut out = [0u8; N];
+    let mut at = 0;
+    let mut i = 0;
+    while i < parts.len() {
+        let bytes = parts[i].as_bytes();
+        let mut j = 0;
+        while j < bytes.len() && at < N {
+            out[at] = bytes[j];
+            at += 1;
+            j += 1;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The text of a [`message`] (whole `&str` parts concatenate into UTF-8).
+pub const fn message_str(bytes: &[u8]) -> &str {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(_) => "",
+    }
+}

@@ -96,7 +96,7 @@ pub use validate::{FieldError, InputErrors, InputSchema, SchemaError, TOOL_INPUT
 
 // ---- the `#[tool]` attribute and its support (macro work) ----
 
-pub use tool_macros::tool;
+pub use tool_macros::{tool, tool_def};
 
 #[doc(hidden)]
 pub mod __private;

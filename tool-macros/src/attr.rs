@@ -1,0 +1,357 @@
+//! The arguments of `#[tool(...)]`: `key = value` pairs, every mistake collected.
+
+use proc_macro2::{Span, TokenStream};
+use syn::ext::IdentExt;
+use syn::parse::{ParseStream, Parser};
+use syn::{Expr, ExprLit, ExprPath, Ident, Lit, LitStr, Path, Token};
+use tool_manifest::model::write_accepted;
+use tool_manifest::{Mode, Safety};
+
+use crate::ast::Errors;
+
+/// Every key `#[tool]` accepts, in the order the messages list them.
+pub(crate) const KEYS: &[&str] = &["name", "title", "category", "safety", "mode", "manifest"];
+
+/// A value together with the tokens it was written as (for spans).
+#[derive(Clone, Copy)]
+pub(crate) struct Given<T> {
+    pub value: T,
+    pub span: Span,
+}
+
+/// The parsed arguments of one `#[tool(...)]`.
+pub(crate) struct Args {
+    pub name: Option<Given<String>>,
+    pub title: Option<Given<String>>,
+    pub category: Option<Given<String>>,
+    pub safety: Option<Given<Safety>>,
+    pub mode: Option<Given<Mode>>,
+    pub manifest: Option<Path>,
+    /// The keys that were written (also the ones with bad values), with their spans.
+    pub keys: Vec<Ident>,
+    /// Known keys that an unknown key was probably meant to be (`saftey` -> `safety`): not
+    /// reported missing again.
+    pub suggested: Vec<&'static str>,
+    /// The span of the whole attribute, for what is missing.
+    pub span: Span,
+}
+
+impl Args {
+    /// Was `key` written (even with a bad value)?
+    pub fn written(&self, key: &str) -> Option<&Ident> {
+        self.keys.iter().find(|k| k.unraw() == key)
+    }
+
+    /// Was `key` written, or misspelled?
+    pub fn mentioned(&self, key: &str) -> bool {
+        self.written(key).is_some() || self.suggested.contains(&key)
+    }
+}
+
+struct RawArg {
+    key: Ident,
+    value: Option<Expr>,
+}
+
+fn parse_raw(input: ParseStream) -> syn::Result<Vec<RawArg>> {
+    let mut args = Vec::new();
+    while !input.is_empty() {
+        let key = Ident::parse_any(input)?;
+        let value = if input.peek(Token![=]) {
+            input.parse::<Token![=]>()?;
+            Some(input.parse::<Expr>()?)
+        } else {
+            None
+        };
+        args.push(RawArg { key, value });
+        if input.is_empty() {
+            break;
+        }
+        input.parse::<Token![,]>()?;
+    }
+    Ok(args)
+}
+
+/// Parses the attribute's arguments; every mistake goes to `errors`.
+pub(crate) fn parse(tokens: TokenStream, errors: &mut Errors) -> Args {
+    let mut args = Args {
+        name: None,
+        title: None,
+        category: None,
+        safety: None,
+        mode: None,
+        manifest: None,
+        keys: Vec::new(),
+        suggested: Vec::new(),
+        span: Span::call_site(),
+    };
+    let raw = match parse_raw.parse2(tokens) {
+        Ok(raw) => raw,
+        Err(error) => {
+            errors.push(error);
+            return args;
+        }
+    };
+    for RawArg { key, value } in raw {
+        let word = key.unraw().to_string();
+        if !KEYS.contains(&word.as_str()) {
+            errors.push(syn::Error::new(key.span(), unknown_key(&word)));
+            args.suggested.extend(closest(&word, KEYS));
+            continue;
+        }
+        if args.written(&word).is_some() {
+            errors.push(syn::Error::new(
+                key.span(),
+                format!("duplicate key `{word}`: each key of `#[tool]` may be given once"),
+            ));
+            continue;
+        }
+        args.keys.push(key.clone());
+        let Some(value) = value else {
+            errors.push(syn::Error::new(
+                key.span(),
+                format!("expected a value for `{word}`: {}", example(&word)),
+            ));
+            continue;
+        };
+        match word.as_str() {
+            "name" => args.name = string(&word, &value, errors),
+            "title" => args.title = string(&word, &value, errors),
+            "category" => args.category = string(&word, &value, errors),
+            "safety" => args.safety = word_value(&word, &value, Safety::ACCEPTED, errors),
+            "mode" => args.mode = word_value(&word, &value, Mode::ACCEPTED, errors),
+            _ => args.manifest = manifest_path(&value, errors),
+        }
+    }
+    args
+}
+
+/// How a key is written, for messages.
+fn example(key: &str) -> String {
+    match key {
+        "safety" => accepted_values("safety", Safety::ACCEPTED),
+        "mode" => accepted_values("mode", Mode::ACCEPTED),
+        "manifest" => {
+            "`manifest = crate::tools::drawing_create` (the module generated for the tool)"
+                .to_owned()
+        }
+        _ => format!("`{key} = \"...\"`"),
+    }
+}
+
+fn accepted_values(key: &str, accepted: &[&str]) -> String {
+    let mut out = String::new();
+    let _ = write_accepted(&mut out, accepted);
+    format!("`{key} = ...` with one of {out}")
+}
+
+fn unknown_key(word: &str) -> String {
+    let mut message = format!("unknown key `{word}` in `#[tool]`");
+    if let Some(close) = closest(word, KEYS) {
+        message.push_str(&format!(", did you mean `{close}`?"));
+    }
+    message.push_str(" expected one of ");
+    for (i, key) in KEYS.iter().enumerate() {
+        if i > 0 {
+            message.push_str(", ");
+        }
+        message.push_str(&format!("`{key}`"));
+    }
+    message
+}
+
+/// The accepted word closest to `word`, when it is close enough to be a typo.
+pub(crate) fn closest(word: &str, accepted: &[&'static str]) -> Option<&'static str> {
+    accepted
+        .iter()
+        .map(|candidate| (edit_distance(word, candidate), *candidate))
+        .filter(|(distance, candidate)| *distance <= (candidate.len().max(word.len()) / 3).max(1))
+        .min_by_key(|(distance, _)| *distance)
+        .map(|(_, candidate)| candidate)
+}
+
+/// Edits (insert, delete, substitute, swap two neighbours) from `a` to `b`.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let width = b.len() + 1;
+    let mut d = vec![0usize; (a.len() + 1) * width];
+    for i in 0..=a.len() {
+        d[i * width] = i;
+    }
+    for (j, cell) in d.iter_mut().enumerate().take(width) {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (d[(i - 1) * width + j] + 1)
+                .min(d[i * width + j - 1] + 1)
+                .min(d[(i - 1) * width + j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[(i - 2) * width + j - 2] + 1);
+            }
+            d[i * width + j] = best;
+        }
+    }
+    d[a.len() * width + b.len()]
+}
+
+fn lit_str(value: &Expr) -> Option<&LitStr> {
+    match value {
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(lit),
+            attrs,
+        }) if attrs.is_empty() => Some(lit),
+        _ => None,
+    }
+}
+
+fn string(key: &str, value: &Expr, errors: &mut Errors) -> Option<Given<String>> {
+    let Some(lit) = lit_str(value) else {
+        errors.push(syn::Error::new_spanned(
+            value,
+            format!("expected `{key}` to be a string literal: `{key} = \"...\"`"),
+        ));
+        return None;
+    };
+    let text = lit.value();
+    if text.trim().is_empty() {
+        errors.push(syn::Error::new(
+            lit.span(),
+            format!("`{key}` must not be empty"),
+        ));
+        return None;
+    }
+    Some(Given {
+        value: text,
+        span: lit.span(),
+    })
+}
+
+/// `safety` and `mode`: parsed only by their `FromStr`, the one definition of their words.
+fn word_value<T: std::str::FromStr>(
+    key: &str,
+    value: &Expr,
+    accepted: &[&str],
+    errors: &mut Errors,
+) -> Option<Given<T>>
+where
+    T::Err: std::fmt::Display,
+{
+    let Some(lit) = lit_str(value) else {
+        let mut message = format!("expected `{key}` to be ");
+        let _ = write_accepted(&mut message, accepted);
+        message.push_str(" (a string literal)");
+        errors.push(syn::Error::new_spanned(value, message));
+        return None;
+    };
+    match lit.value().parse::<T>() {
+        Ok(parsed) => Some(Given {
+            value: parsed,
+            span: lit.span(),
+        }),
+        Err(error) => {
+            errors.push(syn::Error::new(lit.span(), error));
+            None
+        }
+    }
+}
+
+fn manifest_path(value: &Expr, errors: &mut Errors) -> Option<Path> {
+    match value {
+        Expr::Path(ExprPath {
+            attrs,
+            qself: None,
+            path,
+        }) if attrs.is_empty() => Some(path.clone()),
+        _ => {
+            errors.push(syn::Error::new_spanned(
+                value,
+                "expected `manifest` to be the path of the module generated for the tool, \
+                 like `manifest = crate::tools::drawing_create`",
+            ));
+            None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typos_suggest_the_closest_key() {
+        assert_eq!(closest("saftey", KEYS), Some("safety"));
+        assert_eq!(closest("mdoe", KEYS), Some("mode"));
+        assert_eq!(closest("titel", KEYS), Some("title"));
+        assert_eq!(closest("manfest", KEYS), Some("manifest"));
+        assert_eq!(closest("colour", KEYS), None);
+    }
+
+    #[test]
+    fn edit_distance_counts_single_edits() {
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("abc", "abc"), 0);
+        assert_eq!(edit_distance("abc", "abd"), 1);
+        assert_eq!(edit_distance("abc", "ab"), 1);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("saftey", "safety"), 1);
+    }
+
+    fn errors_of(tokens: TokenStream) -> Vec<String> {
+        let mut errors = Errors::default();
+        parse(tokens, &mut errors);
+        errors.messages()
+    }
+
+    #[test]
+    fn every_mistake_is_reported() {
+        let messages = errors_of(quote::quote!(
+            saftey = "read-only",
+            mode = "parallel",
+            mode = "sequential",
+            safety = "readonly",
+            title = 3
+        ));
+        assert_eq!(
+            messages,
+            vec![
+                "unknown key `saftey` in `#[tool]`, did you mean `safety`? expected one of \
+                 `name`, `title`, `category`, `safety`, `mode`, `manifest`",
+                "duplicate key `mode`: each key of `#[tool]` may be given once",
+                r#"expected `safety` to be "read-only" or "destructive", found "readonly""#,
+                "expected `title` to be a string literal: `title = \"...\"`",
+            ]
+        );
+    }
+
+    #[test]
+    fn good_arguments_parse() {
+        let mut errors = Errors::default();
+        let args = parse(
+            quote::quote!(
+                safety = "destructive",
+                mode = "sequential",
+                name = "x",
+                title = "X"
+            ),
+            &mut errors,
+        );
+        assert!(errors.messages().is_empty());
+        assert_eq!(args.safety.map(|s| s.value), Some(Safety::Destructive));
+        assert_eq!(args.mode.map(|m| m.value), Some(Mode::Sequential));
+        assert_eq!(args.name.map(|n| n.value).as_deref(), Some("x"));
+        assert_eq!(args.title.map(|n| n.value).as_deref(), Some("X"));
+    }
+
+    #[test]
+    fn a_key_without_value_says_how_to_write_it() {
+        assert_eq!(
+            errors_of(quote::quote!(safety)),
+            vec![
+                r#"expected a value for `safety`: `safety = ...` with one of "read-only" or "destructive""#
+            ]
+        );
+    }
+}

@@ -1,0 +1,457 @@
+//! What `#[tool]` and `tool_def!` emit.
+//!
+//! Next to the function, unchanged, `#[tool]` emits one hidden function
+//! `__tool_def_<fn name>() -> ::tool_runtime::ToolDef<C>` holding the tool's frozen metadata
+//! `static` and its adapter; `tool_def!(path::to::f)` calls it. The per-tool code is a few
+//! `const`s (where a wrong input or return type is reported, once, on the type) and one call
+//! into `::tool_runtime::__private`, which does the work.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::ext::IdentExt;
+use syn::spanned::Spanned;
+use syn::{Item, ItemFn, Path};
+use tool_manifest::{Mode, Safety};
+
+use crate::ast::{Errors, Param, ToolFn, type_text};
+use crate::attr;
+use crate::valid::{self, CodeFirst, ManifestBound, Tool};
+
+/// `#[tool(...)]` on `item`. On any mistake: the item unchanged plus every error.
+pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
+    let mut errors = Errors::default();
+    let parsed = match syn::parse2::<Item>(item.clone()) {
+        Ok(Item::Fn(function)) => function,
+        Ok(other) => {
+            let found = item_kind(&other);
+            let error = syn::Error::new(
+                item_keyword_span(&other),
+                format!(
+                    "`#[tool]` applies to a free function (`fn` or `async fn`), found {found}: \
+                     write the tool as a function taking its input (and optionally `&C` or `&mut C`)"
+                ),
+            );
+            return with_errors(item, error);
+        }
+        Err(error) => return with_errors(item, error),
+    };
+    let args = attr::parse(args, &mut errors);
+    let function = ToolFn::from_item(&parsed, &mut errors);
+    let tool = valid::check(&args, &function, &mut errors);
+    if let Err(error) = errors.into_result() {
+        return with_errors(item, error);
+    }
+    match tool {
+        Some(tool) => {
+            let def = tool_def_fn(&function, &tool);
+            quote! { #item #def }
+        }
+        // Unreachable in practice: every `None` comes with an error.
+        None => item,
+    }
+}
+
+/// `tool_def!(path::to::f)`: the `ToolDef` of the tool function `f`.
+pub fn tool_def(input: TokenStream) -> TokenStream {
+    let mut path = match syn::parse2::<Path>(input) {
+        Ok(path) => path,
+        Err(error) => {
+            return syn::Error::new(
+                error.span(),
+                "expected the path of a `#[tool]` function, like `tool_def!(tools::panes_list)`",
+            )
+            .into_compile_error();
+        }
+    };
+    let Some(last) = path.segments.last_mut() else {
+        return syn::Error::new(
+            Span::call_site(),
+            "expected the path of a `#[tool]` function",
+        )
+        .into_compile_error();
+    };
+    last.ident = def_ident(&last.ident);
+    quote!(#path())
+}
+
+fn with_errors(item: TokenStream, error: syn::Error) -> TokenStream {
+    let errors = error.into_compile_error();
+    quote! { #item #errors }
+}
+
+fn item_kind(item: &Item) -> &'static str {
+    match item {
+        Item::Struct(_) => "a struct",
+        Item::Enum(_) => "an enum",
+        Item::Union(_) => "a union",
+        Item::Trait(_) => "a trait",
+        Item::Impl(_) => "an impl block",
+        Item::Mod(_) => "a module",
+        Item::Const(_) => "a const",
+        Item::Static(_) => "a static",
+        Item::Type(_) => "a type alias",
+        Item::Use(_) => "a use declaration",
+        Item::Macro(_) => "a macro",
+        _ => "an item that is not a function",
+    }
+}
+
+fn item_keyword_span(item: &Item) -> Span {
+    match item {
+        Item::Struct(s) => s.struct_token.span,
+        Item::Enum(e) => e.enum_token.span,
+        Item::Trait(t) => t.trait_token.span,
+        Item::Impl(i) => i.impl_token.span,
+        Item::Mod(m) => m.mod_token.span,
+        Item::Const(c) => c.const_token.span,
+        Item::Static(s) => s.static_token.span,
+        Item::Type(t) => t.type_token.span,
+        other => other.span(),
+    }
+}
+
+/// The hidden function holding a tool's definition: `__tool_def_<fn name>`.
+pub(crate) fn def_ident(ident: &syn::Ident) -> syn::Ident {
+    format_ident!("__tool_def_{}", ident.unraw(), span = ident.span())
+}
+
+fn safety_tokens(safety: Safety) -> TokenStream {
+    match safety {
+        Safety::ReadOnly => quote!(::tool_runtime::Safety::ReadOnly),
+        Safety::Destructive => quote!(::tool_runtime::Safety::Destructive),
+    }
+}
+
+fn mode_tokens(mode: Mode) -> TokenStream {
+    match mode {
+        Mode::Parallel => quote!(::tool_runtime::Mode::Parallel),
+        Mode::Sequential => quote!(::tool_runtime::Mode::Sequential),
+    }
+}
+
+/// The hidden definition function of a checked tool.
+pub(crate) fn tool_def_fn(function: &ToolFn<'_>, tool: &Tool<'_>) -> TokenStream {
+    let (Some(input), Some(output)) = (function.input, function.output) else {
+        return TokenStream::new();
+    };
+    let item: &ItemFn = function.item;
+    let vis = &item.vis;
+    let ident = function.ident();
+    let def = def_ident(ident);
+    let private = quote!(::tool_runtime::__private);
+    // The checks of the input and return types carry the span of those types, so that their
+    // errors point at them.
+    let (input_span, output_span) = (input.span(), output.span());
+
+    let (input_fns, return_fns, meta, checks) = match tool {
+        Tool::CodeFirst(code_first) => {
+            let input_fns = quote_spanned!(input_span=>
+                ::tool_runtime::__private::code_first_input::<#input>());
+            let return_fns = quote_spanned!(output_span=>
+                ::tool_runtime::__private::code_first_return::<#output>());
+            let meta = code_first_meta(code_first, ident);
+            let input_fns = quote!(const __INPUT: #private::InputFns<#input> = #input_fns;);
+            (input_fns, return_fns, quote!(&__META), meta)
+        }
+        Tool::Manifest(bound) => {
+            let input_fns = quote_spanned!(input_span=>
+                ::tool_runtime::__private::manifest_input::<#input, __ManifestInput>());
+            let return_fns = quote_spanned!(output_span=>
+                ::tool_runtime::__private::manifest_return::<#output, __ManifestError>());
+            let checks = manifest_checks(function, bound);
+            let imports = manifest_imports(bound.path);
+            let input_fns = quote! {
+                #imports
+                const __INPUT: #private::BoundInputFns<#input> = #input_fns;
+            };
+            (input_fns, return_fns, quote!(&__MANIFEST_META), checks)
+        }
+    };
+
+    // A future that is not `Send` is reported on `async`.
+    let call_span = item.sig.asyncness.map_or(ident.span(), |a| a.span);
+    let args: Vec<TokenStream> = function
+        .params
+        .iter()
+        .map(|param| match param {
+            Param::Context => quote_spanned!(call_span=> __context),
+            Param::Input => quote_spanned!(call_span=> __input),
+        })
+        .collect();
+    let call = if function.is_async() {
+        quote_spanned!(call_span=> call_async)
+    } else {
+        quote_spanned!(call_span=> call_sync)
+    };
+    // Without a context, the function itself is the callback.
+    let callback = if function.context.is_none() {
+        quote!(#ident)
+    } else {
+        quote_spanned!(call_span=> |__input| #ident(#(#args),*))
+    };
+    let adapter = quote_spanned!(call_span=>
+        |__context, __args| ::tool_runtime::__private::#call(
+            #meta, __args, __INPUT.deserialize, __RETURN.finish, #callback,
+        )
+    );
+    let (generics, context_ty, constructor) = match &function.context {
+        None => (quote!(<__C>), quote!(__C), quote!(shared)),
+        Some(context) => {
+            let elem = &context.reference.elem;
+            let constructor = if context.is_mut() {
+                quote!(exclusive)
+            } else {
+                quote!(shared)
+            };
+            (TokenStream::new(), quote!(#elem), constructor)
+        }
+    };
+    // The definition exists exactly when the function does.
+    let cfgs = item.attrs.iter().filter(|attr| attr.path().is_ident("cfg"));
+    quote! {
+        // Unused when the tool is not registered; the function it wraps is then unused too.
+        #(#cfgs)*
+        #[doc(hidden)]
+        #[allow(dead_code)]
+        #vis fn #def #generics() -> ::tool_runtime::ToolDef<#context_ty> {
+            #input_fns
+            const __RETURN: #private::ReturnFns<#output> = #return_fns;
+            #checks
+            #private::#constructor(#meta, #adapter)
+        }
+    }
+}
+
+fn code_first_meta(tool: &CodeFirst, ident: &syn::Ident) -> TokenStream {
+    let CodeFirst {
+        name,
+        title,
+        description,
+        category,
+        safety,
+        mode,
+    } = tool;
+    let safety = safety_tokens(*safety);
+    let mode = mode_tokens(*mode);
+    let category = match category {
+        Some(category) => quote!(::core::option::Option::Some(#category)),
+        None => quote!(::core::option::Option::None),
+    };
+    let item = format!("::{}", ident.unraw());
+    quote! {
+        static __META: ::tool_runtime::ToolMeta = ::tool_runtime::ToolMeta {
+            name: #name,
+            title: #title,
+            description: #description,
+            safety: #safety,
+            mode: #mode,
+            category: #category,
+            input_schema: ::tool_runtime::StaticSchema::Derived(__INPUT.schema),
+            output_schema: ::core::option::Option::None,
+            errors: &[],
+            examples: &[],
+            source: ::core::concat!(::core::module_path!(), #item),
+        };
+    }
+}
+
+/// `const` assertions of a manifest-bound tool: what the attribute restates, and the `&mut`
+/// rule when the attribute leaves safety or mode to the manifest.
+fn manifest_checks(function: &ToolFn<'_>, bound: &ManifestBound<'_>) -> TokenStream {
+    let meta = quote!(__MANIFEST_META);
+    let name = &bound.name;
+    let mut checks = TokenStream::new();
+    if let Some(safety) = bound.safety {
+        let (test, found) = match safety.value {
+            Safety::ReadOnly => (quote!(!#meta.safety.is_read_only()), Safety::Destructive),
+            Safety::Destructive => (quote!(#meta.safety.is_read_only()), Safety::ReadOnly),
+        };
+        let message = disagreement(name, "safety", safety.value.as_str(), found.as_str());
+        checks.extend(assertion(safety.span, &[(test, message)], &meta));
+    }
+    if let Some(mode) = bound.mode {
+        let (test, found) = match mode.value {
+            Mode::Parallel => (quote!(#meta.mode.is_sequential()), Mode::Sequential),
+            Mode::Sequential => (quote!(!#meta.mode.is_sequential()), Mode::Parallel),
+        };
+        let message = disagreement(name, "mode", mode.value.as_str(), found.as_str());
+        checks.extend(assertion(mode.span, &[(test, message)], &meta));
+    }
+    if let Some(context) = function.context.as_ref().filter(|c| c.is_mut()) {
+        // What the attribute restates was checked by the macro; the rest is the manifest's.
+        let exclusive = type_text(&syn::Type::Reference(context.reference.clone()));
+        let read_only = bound.safety.is_none().then(|| {
+            (
+                quote!(#meta.safety.is_read_only()),
+                [
+                    format!("read-only tool `{name}` cannot take the context as `{exclusive}`: its manifest `"),
+                    "` declares `safety = \"read-only\"`; take a shared reference: a read-only tool changes \
+                     nothing, and reads run side by side sharing the context"
+                        .to_owned(),
+                ],
+            )
+        });
+        let parallel = bound.mode.is_none().then(|| {
+            (
+                quote!(!#meta.mode.is_sequential()),
+                [
+                    format!("parallel tool `{name}` cannot take the context as `{exclusive}`: its manifest `"),
+                    "` declares `mode = \"parallel\"`; take a shared reference: the calls of a parallel \
+                     message run side by side sharing the context, only a sequential tool gets it to itself"
+                        .to_owned(),
+                ],
+            )
+        });
+        let cases: Vec<_> = read_only.into_iter().chain(parallel).collect();
+        checks.extend(assertion(context.mut_span(), &cases, &meta));
+    }
+    checks
+}
+
+/// One `use` of the generated module's three items. When the path is not a generated tool
+/// module, rustc reports that in one "unresolved import" error on the path in the attribute.
+fn manifest_imports(path: &Path) -> TokenStream {
+    let span = path
+        .segments
+        .last()
+        .map_or_else(Span::call_site, |s| s.ident.span());
+    let [input, error, meta] = ["Input", "Error", "META"].map(|name| syn::Ident::new(name, span));
+    quote_spanned! {span=>
+        use #path::{#input as __ManifestInput, #error as __ManifestError, #meta as __MANIFEST_META};
+    }
+}
+
+/// The message of a disagreement, in two parts around the manifest's file.
+fn disagreement(name: &str, key: &str, said: &str, declared: &str) -> [String; 2] {
+    [
+        format!("tool `{name}`: `#[tool]` says `{key} = \"{said}\"` but its manifest `"),
+        format!(
+            "` declares `{key} = \"{declared}\"`; make them agree (the manifest is the declaration)"
+        ),
+    ]
+}
+
+/// `const _: () = if <test> { panic!(<message naming META.source>) } else if ...;`: one
+/// const, so one mistake gives one message.
+fn assertion(span: Span, cases: &[(TokenStream, [String; 2])], meta: &TokenStream) -> TokenStream {
+    let mut chain = quote!({});
+    for (test, [before, after]) in cases.iter().rev() {
+        let panic = quote_spanned!(span=>
+            ::core::panic!("{}", ::tool_runtime::__private::message_str(
+                &::tool_runtime::__private::message::<{ ::tool_runtime::__private::message_len(__PARTS) }>(__PARTS),
+            ))
+        );
+        chain = quote! {
+            if #test {
+                const __PARTS: &[&str] = &[#before, #meta.source, #after];
+                #panic
+            } else #chain
+        };
+    }
+    if cases.is_empty() {
+        return TokenStream::new();
+    }
+    quote!(const _: () = #chain;)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The expansion, formatted as a reader would see it.
+    fn pretty(tokens: TokenStream) -> String {
+        let file: syn::File = syn::parse2(tokens).expect("the expansion parses as a file");
+        prettyplease::unparse(&file)
+    }
+
+    #[test]
+    fn expansion_of_a_code_first_tool() {
+        let out = tool(
+            quote!(
+                safety = "destructive",
+                mode = "sequential",
+                category = "panes"
+            ),
+            quote! {
+                /// Creates a pane.
+                ///
+                /// Creating a pane that exists changes nothing.
+                pub async fn pane_create(chart: &mut Chart, input: PaneArgs) -> Result<bool, ToolError> {
+                    chart.create(input).await
+                }
+            },
+        );
+        insta::assert_snapshot!(pretty(out));
+    }
+
+    #[test]
+    fn expansion_of_a_context_free_tool() {
+        let out = tool(
+            quote!(
+                safety = "read-only",
+                mode = "parallel",
+                name = "web_search",
+                title = "Search the web"
+            ),
+            quote! {
+                /// Searches the web.
+                fn search(input: SearchArgs) -> Result<Vec<Hit>, ToolError> {
+                    web::search(&input.query)
+                }
+            },
+        );
+        insta::assert_snapshot!(pretty(out));
+    }
+
+    #[test]
+    fn expansion_of_a_manifest_bound_tool() {
+        let out = tool(
+            quote!(
+                manifest = crate::tools::drawing_create,
+                safety = "destructive"
+            ),
+            quote! {
+                pub(crate) fn drawing_create(
+                    input: crate::tools::drawing_create::Input,
+                    chart: &mut Chart,
+                ) -> Result<Drawing, Failure<crate::tools::drawing_create::Error>> {
+                    chart.draw(input)
+                }
+            },
+        );
+        insta::assert_snapshot!(pretty(out));
+    }
+
+    #[test]
+    fn tool_def_calls_the_hidden_function() {
+        let out = tool_def(quote!(crate::tools::panes_list));
+        assert_eq!(
+            out.to_string(),
+            quote!(crate::tools::__tool_def_panes_list()).to_string()
+        );
+        let out = tool_def(quote!(r#type));
+        assert_eq!(out.to_string(), quote!(__tool_def_type()).to_string());
+    }
+
+    #[test]
+    fn tool_def_rejects_what_is_not_a_path() {
+        let out = tool_def(quote!("panes_list")).to_string();
+        assert!(
+            out.contains("expected the path of a `#[tool]` function"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn the_item_is_emitted_unchanged_next_to_the_errors() {
+        let item = quote! {
+            fn panes_list(input: Args) -> Result<(), ToolError> { todo!() }
+        };
+        let out = tool(quote!(saftey = "read-only"), item.clone()).to_string();
+        assert!(out.starts_with(&item.to_string()), "{out}");
+        assert!(out.contains("did you mean `safety`"), "{out}");
+        assert!(out.contains("does not state its `mode`"), "{out}");
+        assert!(out.contains("has no description"), "{out}");
+        assert!(!out.contains("__tool_def_panes_list"), "{out}");
+    }
+}

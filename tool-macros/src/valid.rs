@@ -1,0 +1,336 @@
+//! The rules that need both the attribute and the function: what a tool is, before any code is
+//! emitted.
+
+use syn::ext::IdentExt;
+use syn::{Ident, Path};
+use tool_manifest::model::is_valid_tool_name;
+use tool_manifest::{Mode, Safety};
+
+use crate::ast::{Errors, ToolFn, type_text};
+use crate::attr::{Args, Given};
+
+/// A checked tool, ready to expand.
+pub(crate) enum Tool<'a> {
+    /// Metadata from the attribute and the doc comment; schema from the input type.
+    CodeFirst(CodeFirst),
+    /// Metadata from the module generated for a manifest.
+    Manifest(ManifestBound<'a>),
+}
+
+pub(crate) struct CodeFirst {
+    pub name: String,
+    pub title: String,
+    pub description: String,
+    pub category: Option<String>,
+    pub safety: Safety,
+    pub mode: Mode,
+}
+
+pub(crate) struct ManifestBound<'a> {
+    /// The path to the generated module, as written (its spans carry "cannot find" errors).
+    pub path: &'a Path,
+    /// The tool's name: the last segment of the path (module name = tool name = file stem).
+    pub name: String,
+    /// Restated in the attribute, to be checked against the manifest at compile time.
+    pub safety: Option<Given<Safety>>,
+    pub mode: Option<Given<Mode>>,
+}
+
+/// Checks the attribute against the function. Every mistake goes to `errors`; `None` when the
+/// tool cannot be described.
+pub(crate) fn check<'a>(
+    args: &'a Args,
+    tool: &ToolFn<'_>,
+    errors: &mut Errors,
+) -> Option<Tool<'a>> {
+    match &args.manifest {
+        Some(path) => check_manifest(args, path, tool, errors).map(Tool::Manifest),
+        // `manifest` with a bad value: already reported; the code-first rules do not apply.
+        None if args.mentioned("manifest") => None,
+        None => check_code_first(args, tool, errors).map(Tool::CodeFirst),
+    }
+}
+
+fn check_manifest<'a>(
+    args: &'a Args,
+    path: &'a Path,
+    tool: &ToolFn<'_>,
+    errors: &mut Errors,
+) -> Option<ManifestBound<'a>> {
+    let name = path.segments.last().map(|s| s.ident.unraw().to_string())?;
+    for key in ["name", "title", "category"] {
+        if let Some(written) = args.written(key) {
+            errors.error(
+                written.span(),
+                format!(
+                    "`{key}` cannot be set on tool `{name}`: it is bound to a manifest, \
+                     and its manifest `{name}.toml` declares the `{key}`"
+                ),
+            );
+        }
+    }
+    check_context(
+        tool,
+        &name,
+        args.safety.as_ref().map(|s| s.value),
+        args.mode.as_ref().map(|m| m.value),
+        errors,
+    );
+    Some(ManifestBound {
+        path,
+        name,
+        safety: args.safety,
+        mode: args.mode,
+    })
+}
+
+/// The `&mut` rule for the safety and mode the macro knows.
+pub(crate) fn check_context(
+    tool: &ToolFn<'_>,
+    name: &str,
+    safety: Option<Safety>,
+    mode: Option<Mode>,
+    errors: &mut Errors,
+) {
+    let Some(context) = tool.context.as_ref().filter(|c| c.is_mut()) else {
+        return;
+    };
+    let shared = type_text(&syn::Type::Reference(syn::TypeReference {
+        mutability: None,
+        ..context.reference.clone()
+    }));
+    let exclusive = type_text(&syn::Type::Reference(context.reference.clone()));
+    let tokens = {
+        let and = context.reference.and_token;
+        let mutability = context.reference.mutability;
+        quote::quote!(#and #mutability)
+    };
+    if safety == Some(Safety::ReadOnly) {
+        errors.push(syn::Error::new_spanned(
+            &tokens,
+            format!(
+                "read-only tool `{name}` cannot take the context as `{exclusive}`: take `{shared}`; \
+                 a read-only tool changes nothing, and reads run side by side sharing the context \
+                 (only a sequential destructive tool gets it to itself)"
+            ),
+        ));
+    } else if mode == Some(Mode::Parallel) {
+        errors.push(syn::Error::new_spanned(
+            &tokens,
+            format!(
+                "parallel tool `{name}` cannot take the context as `{exclusive}`: take `{shared}`, \
+                 or declare `mode = \"sequential\"`; the calls of a parallel message run side by side \
+                 sharing the context, only a sequential tool gets it to itself"
+            ),
+        ));
+    }
+}
+
+/// The tool name written or implied, checked against the rule every provider accepts.
+fn tool_name(args: &Args, ident: &Ident, errors: &mut Errors) -> String {
+    match &args.name {
+        Some(given) => {
+            if !is_valid_tool_name(&given.value) {
+                errors.error(
+                    given.span,
+                    format!(
+                        "invalid tool name `{}`: expected lowercase letters, digits and `_`, \
+                         starting with a letter, at most 64 characters (`^[a-z][a-z0-9_]{{0,63}}$`)",
+                        given.value
+                    ),
+                );
+            }
+            given.value.clone()
+        }
+        None => {
+            let name = ident.unraw().to_string();
+            if !is_valid_tool_name(&name) {
+                errors.error(
+                    ident.span(),
+                    format!(
+                        "the function name `{name}` is not a valid tool name \
+                         (`^[a-z][a-z0-9_]{{0,63}}$`): rename it or set `name = \"...\"`"
+                    ),
+                );
+            }
+            name
+        }
+    }
+}
+
+/// `drawing_create` -> `Drawing create`.
+pub(crate) fn default_title(name: &str) -> String {
+    let spaced = name.replace('_', " ");
+    let mut chars = spaced.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => spaced,
+    }
+}
+
+fn check_code_first(args: &Args, tool: &ToolFn<'_>, errors: &mut Errors) -> Option<CodeFirst> {
+    let name = tool_name(args, tool.ident(), errors);
+    if !args.mentioned("safety") {
+        errors.error(
+            args.span,
+            format!(
+                "tool `{name}` does not state its `safety`: add `safety = \"{}\"` ({}) \
+                 or `safety = \"{}\"` ({})",
+                Safety::ReadOnly,
+                Safety::ReadOnly.meaning(),
+                Safety::Destructive,
+                Safety::Destructive.meaning(),
+            ),
+        );
+    }
+    if !args.mentioned("mode") {
+        errors.error(
+            args.span,
+            format!(
+                "tool `{name}` does not state its `mode`: add `mode = \"{}\"` (may run side by side \
+                 with other calls) or `mode = \"{}\"` (runs alone, in order)",
+                Mode::Parallel,
+                Mode::Sequential,
+            ),
+        );
+    }
+    if tool.doc.is_none() {
+        errors.error(
+            tool.ident().span(),
+            format!(
+                "tool `{name}` has no description: add a doc comment (`/// ...`) saying what it does; \
+                 the model reads it to decide when to call the tool"
+            ),
+        );
+    }
+    check_context(
+        tool,
+        &name,
+        args.safety.as_ref().map(|s| s.value),
+        args.mode.as_ref().map(|m| m.value),
+        errors,
+    );
+    Some(CodeFirst {
+        title: args
+            .title
+            .as_ref()
+            .map_or_else(|| default_title(&name), |t| t.value.clone()),
+        description: tool.doc.clone()?,
+        category: args.category.as_ref().map(|c| c.value.clone()),
+        safety: args.safety.as_ref()?.value,
+        mode: args.mode.as_ref()?.value,
+        name,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quote::quote;
+    use syn::{ItemFn, parse_quote};
+
+    fn check_messages(args: proc_macro2::TokenStream, item: &ItemFn) -> Vec<String> {
+        let mut errors = Errors::default();
+        let args = crate::attr::parse(args, &mut errors);
+        let function = ToolFn::from_item(item, &mut errors);
+        let _ = check(&args, &function, &mut errors);
+        errors.messages()
+    }
+
+    #[test]
+    fn default_titles_read_like_words() {
+        assert_eq!(default_title("drawing_create"), "Drawing create");
+        assert_eq!(default_title("x"), "X");
+        assert_eq!(default_title(""), "");
+    }
+
+    #[test]
+    fn a_complete_code_first_tool_passes() {
+        let item: ItemFn = parse_quote! {
+            /// Lists.
+            fn panes_list(chart: &Chart, input: Args) -> Result<(), ToolError> {}
+        };
+        let mut errors = Errors::default();
+        let args = crate::attr::parse(quote!(safety = "read-only", mode = "parallel"), &mut errors);
+        let function = ToolFn::from_item(&item, &mut errors);
+        let Some(Tool::CodeFirst(tool)) = check(&args, &function, &mut errors) else {
+            panic!("a code-first tool: {:?}", errors.messages());
+        };
+        assert_eq!(tool.name, "panes_list");
+        assert_eq!(tool.title, "Panes list");
+        assert_eq!(tool.description, "Lists.");
+    }
+
+    #[test]
+    fn invalid_names_say_what_a_name_is() {
+        let item: ItemFn = parse_quote! {
+            /// Searches.
+            fn search(input: Args) -> Result<(), ToolError> {}
+        };
+        let found = check_messages(
+            quote!(safety = "read-only", mode = "parallel", name = "web-search"),
+            &item,
+        );
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].starts_with("invalid tool name `web-search`"),
+            "{found:?}"
+        );
+
+        let item: ItemFn = parse_quote! {
+            /// Searches.
+            fn WebSearch(input: Args) -> Result<(), ToolError> {}
+        };
+        let found = check_messages(quote!(safety = "read-only", mode = "parallel"), &item);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].contains("set `name = \"...\"`"), "{found:?}");
+    }
+
+    #[test]
+    fn a_misspelled_key_is_not_also_reported_missing() {
+        let item: ItemFn = parse_quote! {
+            /// Lists.
+            fn panes_list(input: Args) -> Result<(), ToolError> {}
+        };
+        let found = check_messages(quote!(saftey = "read-only", mdoe = "parallel"), &item);
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert!(
+            found.iter().all(|m| m.starts_with("unknown key")),
+            "{found:?}"
+        );
+    }
+
+    #[test]
+    fn manifest_bound_tools_take_metadata_from_the_manifest() {
+        let item: ItemFn = parse_quote! {
+            fn drawing_create(chart: &mut Chart, input: tools::drawing_create::Input) -> Result<(), E> {}
+        };
+        let found = check_messages(
+            quote!(
+                manifest = tools::drawing_create,
+                name = "x",
+                category = "y",
+                mode = "parallel"
+            ),
+            &item,
+        );
+        assert_eq!(found.len(), 3, "{found:?}");
+        assert!(found[0].starts_with("`name` cannot be set on tool `drawing_create`"));
+        assert!(found[1].starts_with("`category` cannot be set on tool `drawing_create`"));
+        assert!(
+            found[2].starts_with(
+                "parallel tool `drawing_create` cannot take the context as `&mut Chart`"
+            )
+        );
+    }
+
+    #[test]
+    fn a_sequential_destructive_tool_may_take_the_context_to_itself() {
+        let item: ItemFn = parse_quote! {
+            /// Creates.
+            fn pane_create(chart: &mut Chart, input: Args) -> Result<(), ToolError> {}
+        };
+        let found = check_messages(quote!(safety = "destructive", mode = "sequential"), &item);
+        assert!(found.is_empty(), "{found:?}");
+    }
+}

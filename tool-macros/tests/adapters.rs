@@ -1,0 +1,431 @@
+//! The adapters `#[tool]` emits, called through `ToolDef::handler` as the registry calls them.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use tool_runtime::{
+    CallResult, DeclaredError, Failure, Handler, Mode, Safety, ToolDef, ToolError, ToolOutput,
+    Unchanged, tool, tool_def,
+};
+
+#[derive(Debug, Default)]
+struct Chart {
+    panes: Vec<String>,
+}
+
+#[derive(Deserialize, schemars::JsonSchema)]
+struct NoArgs {}
+
+/// A pane to create.
+#[derive(Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct PaneArgs {
+    /// The pane's ID.
+    pane_id: String,
+}
+
+#[derive(Serialize)]
+struct Panes {
+    panes: Vec<String>,
+}
+
+/// Lists the panes of the chart.
+#[tool(safety = "read-only", mode = "parallel")]
+fn panes_list(chart: &Chart, _input: NoArgs) -> Result<Panes, ToolError> {
+    Ok(Panes {
+        panes: chart.panes.clone(),
+    })
+}
+
+/// Creates a pane.
+///
+/// Creating a pane that exists changes nothing.
+#[tool(
+    safety = "destructive",
+    mode = "sequential",
+    title = "Create a pane",
+    category = "panes"
+)]
+fn pane_create(input: PaneArgs, chart: &mut Chart) -> Result<Unchanged<bool>, ToolError> {
+    if input.pane_id.is_empty() {
+        return Err(ToolError::failed("the pane ID is empty"));
+    }
+    if chart.panes.contains(&input.pane_id) {
+        return Ok(Unchanged(false));
+    }
+    chart.panes.push(input.pane_id);
+    Ok(Unchanged(true))
+}
+
+/// Removes every pane.
+#[tool(safety = "destructive", mode = "sequential")]
+async fn panes_clear(chart: &mut Chart, _input: NoArgs) -> Result<usize, ToolError> {
+    tokio::task::yield_now().await;
+    let removed = chart.panes.len();
+    chart.panes.clear();
+    Ok(removed)
+}
+
+/// Searches the web.
+#[tool(safety = "read-only", mode = "parallel", name = "web_search")]
+async fn search(input: PaneArgs) -> Result<Vec<String>, ToolError> {
+    tokio::task::yield_now().await;
+    Ok(vec![format!("results for {}", input.pane_id)])
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LookupError {
+    PaneNotFound,
+}
+
+impl DeclaredError for LookupError {
+    fn code(&self) -> &'static str {
+        match self {
+            LookupError::PaneNotFound => "PANE_NOT_FOUND",
+        }
+    }
+}
+
+/// Finds a pane.
+#[tool(safety = "read-only", mode = "parallel")]
+fn pane_find(chart: &Chart, input: PaneArgs) -> Result<String, Failure<LookupError>> {
+    chart
+        .panes
+        .iter()
+        .find(|pane| **pane == input.pane_id)
+        .cloned()
+        .ok_or_else(|| {
+            Failure::new(LookupError::PaneNotFound)
+                .detail(format!("valid pane IDs: {}", chart.panes.join(", ")))
+        })
+}
+
+/// A module of the shape the generator writes for a manifest tool.
+mod tools {
+    pub mod drawing_create {
+        #[derive(
+            Debug,
+            Clone,
+            PartialEq,
+            ::tool_runtime::__private::serde::Deserialize,
+            ::tool_runtime::__private::schemars::JsonSchema,
+        )]
+        #[serde(crate = "::tool_runtime::__private::serde", deny_unknown_fields)]
+        #[schemars(crate = "::tool_runtime::__private::schemars")]
+        pub struct Input {
+            pub pane_id: String,
+        }
+
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum Error {
+            PaneNotFound,
+        }
+
+        impl ::tool_runtime::DeclaredError for Error {
+            fn code(&self) -> &'static str {
+                match self {
+                    Error::PaneNotFound => "PANE_NOT_FOUND",
+                }
+            }
+        }
+
+        pub static META: ::tool_runtime::ToolMeta = ::tool_runtime::ToolMeta {
+            name: "drawing_create",
+            title: "Create a drawing",
+            description: "Draws on a pane.",
+            safety: ::tool_runtime::Safety::Destructive,
+            mode: ::tool_runtime::Mode::Sequential,
+            category: Some("drawings"),
+            input_schema: ::tool_runtime::StaticSchema::Json(
+                r#"{"additionalProperties":false,"properties":{"pane_id":{"type":"string"}},"required":["pane_id"],"type":"object"}"#,
+            ),
+            output_schema: None,
+            errors: &[::tool_runtime::ErrorMeta {
+                code: "PANE_NOT_FOUND",
+                message: "The pane does not exist.",
+                retryable: true,
+                recommended_action: "List the panes and use one of their IDs.",
+            }],
+            examples: &[],
+            source: "tools/drawing_create.toml",
+        };
+    }
+
+    pub mod drawings_list {
+        #[derive(
+            Debug,
+            Clone,
+            PartialEq,
+            ::tool_runtime::__private::serde::Deserialize,
+            ::tool_runtime::__private::schemars::JsonSchema,
+        )]
+        #[serde(crate = "::tool_runtime::__private::serde")]
+        #[schemars(crate = "::tool_runtime::__private::schemars")]
+        pub struct Input {}
+
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum Error {}
+
+        impl ::tool_runtime::DeclaredError for Error {
+            fn code(&self) -> &'static str {
+                match *self {}
+            }
+        }
+
+        pub static META: ::tool_runtime::ToolMeta = ::tool_runtime::ToolMeta {
+            name: "drawings_list",
+            title: "List drawings",
+            description: "Lists the drawings.",
+            safety: ::tool_runtime::Safety::ReadOnly,
+            mode: ::tool_runtime::Mode::Parallel,
+            category: Some("drawings"),
+            input_schema: ::tool_runtime::StaticSchema::Json(r#"{"type":"object"}"#),
+            output_schema: None,
+            errors: &[],
+            examples: &[],
+            source: "tools/drawings_list.toml",
+        };
+    }
+}
+
+/// Draws on a pane (the manifest's description is the one the model sees).
+#[tool(manifest = tools::drawing_create, safety = "destructive", mode = "sequential")]
+fn drawing_create(
+    chart: &mut Chart,
+    input: tools::drawing_create::Input,
+) -> Result<String, Failure<tools::drawing_create::Error>> {
+    if !chart.panes.contains(&input.pane_id) {
+        return Err(
+            Failure::new(tools::drawing_create::Error::PaneNotFound).detail("valid pane IDs: main")
+        );
+    }
+    Ok(format!("drawn on {}", input.pane_id))
+}
+
+#[tool(manifest = crate::tools::drawings_list)]
+async fn drawings_list(
+    _input: tools::drawings_list::Input,
+    chart: &Chart,
+) -> Result<Vec<String>, tools::drawings_list::Error> {
+    tokio::task::yield_now().await;
+    Ok(chart
+        .panes
+        .iter()
+        .map(|pane| format!("drawing on {pane}"))
+        .collect())
+}
+
+fn block_on(future: tool_runtime::BoxFuture<'_, CallResult>) -> CallResult {
+    tokio::runtime::Builder::new_current_thread()
+        .build()
+        .expect("a current-thread runtime")
+        .block_on(future)
+}
+
+fn call_shared<C>(def: ToolDef<C>, context: &C, args: Value) -> CallResult {
+    match def.handler {
+        Handler::Shared(f) => block_on(f(context, &args)),
+        Handler::Exclusive(_) => panic!("`{}` should take the context shared", def.meta.name),
+    }
+}
+
+fn call_exclusive<C>(def: ToolDef<C>, context: &mut C, args: Value) -> CallResult {
+    match def.handler {
+        Handler::Exclusive(f) => block_on(f(context, &args)),
+        Handler::Shared(_) => panic!("`{}` should take the context exclusively", def.meta.name),
+    }
+}
+
+fn chart() -> Chart {
+    Chart {
+        panes: vec!["main".to_owned(), "lower".to_owned()],
+    }
+}
+
+#[test]
+fn a_sync_read_only_tool_reports_no_change() {
+    let def: ToolDef<Chart> = tool_def!(panes_list);
+    let output = call_shared(def, &chart(), json!({})).expect("panes_list succeeds");
+    assert_eq!(
+        output,
+        ToolOutput {
+            data: json!({"panes": ["main", "lower"]}),
+            state_changed: false
+        }
+    );
+}
+
+#[test]
+fn a_sync_destructive_tool_gets_the_context_to_itself() {
+    let mut chart = chart();
+    let def: ToolDef<Chart> = tool_def!(pane_create);
+    let output = call_exclusive(def, &mut chart, json!({"pane_id": "third"})).expect("created");
+    // `Unchanged` marks even a change as unchanged: the tool decides.
+    assert_eq!(
+        output,
+        ToolOutput {
+            data: json!(true),
+            state_changed: false
+        }
+    );
+    assert_eq!(chart.panes, ["main", "lower", "third"]);
+    let error = call_exclusive(def, &mut chart, json!({"pane_id": ""})).expect_err("empty id");
+    assert_eq!(error, ToolError::Failed("the pane ID is empty".to_owned()));
+}
+
+#[test]
+fn arguments_that_do_not_deserialize_are_input_errors_and_nothing_runs() {
+    let mut chart = chart();
+    let error = call_exclusive(tool_def!(pane_create), &mut chart, json!({"pane_id": 7}))
+        .expect_err("not a string");
+    let ToolError::Input(message) = error else {
+        panic!("expected an input error, got {error:?}")
+    };
+    assert!(
+        message.contains("invalid type: integer `7`, expected a string"),
+        "{message}"
+    );
+    assert_eq!(chart.panes, ["main", "lower"]);
+    let error = call_exclusive(tool_def!(pane_create), &mut chart, json!({"pane": "x"}))
+        .expect_err("unknown field");
+    assert!(
+        matches!(error, ToolError::Input(ref m) if m.contains("unknown field `pane`")),
+        "{error:?}"
+    );
+}
+
+#[test]
+fn an_async_tool_with_exclusive_context_runs_to_completion() {
+    let mut chart = chart();
+    let output = call_exclusive(tool_def!(panes_clear), &mut chart, json!({})).expect("cleared");
+    assert_eq!(
+        output,
+        ToolOutput {
+            data: json!(2),
+            state_changed: true
+        }
+    );
+    assert!(chart.panes.is_empty());
+}
+
+#[test]
+fn a_tool_without_context_works_with_any_context_type() {
+    let with_chart: ToolDef<Chart> = tool_def!(search);
+    let with_unit: ToolDef<()> = tool_def!(search);
+    assert_eq!(with_chart.meta.name, "web_search");
+    let expected = ToolOutput {
+        data: json!(["results for rust"]),
+        state_changed: false,
+    };
+    assert_eq!(
+        call_shared(with_chart, &chart(), json!({"pane_id": "rust"})),
+        Ok(expected.clone())
+    );
+    assert_eq!(
+        call_shared(with_unit, &(), json!({"pane_id": "rust"})),
+        Ok(expected)
+    );
+}
+
+#[test]
+fn declared_errors_carry_their_code_and_guidance() {
+    let error = call_shared(tool_def!(pane_find), &chart(), json!({"pane_id": "upper"}))
+        .expect_err("no such pane");
+    assert_eq!(
+        error,
+        ToolError::Declared {
+            code: "PANE_NOT_FOUND",
+            detail: Some("valid pane IDs: main, lower".to_owned())
+        }
+    );
+}
+
+#[test]
+fn code_first_metadata_comes_from_the_attribute_and_the_doc_comment() {
+    let def: ToolDef<Chart> = tool_def!(pane_create);
+    let meta = def.meta;
+    assert_eq!(meta.name, "pane_create");
+    assert_eq!(meta.title, "Create a pane");
+    assert_eq!(
+        meta.description,
+        "Creates a pane.\n\nCreating a pane that exists changes nothing."
+    );
+    assert_eq!(
+        (meta.safety, meta.mode),
+        (Safety::Destructive, Mode::Sequential)
+    );
+    assert_eq!(meta.category, Some("panes"));
+    assert_eq!(meta.source, "adapters::pane_create");
+    assert!(meta.errors.is_empty() && meta.examples.is_empty() && meta.output_schema.is_none());
+
+    let list: ToolDef<Chart> = tool_def!(panes_list);
+    assert_eq!(
+        list.meta.title, "Panes list",
+        "the default title is the name, humanized"
+    );
+    assert_eq!(
+        (list.safety(), list.mode()),
+        (Safety::ReadOnly, Mode::Parallel)
+    );
+    assert_eq!(list.meta.category, None);
+}
+
+#[test]
+fn a_manifest_bound_tool_uses_the_generated_metadata() {
+    let def: ToolDef<Chart> = tool_def!(drawing_create);
+    assert!(std::ptr::eq(def.meta, &tools::drawing_create::META));
+    let mut chart = chart();
+    let output = call_exclusive(def, &mut chart, json!({"pane_id": "main"})).expect("drawn");
+    assert_eq!(
+        output,
+        ToolOutput {
+            data: json!("drawn on main"),
+            state_changed: true
+        }
+    );
+    let error =
+        call_exclusive(def, &mut chart, json!({"pane_id": "upper"})).expect_err("unknown pane");
+    assert_eq!(
+        error,
+        ToolError::Declared {
+            code: "PANE_NOT_FOUND",
+            detail: Some("valid pane IDs: main".to_owned())
+        }
+    );
+    let error = call_exclusive(def, &mut chart, json!({"pane_id": "main", "colour": "red"}))
+        .expect_err("closed schema");
+    assert!(matches!(error, ToolError::Input(_)), "{error:?}");
+}
+
+#[test]
+fn an_async_manifest_bound_tool_shares_the_context() {
+    let def: ToolDef<Chart> = tool_def!(drawings_list);
+    assert!(std::ptr::eq(def.meta, &tools::drawings_list::META));
+    let output = call_shared(def, &chart(), json!({})).expect("listed");
+    assert_eq!(
+        output,
+        ToolOutput {
+            data: json!(["drawing on main", "drawing on lower"]),
+            state_changed: false
+        }
+    );
+}
+
+/// Runs code (compiled only when the host opts in; here: outside tests).
+#[tool(safety = "destructive", mode = "sequential")]
+#[cfg(not(test))]
+fn code_interpreter(_input: NoArgs) -> Result<(), ToolError> {
+    Ok(())
+}
+
+/// Reads the settings (compiled in tests).
+#[tool(safety = "read-only", mode = "parallel")]
+#[cfg(test)]
+fn settings_get(_input: NoArgs) -> Result<&'static str, ToolError> {
+    Ok("dark")
+}
+
+#[test]
+fn a_cfg_below_the_attribute_applies_to_the_definition_too() {
+    let output = call_shared::<()>(tool_def!(settings_get), &(), json!({})).expect("settings");
+    assert_eq!(output.data, json!("dark"));
+}

@@ -1,0 +1,12 @@
+use tool_runtime::{ToolError, tool};
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Args {}
+
+/// Lists the panes.
+#[tool(safety = "readonly", mode = parallel)]
+fn panes_list(_input: Args) -> Result<(), ToolError> {
+    Ok(())
+}
+
+fn main() {}

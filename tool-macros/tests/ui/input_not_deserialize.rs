@@ -1,0 +1,14 @@
+use tool_runtime::{ToolError, tool};
+
+struct Args {
+    pane_id: String,
+}
+
+/// Lists the panes.
+#[tool(safety = "read-only", mode = "parallel")]
+fn panes_list(input: Args) -> Result<(), ToolError> {
+    let _ = input.pane_id;
+    Ok(())
+}
+
+fn main() {}

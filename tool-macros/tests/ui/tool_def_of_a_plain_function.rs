@@ -1,0 +1,8 @@
+use tool_runtime::{ToolDef, tool_def};
+
+fn panes_list() {}
+
+fn main() {
+    let _: ToolDef<()> = tool_def!(panes_list);
+    panes_list();
+}
