@@ -1,1 +1,6 @@
 pub mod chart;
+
+/// The generated inputs, error enums and frozen metadata of `tools/*.toml`.
+pub mod tools {
+    include!(concat!(env!("OUT_DIR"), "/tools.rs"));
+}
