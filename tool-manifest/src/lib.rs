@@ -20,7 +20,7 @@ pub mod check;
 pub mod codegen;
 #[cfg(feature = "generator")]
 pub mod diagnostic;
-#[cfg(feature = "generator")]
+#[cfg(feature = "dialects")]
 pub mod dialect;
 #[cfg(feature = "generator")]
 pub mod docs;
