@@ -1,5 +1,6 @@
-//! Prompt redaction: the one-pass `Redactor` against a baseline that applies one
-//! `Regex::replace_all` per rule in sequence, and against one combined regex.
+//! Prompt redaction: the `Redactor` (SIMD literal search, and its Aho-Corasick automaton
+//! fallback) against a baseline that applies one `Regex::replace_all` per rule in sequence, and
+//! against one combined regex holding every rule and the keys as escaped literals.
 //!
 //! Run with `cargo bench -p tool-runtime --bench redact`. Throughput is reported in bytes/s.
 
@@ -145,8 +146,12 @@ impl Combined {
 }
 
 fn bench(c: &mut Criterion) {
-    let keys = [SecretString::new(PROVIDER_KEY), SecretString::new(SEARCH_KEY)];
+    let keys = [
+        SecretString::new(PROVIDER_KEY),
+        SecretString::new(SEARCH_KEY),
+    ];
     let redactor = Redactor::new(&[&keys[0], &keys[1]]);
+    let automaton = redactor.clone().with_automaton_search();
     let baseline = Baseline::new(&[PROVIDER_KEY, SEARCH_KEY]);
     let combined = Combined::new(&[PROVIDER_KEY, SEARCH_KEY]);
 
@@ -160,6 +165,7 @@ fn bench(c: &mut Criterion) {
         for size in [1024, 8 * 1024, 64 * 1024] {
             let prompt = build_prompt(size, dense);
             let redacted = redactor.redact(&prompt);
+            assert_eq!(redacted, automaton.redact(&prompt), "both searchers agree");
             assert_eq!(
                 matches!(redacted, Cow::Borrowed(_)),
                 !dense,
@@ -175,9 +181,16 @@ fn bench(c: &mut Criterion) {
             group.bench_with_input(BenchmarkId::new("redactor", &label), &prompt, |b, p| {
                 b.iter(|| black_box(redactor.redact(black_box(p))))
             });
-            group.bench_with_input(BenchmarkId::new("combined-regex", &label), &prompt, |b, p| {
-                b.iter(|| black_box(combined.redact(black_box(p))))
-            });
+            group.bench_with_input(
+                BenchmarkId::new("redactor-automaton", &label),
+                &prompt,
+                |b, p| b.iter(|| black_box(automaton.redact(black_box(p)))),
+            );
+            group.bench_with_input(
+                BenchmarkId::new("combined-regex", &label),
+                &prompt,
+                |b, p| b.iter(|| black_box(combined.redact(black_box(p)))),
+            );
             group.bench_with_input(BenchmarkId::new("baseline", &label), &prompt, |b, p| {
                 b.iter(|| black_box(baseline.redact(black_box(p))))
             });

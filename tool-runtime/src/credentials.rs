@@ -223,8 +223,11 @@ pub trait CredentialStore: fmt::Debug + Send + Sync {
     ) -> Result<(), CredentialError>;
 
     /// Removes a key; answers whether there was one.
-    fn remove(&self, scope: &CredentialScope, kind: CredentialKind)
-    -> Result<bool, CredentialError>;
+    fn remove(
+        &self,
+        scope: &CredentialScope,
+        kind: CredentialKind,
+    ) -> Result<bool, CredentialError>;
 
     /// True when [`CredentialStore::set`] and [`CredentialStore::remove`] always fail.
     fn is_read_only(&self) -> bool {
@@ -433,7 +436,10 @@ impl FileStore {
         scope: &CredentialScope,
         change: impl FnOnce(&mut BTreeMap<CredentialKind, SecretString>) -> bool,
     ) -> Result<bool, CredentialError> {
-        let _guard = self.write_lock.lock().unwrap_or_else(PoisonError::into_inner);
+        let _guard = self
+            .write_lock
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
         let path = self.path(scope);
         // A corrupt file stops here: it is never replaced.
         let mut keys = self.read(&path)?;
@@ -539,7 +545,10 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), CredentialError> {
 #[cfg(unix)]
 fn create_private_dir(dir: &Path) -> io::Result<()> {
     use std::os::unix::fs::DirBuilderExt;
-    fs::DirBuilder::new().recursive(true).mode(0o700).create(dir)
+    fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)
 }
 
 #[cfg(not(unix))]

@@ -58,7 +58,7 @@ use std::borrow::Cow;
 use std::fmt;
 use std::ops::Deref;
 
-use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
+use aho_corasick::{AhoCorasick, Input, MatchKind, packed};
 use serde::Serialize;
 
 use crate::secrets::SecretString;
@@ -68,29 +68,74 @@ pub const REDACTED: &str = "[REDACTED]";
 /// The marker that replaces a home-directory prefix.
 pub const LOCAL_PATH: &str = "[LOCAL_PATH]";
 
-/// Literal anchors of the built-in rules; configured keys follow them in the automaton.
-const ANCHORS: [&str; 10] = [
-    "sk-", "earer", "EARER", "asic", "ASIC", "home/", "sers/", "sers\\", "SERS/", "SERS\\",
-];
-
-#[derive(Clone, Copy)]
-enum Anchor {
+#[derive(Debug, Clone, Copy)]
+enum Rule {
     SkKey,
     Bearer,
     Basic,
     Home,
-    Users,
+    MacUsers,
+    WindowsUsers,
 }
 
-fn anchor(pattern: usize) -> Option<Anchor> {
-    Some(match pattern {
-        0 => Anchor::SkKey,
-        1 | 2 => Anchor::Bearer,
-        3 | 4 => Anchor::Basic,
-        5 => Anchor::Home,
-        6..=9 => Anchor::Users,
-        _ => return None,
-    })
+/// Literal anchors of the built-in rules, chosen so that their first three bytes are rare in
+/// prose (`rer` of `Bearer`, `sic` of `Basic`, the colon after a drive letter).
+const ANCHORS: [(&str, Rule); 12] = [
+    ("sk-", Rule::SkKey),
+    ("rer", Rule::Bearer),
+    ("RER", Rule::Bearer),
+    ("sic", Rule::Basic),
+    ("SIC", Rule::Basic),
+    ("/home/", Rule::Home),
+    ("/Users/", Rule::MacUsers),
+    (":\\U", Rule::WindowsUsers),
+    (":\\u", Rule::WindowsUsers),
+    (":/U", Rule::WindowsUsers),
+    (":/u", Rule::WindowsUsers),
+    (":\\\\", Rule::WindowsUsers),
+];
+
+/// Finds the next position where an anchor or a configured key starts.
+#[derive(Clone)]
+enum Finder {
+    /// SIMD (Teddy) search over all literals: the fast path.
+    Packed(packed::Searcher),
+    /// An Aho-Corasick automaton, where Teddy is unavailable or there are too many keys.
+    Automaton(AhoCorasick),
+    /// Every position is a candidate (only if no automaton can be built).
+    Everywhere,
+}
+
+impl Finder {
+    fn build(patterns: &[&str], packed_allowed: bool) -> Self {
+        if packed_allowed {
+            let searcher = packed::Config::new()
+                .match_kind(packed::MatchKind::LeftmostLongest)
+                .builder()
+                .extend(patterns)
+                .build();
+            if let Some(searcher) = searcher {
+                return Finder::Packed(searcher);
+            }
+        }
+        AhoCorasick::builder()
+            .match_kind(MatchKind::LeftmostLongest)
+            .build(patterns)
+            .map_or(Finder::Everywhere, Finder::Automaton)
+    }
+
+    /// The first position at or after `at` where a literal starts.
+    fn next(&self, text: &str, at: usize) -> Option<usize> {
+        match self {
+            Finder::Packed(searcher) => searcher
+                .find_in(text, aho_corasick::Span::from(at..text.len()))
+                .map(|found| found.start()),
+            Finder::Automaton(automaton) => automaton
+                .try_find(Input::new(text).span(at..text.len()))
+                .map_or(Some(at), |found| found.map(|found| found.start())),
+            Finder::Everywhere => (at < text.len()).then_some(at),
+        }
+    }
 }
 
 /// Removes credentials, home-directory prefixes and the configured keys from user prompts.
@@ -111,17 +156,21 @@ fn anchor(pattern: usize) -> Option<Anchor> {
 /// ```
 #[derive(Clone)]
 pub struct Redactor {
-    matcher: AhoCorasick,
-    /// Used only when the keys cannot be compiled into `matcher` (absurdly large keys).
-    fallback_keys: Vec<SecretString>,
-    key_count: usize,
+    finder: Finder,
+    keys: Vec<SecretString>,
 }
 
 impl fmt::Debug for Redactor {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // The automaton holds the keys: never print it.
+        // The finder holds the keys: never print it.
+        let search = match self.finder {
+            Finder::Packed(_) => "simd",
+            Finder::Automaton(_) => "automaton",
+            Finder::Everywhere => "every position",
+        };
         f.debug_struct("Redactor")
-            .field("keys", &self.key_count)
+            .field("search", &search)
+            .field("keys", &self.keys.len())
             .finish_non_exhaustive()
     }
 }
@@ -132,21 +181,21 @@ impl Default for Redactor {
     }
 }
 
-fn build(patterns: &[&str]) -> Result<AhoCorasick, aho_corasick::BuildError> {
-    AhoCorasick::builder()
-        .match_kind(MatchKind::Standard)
-        .kind(Some(AhoCorasickKind::DFA))
-        .build(patterns)
-        .or_else(|_| {
-            AhoCorasick::builder()
-                .match_kind(MatchKind::Standard)
-                .build(patterns)
-        })
-}
-
 impl Redactor {
     /// A redactor for the built-in rules and the given configured keys (empty keys are ignored).
     pub fn new(keys: &[&SecretString]) -> Self {
+        Self::build(keys, true)
+    }
+
+    /// The same redactor searching with an Aho-Corasick automaton instead of the SIMD searcher
+    /// (what is used where that one is unavailable). For tests and benchmarks.
+    #[doc(hidden)]
+    pub fn with_automaton_search(self) -> Self {
+        let keys: Vec<&SecretString> = self.keys.iter().collect();
+        Self::build(&keys, false)
+    }
+
+    fn build(keys: &[&SecretString], packed_allowed: bool) -> Self {
         let mut values: Vec<&str> = keys
             .iter()
             .map(|key| key.expose_secret())
@@ -154,23 +203,11 @@ impl Redactor {
             .collect();
         values.sort_unstable();
         values.dedup();
-        let key_count = values.len();
-        let mut patterns: Vec<&str> = ANCHORS.to_vec();
+        let mut patterns: Vec<&str> = ANCHORS.iter().map(|&(anchor, _)| anchor).collect();
         patterns.extend(values.iter().copied());
-        if let Ok(matcher) = build(&patterns) {
-            return Self {
-                matcher,
-                fallback_keys: Vec::new(),
-                key_count,
-            };
-        }
-        // The anchors alone are tiny and always compile.
-        #[allow(clippy::expect_used)]
-        let matcher = build(&ANCHORS).expect("the built-in anchors compile");
         Self {
-            matcher,
-            fallback_keys: values.into_iter().map(SecretString::new).collect(),
-            key_count,
+            finder: Finder::build(&patterns, packed_allowed),
+            keys: values.into_iter().map(SecretString::new).collect(),
         }
     }
 
@@ -181,29 +218,30 @@ impl Redactor {
 
     /// How many distinct configured keys it removes.
     pub fn key_count(&self) -> usize {
-        self.key_count
+        self.keys.len()
     }
 
     /// Redacts `text`. Returns it borrowed when nothing had to change.
     pub fn redact<'a>(&self, text: &'a str) -> Cow<'a, str> {
+        let bytes = text.as_bytes();
         let mut spans: Vec<Span> = Vec::new();
-        for found in self.matcher.find_overlapping_iter(text) {
-            let (start, end) = (found.start(), found.end());
-            match anchor(found.pattern().as_usize()) {
-                None => spans.push(Span::redacted(start, end)),
-                Some(rule) => {
-                    if let Some(span) = check_anchor(text, rule, start, end) {
-                        spans.push(span);
-                    }
+        let mut at = 0;
+        // Every position where some literal starts is visited (the search resumes one byte
+        // after each hit), so overlapping anchors and keys are all seen.
+        while let Some(start) = self.finder.next(text, at) {
+            let rest = &bytes[start..];
+            for &(anchor, rule) in &ANCHORS {
+                if rest.starts_with(anchor.as_bytes()) {
+                    spans.extend(check(text, rule, start));
                 }
             }
-        }
-        for key in &self.fallback_keys {
-            let key = key.expose_secret();
-            spans.extend(
-                text.match_indices(key)
-                    .map(|(at, _)| Span::redacted(at, at + key.len())),
-            );
+            for key in &self.keys {
+                let key = key.expose_secret().as_bytes();
+                if rest.starts_with(key) {
+                    spans.push(Span::redacted(start, start + key.len()));
+                }
+            }
+            at = start + 1;
         }
         if spans.is_empty() {
             return Cow::Borrowed(text);
@@ -333,13 +371,15 @@ fn apply(text: &str, mut spans: Vec<Span>) -> String {
     out
 }
 
-/// Checks the rule of an anchor found at `start..end`; answers the span to replace.
-fn check_anchor(text: &str, rule: Anchor, start: usize, end: usize) -> Option<Span> {
+/// Checks the rule of an anchor found at `start`; answers the span to replace.
+fn check(text: &str, rule: Rule, start: usize) -> Option<Span> {
     match rule {
-        Anchor::SkKey => sk_key(text, start, end),
-        Anchor::Bearer | Anchor::Basic => auth_value(text, start, end),
-        Anchor::Home => home(text, start, end),
-        Anchor::Users => users(text, start, end),
+        Rule::SkKey => sk_key(text, start),
+        Rule::Bearer => auth_value(text, start, "bearer"),
+        Rule::Basic => auth_value(text, start, "basic"),
+        Rule::Home => home(text, start, "/home/"),
+        Rule::MacUsers => home(text, start, "/Users/"),
+        Rule::WindowsUsers => windows_users(text, start),
     }
 }
 
@@ -348,12 +388,15 @@ fn byte_at(text: &str, at: usize) -> Option<u8> {
 }
 
 /// `sk-` + `[A-Za-z0-9_-]+`, not after an ASCII letter or digit.
-fn sk_key(text: &str, start: usize, end: usize) -> Option<Span> {
+fn sk_key(text: &str, start: usize) -> Option<Span> {
     if start > 0 && byte_at(text, start - 1)?.is_ascii_alphanumeric() {
         return None;
     }
-    let body = run(text, end, |b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
-    (body > end).then(|| Span::redacted(start, body))
+    let body = start + "sk-".len();
+    let end = run(text, body, |b| {
+        b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
+    });
+    (end > body).then(|| Span::redacted(start, end))
 }
 
 /// The end of the run of bytes from `from` that satisfy `accept`.
@@ -374,35 +417,6 @@ fn is_token_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_' | b'~' | b'+' | b'/')
 }
 
-/// `Bearer`/`Basic` (anchored on its tail `earer`/`asic`), blanks, then a `b64token`.
-fn auth_value(text: &str, start: usize, end: usize) -> Option<Span> {
-    let scheme = start.checked_sub(1)?;
-    let first = byte_at(text, scheme)?;
-    if first != b'B' && first != b'b' {
-        return None;
-    }
-    if scheme > 0 && is_word_byte(byte_at(text, scheme - 1)?) {
-        return None;
-    }
-    let value = blanks(text, end);
-    if value == end {
-        return None;
-    }
-    let body = run(text, value, is_token_byte);
-    if body == value {
-        return None;
-    }
-    let value_end = run(text, body, |b| b == b'=');
-    let lower_scheme = first == b'b' && byte_at(text, start)?.is_ascii_lowercase();
-    if lower_scheme {
-        let plain_word = text[value..value_end].bytes().all(|b| b.is_ascii_lowercase());
-        if plain_word && value_end - value < 20 {
-            return None;
-        }
-    }
-    Some(Span::redacted(value, value_end))
-}
-
 /// The end of the blanks after an auth scheme: spaces, tabs, and in URLs `+` or `%20`.
 fn blanks(text: &str, from: usize) -> usize {
     let bytes = text.as_bytes();
@@ -421,9 +435,12 @@ fn path_start(text: &str, at: usize) -> bool {
     let before = &text[..at];
     match before.chars().next_back() {
         None => true,
+        // Already inside a redacted home directory (redacting twice changes nothing more).
+        Some(']') => !before.ends_with(LOCAL_PATH),
         Some('/') => before.ends_with("://"),
-        Some(c) if c.is_ascii() => !(c.is_ascii_alphanumeric()
-            || matches!(c, '.' | '-' | '_' | '~' | '$' | '%' | '\\')),
+        Some(c) if c.is_ascii() => {
+            !(c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_' | '~' | '$' | '%' | '\\'))
+        }
         Some(c) => !c.is_alphanumeric(),
     }
 }
@@ -434,62 +451,76 @@ fn opening_quote(text: &str, at: usize) -> Option<u8> {
     matches!(q, b'"' | b'\'' | b'`').then_some(q)
 }
 
-/// `/home/<name>`, anchored on `home/`.
-fn home(text: &str, start: usize, end: usize) -> Option<Span> {
-    let slash = start.checked_sub(1)?;
-    if byte_at(text, slash)? != b'/' || !path_start(text, slash) {
+/// `Bearer`/`Basic` (found by the anchor `rer`/`sic` at `anchor`), blanks, then a `b64token`.
+fn auth_value(text: &str, anchor: usize, scheme: &str) -> Option<Span> {
+    let start = (anchor + 3).checked_sub(scheme.len())?;
+    let end = start + scheme.len();
+    let word = text.get(start..end)?;
+    if !word.eq_ignore_ascii_case(scheme) {
         return None;
     }
-    local_path(text, slash, end)
-}
-
-/// `/Users/<name>` or `C:\Users\<name>`, anchored on `sers/`, `sers\` (any case).
-fn users(text: &str, start: usize, end: usize) -> Option<Span> {
-    let u = start.checked_sub(1)?;
-    let u_byte = byte_at(text, u)?;
-    if u_byte != b'U' && u_byte != b'u' {
+    if start > 0 && is_word_byte(byte_at(text, start - 1)?) {
         return None;
     }
-    let sep = byte_at(text, end - 1)?;
-    // Windows: a drive, `:`, one separator (`\`, `\\` or `/`), `Users`.
-    if let Some(drive) = windows_drive(text, u) {
-        let mut name = end;
-        if sep == b'\\' && byte_at(text, name) == Some(b'\\') {
-            name += 1;
+    let value = blanks(text, end);
+    if value == end {
+        return None;
+    }
+    let body = run(text, value, is_token_byte);
+    if body == value {
+        return None;
+    }
+    let value_end = run(text, body, |b| b == b'=');
+    if word == scheme {
+        // All lower case (`a basic chart`): only values that look like credentials.
+        let plain_word = text[value..value_end]
+            .bytes()
+            .all(|b| b.is_ascii_lowercase());
+        if plain_word && value_end - value < 20 {
+            return None;
         }
-        return local_path(text, drive, name);
     }
-    // macOS: `/Users/`, exact case.
-    let slash = u.checked_sub(1)?;
-    let exact = &text[u..end];
-    if exact == "Users/" && byte_at(text, slash) == Some(b'/') && path_start(text, slash) {
-        return local_path(text, slash, end);
-    }
-    None
+    Some(Span::redacted(value, value_end))
 }
 
-/// The start of `C:\` / `C:\\` / `C:/` just before `users_at`, if there is one.
-fn windows_drive(text: &str, users_at: usize) -> Option<usize> {
-    let bytes = text.as_bytes();
-    let mut at = users_at.checked_sub(1)?;
-    match bytes[at] {
-        b'/' => {}
-        b'\\' => {
-            if at > 0 && bytes[at - 1] == b'\\' {
-                at -= 1;
-            }
-        }
-        _ => return None,
+/// `/home/<name>` or `/Users/<name>` starting at `start`.
+fn home(text: &str, start: usize, prefix: &str) -> Option<Span> {
+    if !path_start(text, start) {
+        return None;
     }
-    let colon = at.checked_sub(1)?;
+    local_path(text, start, start + prefix.len())
+}
+
+/// After `C:` (the colon at `colon`): one separator (`\`, `\\` or `/`), `Users` in any case,
+/// one separator, the name.
+fn windows_users(text: &str, colon: usize) -> Option<Span> {
     let drive = colon.checked_sub(1)?;
-    if bytes[colon] != b':' || !bytes[drive].is_ascii_alphabetic() {
+    if !byte_at(text, drive)?.is_ascii_alphabetic() {
         return None;
     }
-    let before = text[..drive].chars().next_back();
-    match before {
-        Some(c) if c.is_alphanumeric() => None,
-        _ => Some(drive),
+    if text[..drive]
+        .chars()
+        .next_back()
+        .is_some_and(char::is_alphanumeric)
+    {
+        return None;
+    }
+    let users = separator_end(text, colon + 1)?;
+    let after = text.get(users..users + "users".len())?;
+    if !after.eq_ignore_ascii_case("users") {
+        return None;
+    }
+    let name = separator_end(text, users + "users".len())?;
+    local_path(text, drive, name)
+}
+
+/// The end of one path separator (`/`, `\`, or `\\` as written in JSON) at `at`.
+fn separator_end(text: &str, at: usize) -> Option<usize> {
+    match byte_at(text, at)? {
+        b'/' => Some(at + 1),
+        b'\\' if byte_at(text, at + 1) == Some(b'\\') => Some(at + 2),
+        b'\\' => Some(at + 1),
+        _ => None,
     }
 }
 

@@ -4,13 +4,21 @@ use std::borrow::Cow;
 
 use tool_runtime::{Redactor, SecretString, redact_string};
 
-/// Runs a table: each input must become the expected text, borrowed exactly when unchanged.
+/// Runs a table with both searchers (SIMD and automaton): each input must become the expected
+/// text, borrowed exactly when unchanged.
 fn check(redactor: &Redactor, cases: &[(&str, &str)]) {
+    check_with(redactor, cases);
+    check_with(&redactor.clone().with_automaton_search(), cases);
+}
+
+fn check_with(redactor: &Redactor, cases: &[(&str, &str)]) {
     let mut failures = Vec::new();
     for &(input, expected) in cases {
         let got = redactor.redact(input);
         if got != expected {
-            failures.push(format!("{input:?}\n   expected {expected:?}\n   got      {got:?}"));
+            failures.push(format!(
+                "{input:?}\n   expected {expected:?}\n   got      {got:?}"
+            ));
             continue;
         }
         let borrowed = matches!(got, Cow::Borrowed(_));
@@ -23,7 +31,7 @@ fn check(redactor: &Redactor, cases: &[(&str, &str)]) {
     }
     assert!(
         failures.is_empty(),
-        "{} of {} cases failed:\n{}",
+        "{} of {} cases failed with {redactor:?}:\n{}",
         failures.len(),
         cases.len(),
         failures.join("\n")
@@ -31,7 +39,10 @@ fn check(redactor: &Redactor, cases: &[(&str, &str)]) {
 }
 
 const CREDENTIALS: &[(&str, &str)] = &[
-    ("Authorization: Bearer abc123", "Authorization: Bearer [REDACTED]"),
+    (
+        "Authorization: Bearer abc123",
+        "Authorization: Bearer [REDACTED]",
+    ),
     (
         "Bearer eyJhbGciOi.eyJzdWIi.SflKx-_~+/=",
         "Bearer [REDACTED]",
@@ -47,15 +58,17 @@ const CREDENTIALS: &[(&str, &str)] = &[
     ("Basic YWxhZGRpbjpvcGVuc2VzYW1l", "Basic [REDACTED]"),
     ("Basic a.b-c_d~e+f/g=", "Basic [REDACTED]"),
     ("BEARER ABCDEF", "BEARER [REDACTED]"),
+    ("BASIC ABCDEF==", "BASIC [REDACTED]"),
+    ("BeaRER abc", "BeaRER [REDACTED]"),
     ("bearer abc.def", "bearer [REDACTED]"),
     ("basic dXNlcjpwYXNz", "basic [REDACTED]"),
-    (
-        "bearer averyveryverylongsecretvalue",
-        "bearer [REDACTED]",
-    ),
+    ("bearer averyveryverylongsecretvalue", "bearer [REDACTED]"),
     ("Bearer\tabc", "Bearer\t[REDACTED]"),
     ("Bearer   abc", "Bearer   [REDACTED]"),
-    ("Authorization:Bearer abc", "Authorization:Bearer [REDACTED]"),
+    (
+        "Authorization:Bearer abc",
+        "Authorization:Bearer [REDACTED]",
+    ),
     ("Bearer tokenvalue", "Bearer [REDACTED]"),
     (
         "https://x.io/cb?authorization=Bearer+abc123&x=1",
@@ -131,18 +144,21 @@ const HOME_PATHS: &[(&str, &str)] = &[
     ("d:\\users\\dave", "[LOCAL_PATH]"),
     ("C:\\USERS\\DAVE\\x", "[LOCAL_PATH]\\x"),
     ("path=/home/eve/.bashrc", "path=[LOCAL_PATH]/.bashrc"),
-    (
-        "/home/alice and /home/bob",
-        "[LOCAL_PATH] and [LOCAL_PATH]",
-    ),
+    ("/home/alice and /home/bob", "[LOCAL_PATH] and [LOCAL_PATH]"),
     ("/home/alice,/home/bob", "[LOCAL_PATH],[LOCAL_PATH]"),
     ("/Users/alice\n/Users/bob", "[LOCAL_PATH]\n[LOCAL_PATH]"),
     ("\"/home/alice", "\"[LOCAL_PATH]"),
     ("/home/alice/home/bob", "[LOCAL_PATH]/home/bob"),
     ("C:\\Users\\Public\\x", "[LOCAL_PATH]\\x"),
     ("/home/alice:/bin", "[LOCAL_PATH]:/bin"),
-    ("scp me@host:/home/alice/x .", "scp me@host:[LOCAL_PATH]/x ."),
-    ("PATH=/Users/al/bin;C:\\Users\\al\\bin", "PATH=[LOCAL_PATH]/bin;[LOCAL_PATH]\\bin"),
+    (
+        "scp me@host:/home/alice/x .",
+        "scp me@host:[LOCAL_PATH]/x .",
+    ),
+    (
+        "PATH=/Users/al/bin;C:\\Users\\al\\bin",
+        "PATH=[LOCAL_PATH]/bin;[LOCAL_PATH]\\bin",
+    ),
     // Not home directories.
     ("/usr/share/x", "/usr/share/x"),
     ("/opt/home/x", "/opt/home/x"),
@@ -150,9 +166,13 @@ const HOME_PATHS: &[(&str, &str)] = &[
     ("/home/", "/home/"),
     ("/home", "/home"),
     ("/users/alice", "/users/alice"),
-    ("https://example.com/home/alice", "https://example.com/home/alice"),
+    (
+        "https://example.com/home/alice",
+        "https://example.com/home/alice",
+    ),
     ("ABC:\\Users\\x", "ABC:\\Users\\x"),
     ("the users/admins list", "the users/admins list"),
+    ("[LOCAL_PATH]/home/x", "[LOCAL_PATH]/home/x"),
 ];
 
 const PROVIDER_KEY: &str = "prov-7Hq2Xk9w";
@@ -200,12 +220,21 @@ fn configured_keys() {
 #[test]
 fn configured_keys_of_any_shape() {
     let cases: &[(&str, &[(&str, &str)])] = &[
-        ("open sesame 42", &[("say open sesame 42 now", "say [REDACTED] now")]),
+        (
+            "open sesame 42",
+            &[("say open sesame 42 now", "say [REDACTED] now")],
+        ),
         (
             "a.b*c+(d)",
-            &[("x a.b*c+(d) y", "x [REDACTED] y"), ("aXb*c+(d)", "aXb*c+(d)")],
+            &[
+                ("x a.b*c+(d) y", "x [REDACTED] y"),
+                ("aXb*c+(d)", "aXb*c+(d)"),
+            ],
         ),
-        ("пароль-секрет", &[("ключ: пароль-секрет.", "ключ: [REDACTED].")]),
+        (
+            "пароль-секрет",
+            &[("ключ: пароль-секрет.", "ключ: [REDACTED].")],
+        ),
         ("line1\nline2", &[("<line1\nline2>", "<[REDACTED]>")]),
         ("42", &[("a42b 1942", "a[REDACTED]b 19[REDACTED]")]),
         ("ab\"cd'ef", &[("k=ab\"cd'ef;", "k=[REDACTED];")]),
@@ -221,7 +250,10 @@ fn configured_keys_of_any_shape() {
         // Straddling a home path: one joined `[REDACTED]`.
         ("ce/data", &[("/home/alice/data", "[REDACTED]")]),
         // Inside a bearer token.
-        ("Zq9-secret", &[("Bearer abcZq9-secretdef", "Bearer [REDACTED]")]),
+        (
+            "Zq9-secret",
+            &[("Bearer abcZq9-secretdef", "Bearer [REDACTED]")],
+        ),
     ];
     for &(key, table) in cases {
         check(&with_keys(&[key]), table);
@@ -232,7 +264,10 @@ fn configured_keys_of_any_shape() {
 fn overlapping_and_nested_keys() {
     check(
         &with_keys(&["abcdef12", "ef12ghij"]),
-        &[("abcdef12ghij", "[REDACTED]"), ("-abcdef12-", "-[REDACTED]-")],
+        &[
+            ("abcdef12ghij", "[REDACTED]"),
+            ("-abcdef12-", "-[REDACTED]-"),
+        ],
     );
     check(
         &with_keys(&["secret-long-key-1", "long-key"]),
@@ -255,7 +290,10 @@ fn empty_and_duplicate_keys_are_ignored() {
     assert_eq!(redactor.key_count(), 1);
     check(
         &redactor,
-        &[("nothing here", "nothing here"), ("dup-key-1", "[REDACTED]")],
+        &[
+            ("nothing here", "nothing here"),
+            ("dup-key-1", "[REDACTED]"),
+        ],
     );
 }
 
@@ -303,4 +341,18 @@ fn prompts_are_redacted_values() {
         "\"use [REDACTED] in [LOCAL_PATH]/x\""
     );
     assert!(!format!("{redactor:?}").contains(PROVIDER_KEY));
+}
+
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn the_simd_searcher_is_used_where_available() {
+    if std::is_x86_feature_detected!("ssse3") {
+        let redactor = with_keys(&[PROVIDER_KEY, SEARCH_KEY]);
+        assert!(format!("{redactor:?}").contains("\"simd\""), "{redactor:?}");
+        let automaton = redactor.with_automaton_search();
+        assert!(
+            format!("{automaton:?}").contains("\"automaton\""),
+            "{automaton:?}"
+        );
+    }
 }
