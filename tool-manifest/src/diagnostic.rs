@@ -18,28 +18,13 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     /// A mistake at a 1-based line and column.
-    pub fn at(
-        file: impl Into<PathBuf>,
-        line: usize,
-        column: usize,
-        message: impl Into<String>,
-    ) -> Self {
-        Diagnostic {
-            file: file.into(),
-            line,
-            column,
-            message: message.into(),
-        }
+    pub fn at(file: impl Into<PathBuf>, line: usize, column: usize, message: impl Into<String>) -> Self {
+        Diagnostic { file: file.into(), line, column, message: message.into() }
     }
 
     /// A mistake about a whole file (unreadable, say).
     pub fn file(file: impl Into<PathBuf>, message: impl Into<String>) -> Self {
-        Diagnostic {
-            file: file.into(),
-            line: 0,
-            column: 0,
-            message: message.into(),
-        }
+        Diagnostic { file: file.into(), line: 0, column: 0, message: message.into() }
     }
 
     /// The 1-based line and column of a byte offset in `text`.
@@ -58,14 +43,7 @@ impl fmt::Display for Diagnostic {
         if self.line == 0 {
             write!(f, "{}: {}", self.file.display(), self.message)
         } else {
-            write!(
-                f,
-                "{}:{}:{}: {}",
-                self.file.display(),
-                self.line,
-                self.column,
-                self.message
-            )
+            write!(f, "{}:{}:{}: {}", self.file.display(), self.line, self.column, self.message)
         }
     }
 }
@@ -77,9 +55,7 @@ pub struct Diagnostics(pub Vec<Diagnostic>);
 impl Diagnostics {
     /// Sorts by location so output is stable.
     pub fn sorted(mut self) -> Self {
-        self.0.sort_by(|a, b| {
-            (&a.file, a.line, a.column, &a.message).cmp(&(&b.file, b.line, b.column, &b.message))
-        });
+        self.0.sort_by(|a, b| (&a.file, a.line, a.column, &a.message).cmp(&(&b.file, b.line, b.column, &b.message)));
         self
     }
 }

@@ -62,11 +62,7 @@ impl std::error::Error for UnknownValue {}
 pub fn write_accepted(f: &mut impl fmt::Write, accepted: &[&str]) -> fmt::Result {
     for (i, word) in accepted.iter().enumerate() {
         if i > 0 {
-            f.write_str(if i + 1 == accepted.len() {
-                " or "
-            } else {
-                ", "
-            })?;
+            f.write_str(if i + 1 == accepted.len() { " or " } else { ", " })?;
         }
         write!(f, "{word:?}")?;
     }
@@ -422,7 +418,9 @@ mod tests {
             safety: Safety::ReadOnly,
             mode: Mode::Parallel,
             category: Some("panes"),
-            input_schema: StaticSchema::Json(r#"{"type":"object","additionalProperties":false}"#),
+            input_schema: StaticSchema::Json(
+                r#"{"type":"object","additionalProperties":false}"#,
+            ),
             output_schema: None,
             errors: &[],
             examples: &[ExampleMeta {

@@ -14,6 +14,8 @@ pub use tool_manifest::{
 
 // ---- registry, policy, validation, envelope, batches, settings (registry work) ----
 
+
+
 // ---- redaction and secrets (redaction work) ----
 
 pub mod credentials;
@@ -26,6 +28,8 @@ pub use credentials::{
 };
 pub use redact::{LOCAL_PATH, REDACTED, RedactedPrompt, Redactor, redact_string};
 pub use secrets::{KeyStatus, ProviderSettings, SecretString, SettingsView};
+
+
 
 // ---- the `#[tool]` attribute and its support (macro work) ----
 

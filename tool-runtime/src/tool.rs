@@ -113,13 +113,9 @@ pub trait IntoToolOutput {
 
 impl<T: serde::Serialize> IntoToolOutput for T {
     fn into_tool_output(self, safety: Safety) -> Result<ToolOutput, ToolError> {
-        let data = serde_json::to_value(&self).map_err(|e| {
-            ToolError::failed(format!("the tool output could not be serialized: {e}"))
-        })?;
-        Ok(ToolOutput {
-            data,
-            state_changed: !safety.is_read_only(),
-        })
+        let data = serde_json::to_value(&self)
+            .map_err(|e| ToolError::failed(format!("the tool output could not be serialized: {e}")))?;
+        Ok(ToolOutput { data, state_changed: !safety.is_read_only() })
     }
 }
 
@@ -149,10 +145,7 @@ pub struct Failure<E> {
 impl<E> Failure<E> {
     /// A declared error without extra guidance.
     pub fn new(error: E) -> Self {
-        Failure {
-            error,
-            detail: None,
-        }
+        Failure { error, detail: None }
     }
 
     /// Adds tool-specific guidance to the declared message.
@@ -195,20 +188,14 @@ impl ToolError {
 
 impl<E: DeclaredError> From<Failure<E>> for ToolError {
     fn from(failure: Failure<E>) -> Self {
-        ToolError::Declared {
-            code: failure.error.code(),
-            detail: failure.detail,
-        }
+        ToolError::Declared { code: failure.error.code(), detail: failure.detail }
     }
 }
 
 impl fmt::Display for ToolError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ToolError::Declared {
-                code,
-                detail: Some(detail),
-            } => write!(f, "{code}: {detail}"),
+            ToolError::Declared { code, detail: Some(detail) } => write!(f, "{code}: {detail}"),
             ToolError::Declared { code, detail: None } => f.write_str(code),
             ToolError::Input(message) | ToolError::Failed(message) => f.write_str(message),
         }
