@@ -29,8 +29,6 @@ pub use credentials::{
 pub use redact::{LOCAL_PATH, REDACTED, RedactedPrompt, Redactor, redact_string};
 pub use secrets::{KeyStatus, ProviderSettings, SecretString, SettingsView};
 
-
-
 // ---- the `#[tool]` attribute and its support (macro work) ----
 
 pub use tool_macros::tool;

@@ -20,13 +20,14 @@
 //!
 //! # The rules in detail
 //!
-//! - *Auth values.* The scheme word is matched as `Bearer`/`bearer`/`BEARER` (the same for
-//!   `Basic`), as a whole word, followed by spaces or tabs and a value made of ASCII letters,
-//!   digits and `.-_~+/`, then any `=` padding (RFC 6750 `b64token`). The scheme word stays, the
-//!   value becomes `[REDACTED]`: `Authorization: Bearer [REDACTED]`. With a capitalised or
-//!   upper-case scheme any value is redacted, so prose such as `Bearer token` loses the word after
-//!   the scheme. With an all lower-case scheme (`a basic chart`) the value is redacted only when
-//!   it looks like a credential: it holds a character other than `a`–`z`, or is 20 characters or
+//! - *Auth values.* The scheme word `Bearer` or `Basic`, in any case whose last three letters
+//!   are all lower or all upper case (`Bearer`, `bearer`, `BEARER`), as a whole word, followed by
+//!   spaces or tabs (in a URL `+` or `%20`) and a value made of ASCII letters, digits and
+//!   `.-_~+/`, then any `=` padding (RFC 6750 `b64token`). The scheme word stays, the value
+//!   becomes `[REDACTED]`: `Authorization: Bearer [REDACTED]`. With a capitalised or upper-case
+//!   scheme any value is redacted, so prose such as `Bearer token` loses the word after the
+//!   scheme. With an all lower-case scheme (`a basic chart`) the value is redacted only when it
+//!   looks like a credential: it holds a character other than `a`–`z`, or is 20 characters or
 //!   longer.
 //! - *`sk-` keys.* `sk-` not preceded by an ASCII letter or digit, followed by at least one of
 //!   ASCII letters, digits, `_` and `-`; the whole key becomes `[REDACTED]`.
@@ -34,12 +35,13 @@
 //!   (exact case) must not follow a letter, digit or one of `.-_~$%\/`, except `://`
 //!   (`file:///home/alice`), so `/opt/home/x` and `~/home/x` stay; a drive letter must not
 //!   follow a letter or digit; `users` is matched in any case on Windows. The user name ends at
-//!   the next `/` or `\`, whitespace, a quote (also `«»“”‘’`), or one of ``<>|:*?,;()[]{}!=``; trailing dots are
-//!   left out of it (`see /home/alice.` keeps its full stop). When the path follows a quote
-//!   (`"`, `'` or a backtick), the name runs to the next separator or the closing quote on the
-//!   same line, so it may contain spaces: `"/Users/Jane Doe/x"` → `"[LOCAL_PATH]/x"`. Without a
-//!   quote, one or two more words separated by single spaces belong to the name when the last
-//!   one is directly followed by a separator: `/Users/Jane Doe/x` → `[LOCAL_PATH]/x`.
+//!   the next `/` or `\`, whitespace, a quote (also `«»“”‘’`), or one of ``<>|:*?,;()[]{}!=``;
+//!   trailing dots are left out of it (`see /home/alice.` keeps its full stop). When the path
+//!   follows a quote (`"`, `'` or a backtick), the name runs to the next separator or the closing
+//!   quote on the same line, so it may contain spaces: `"/Users/Jane Doe/x"` →
+//!   `"[LOCAL_PATH]/x"`. Without a quote, one or two more words separated by single spaces belong
+//!   to the name when the last one is directly followed by a separator: `/Users/Jane Doe/x` →
+//!   `[LOCAL_PATH]/x`.
 //! - *Configured keys.* Matched byte for byte (case-sensitive), any non-empty value, repeated or
 //!   glued to other text. A very short key (`a`, `42`) is redacted everywhere it occurs, inside
 //!   ordinary words and numbers too, which can make a prompt unreadable: configure real keys. A
@@ -50,9 +52,14 @@
 //!
 //! # Speed
 //!
-//! One pass: a single Aho-Corasick automaton holds short literal anchors of the built-in rules
-//! (`sk-`, `earer`, `asic`, `home/`, `sers/`, …) and the configured keys, and each anchor hit is
-//! checked in place. Text with no secret is returned as [`Cow::Borrowed`], without allocating.
+//! One pass of a SIMD multi-literal search (Teddy, from the `aho-corasick` crate) finds every
+//! position where an anchor of a built-in rule (`sk-`, `rer` of `Bearer`, `sic` of `Basic`,
+//! `/home/`, `/Users/`, `:\U`, `:/u`, …) or a configured key starts; anchors are chosen so that
+//! their first bytes are rare in prose. Each hit is checked in place and the text is copied once,
+//! around the replaced spans. Text with no secret is returned as [`Cow::Borrowed`], without
+//! allocating. Where the SIMD search is unavailable (a CPU without SSSE3 or NEON, more than 50
+//! keys) an Aho-Corasick automaton finds the same positions. `docs/performance.md` has the
+//! numbers.
 
 use std::borrow::Cow;
 use std::fmt;
