@@ -36,12 +36,12 @@
 //!   (`file:///home/alice`), so `/opt/home/x` and `~/home/x` stay; a drive letter must not
 //!   follow a letter or digit; `users` is matched in any case on Windows. The user name ends at
 //!   the next `/` or `\`, whitespace, a quote (also `«»“”‘’`), or one of ``<>|:*?,;()[]{}!=``;
-//!   trailing dots are left out of it (`see /home/alice.` keeps its full stop). When the path
-//!   follows a quote (`"`, `'` or a backtick), the name runs to the next separator or the closing
-//!   quote on the same line, so it may contain spaces: `"/Users/Jane Doe/x"` →
-//!   `"[LOCAL_PATH]/x"`. Without a quote, one or two more words separated by single spaces belong
-//!   to the name when the last one is directly followed by a separator: `/Users/Jane Doe/x` →
-//!   `[LOCAL_PATH]/x`.
+//!   an apostrophe followed by a letter does not end it (`/Users/o'brien`); trailing dots are
+//!   left out of it (`see /home/alice.` keeps its full stop). When the path follows a quote
+//!   (`"`, `'` or a backtick), the name runs to the next separator or the closing quote on the
+//!   same line, so it may contain spaces: `"/Users/Jane Doe/x"` → `"[LOCAL_PATH]/x"`. Without a
+//!   quote, one or two more words separated by single spaces belong to the name when the last
+//!   one is directly followed by a separator: `/Users/Jane Doe/x` → `[LOCAL_PATH]/x`.
 //! - *Configured keys.* Matched byte for byte (case-sensitive), any non-empty value, repeated or
 //!   glued to other text. A very short key (`a`, `42`) is redacted everywhere it occurs, inside
 //!   ordinary words and numbers too, which can make a prompt unreadable: configure real keys. A
@@ -580,10 +580,18 @@ fn ends_unquoted_name(c: char) -> bool {
 }
 
 /// The end of the unquoted word starting at `from`.
+/// An apostrophe followed by a letter belongs to the name (`/Users/o'brien`, `alice's`).
 fn word_end(text: &str, from: usize) -> usize {
-    text[from..]
-        .char_indices()
-        .find(|&(_, c)| ends_unquoted_name(c))
+    let rest = &text[from..];
+    rest.char_indices()
+        .find(|&(i, c)| {
+            let apostrophe = matches!(c, '\'' | '’')
+                && rest[i + c.len_utf8()..]
+                    .chars()
+                    .next()
+                    .is_some_and(char::is_alphabetic);
+            !apostrophe && ends_unquoted_name(c)
+        })
         .map_or(text.len(), |(i, _)| from + i)
 }
 

@@ -104,6 +104,9 @@ const CREDENTIALS: &[(&str, &str)] = &[
     ("`Bearer abc`", "`Bearer [REDACTED]`"),
     // Not credentials.
     ("a basic chart", "a basic chart"),
+    ("the bearer token", "the bearer token"),
+    ("Authorization: Bearer", "Authorization: Bearer"),
+    ("Bearer ==abc", "Bearer ==abc"),
     ("Basically it works", "Basically it works"),
     ("xBearer abc", "xBearer abc"),
     ("the Bearer", "the Bearer"),
@@ -151,6 +154,13 @@ const HOME_PATHS: &[(&str, &str)] = &[
     ("/home/alice/home/bob", "[LOCAL_PATH]/home/bob"),
     ("C:\\Users\\Public\\x", "[LOCAL_PATH]\\x"),
     ("/home/alice:/bin", "[LOCAL_PATH]:/bin"),
+    ("/Users/o'brien/x", "[LOCAL_PATH]/x"),
+    ("in /home/alice's folder", "in [LOCAL_PATH] folder"),
+    ("'/home/alice'", "'[LOCAL_PATH]'"),
+    ("'/home/alice' and", "'[LOCAL_PATH]' and"),
+    ("C:\\Users\\bob:stream", "[LOCAL_PATH]:stream"),
+    ("\\\\?\\C:\\Users\\bob\\x", "\\\\?\\[LOCAL_PATH]\\x"),
+    ("/home/bob/../alice", "[LOCAL_PATH]/../alice"),
     (
         "scp me@host:/home/alice/x .",
         "scp me@host:[LOCAL_PATH]/x .",
@@ -165,6 +175,9 @@ const HOME_PATHS: &[(&str, &str)] = &[
     ("~/home/x", "~/home/x"),
     ("/home/", "/home/"),
     ("/home", "/home"),
+    ("/home/...", "/home/..."),
+    ("C:\\Users", "C:\\Users"),
+    ("C:Users\\bob", "C:Users\\bob"),
     ("/users/alice", "/users/alice"),
     (
         "https://example.com/home/alice",
