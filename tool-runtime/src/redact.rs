@@ -233,14 +233,27 @@ impl Redactor {
         let bytes = text.as_bytes();
         let mut spans: Vec<Span> = Vec::new();
         let mut at = 0;
+        // The end of the last `sk-` key: an `sk-` inside it (`sk-sk-sk-…`) would give a span
+        // inside that one, and scanning it again would make such text quadratic.
+        let mut sk_end = 0;
         // Every position where some literal starts is visited (the search resumes one byte
         // after each hit), so overlapping anchors and keys are all seen.
         while let Some(start) = self.finder.next(text, at) {
             let rest = &bytes[start..];
             for &(anchor, rule) in &ANCHORS {
-                if rest.starts_with(anchor.as_bytes()) {
-                    spans.extend(check(text, rule, start));
+                if !rest.starts_with(anchor.as_bytes()) {
+                    continue;
                 }
+                if let Rule::SkKey = rule {
+                    if start < sk_end {
+                        continue;
+                    }
+                }
+                let found = check(text, rule, start);
+                if let (Rule::SkKey, Some(span)) = (rule, found) {
+                    sk_end = span.end;
+                }
+                spans.extend(found);
             }
             for key in &self.keys {
                 let key = key.expose_secret().as_bytes();

@@ -97,6 +97,7 @@ const CREDENTIALS: &[(&str, &str)] = &[
     ("OPENAI_API_KEY=sk-proj-1\n", "OPENAI_API_KEY=[REDACTED]\n"),
     ("'sk-abc'", "'[REDACTED]'"),
     ("task-sk-abc", "task-[REDACTED]"),
+    ("sk-sk-sk-abc sk-x-sk-y", "[REDACTED] [REDACTED]"),
     (
         "Bearer abc and Basic def",
         "Bearer [REDACTED] and Basic [REDACTED]",
@@ -368,4 +369,20 @@ fn the_simd_searcher_is_used_where_available() {
             "{automaton:?}"
         );
     }
+}
+
+#[test]
+fn long_runs_of_anchors() {
+    let redactor = Redactor::without_keys();
+    let sk = "sk-".repeat(20_000);
+    assert_eq!(redactor.redact(&format!("a {sk} b")), "a [REDACTED] b");
+    let homes = "/home/".repeat(10_000);
+    assert!(redactor.redact(&homes) == homes, "no name after any prefix");
+    // Each `Bearer` is the value of the one before it.
+    let bearers = "Bearer ".repeat(10_000);
+    let expected = format!("Bearer {}", "[REDACTED] ".repeat(9_999));
+    assert!(
+        redactor.redact(&bearers) == expected,
+        "a long run of `Bearer`"
+    );
 }
