@@ -244,10 +244,8 @@ impl Redactor {
                 if !rest.starts_with(anchor.as_bytes()) {
                     continue;
                 }
-                if let Rule::SkKey = rule {
-                    if start < sk_end {
-                        continue;
-                    }
+                if matches!(rule, Rule::SkKey) && start < sk_end {
+                    continue;
                 }
                 let found = check(text, rule, start);
                 if let (Rule::SkKey, Some(span)) = (rule, found) {
