@@ -140,3 +140,30 @@ fn the_settings_redactor_removes_the_configured_keys() {
     assert!(hosted.keys().is_empty());
     assert_eq!(hosted.redactor().key_count(), 0);
 }
+
+/// Answers whether `T` implements `Serialize`, at compile time: the inherent method exists only
+/// when the bound holds, otherwise the trait's default is found.
+struct SerializeProbe<T>(std::marker::PhantomData<T>);
+
+trait NotSerialize {
+    fn implements_serialize(&self) -> bool {
+        false
+    }
+}
+
+impl<T> NotSerialize for SerializeProbe<T> {}
+
+impl<T: serde::Serialize> SerializeProbe<T> {
+    fn implements_serialize(&self) -> bool {
+        true
+    }
+}
+
+#[test]
+fn a_secret_cannot_be_serialized_at_all() {
+    use std::marker::PhantomData;
+    assert!(SerializeProbe::<String>(PhantomData).implements_serialize());
+    assert!(SerializeProbe::<ProviderSettings>(PhantomData).implements_serialize());
+    assert!(!SerializeProbe::<SecretString>(PhantomData).implements_serialize());
+    assert!(!SerializeProbe::<Credential>(PhantomData).implements_serialize());
+}
