@@ -57,8 +57,8 @@
 //! `/home/`, `/Users/`, `:\U`, `:/u`, …) or a configured key starts; anchors are chosen so that
 //! their first bytes are rare in prose. Each hit is checked in place and the text is copied once,
 //! around the replaced spans. Text with no secret is returned as [`Cow::Borrowed`], without
-//! allocating. Where the SIMD search is unavailable (a CPU without SSSE3 or NEON, more than 50
-//! keys) an Aho-Corasick automaton finds the same positions. `docs/performance.md` has the
+//! allocating. Where the SIMD search is unavailable (a CPU without SSSE3 or NEON, more than about
+//! 50 keys, or several one-character keys) an Aho-Corasick automaton finds the same positions. `docs/performance.md` has the
 //! numbers.
 
 use std::borrow::Cow;
@@ -281,6 +281,9 @@ pub fn redact_string<'a>(text: &'a str, keys: &[&SecretString]) -> Cow<'a, str> 
 
 /// A user prompt that went through a [`Redactor`]. It can only be made by [`Redactor::prompt`],
 /// so a run that takes a `RedactedPrompt` never records or sends an unredacted one.
+///
+/// Only user prompts are redacted. Model output, tool results, errors, run events and usage
+/// metadata are recorded and sent as they are: a tool must never put a secret into its result.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 #[serde(transparent)]
 pub struct RedactedPrompt(String);
