@@ -63,13 +63,19 @@ pub enum McpError {
     Definitions(ExportError),
     /// The MCP handshake failed.
     #[error("the MCP session could not start: {0}")]
-    Initialize(#[from] ServerInitializeError),
+    Initialize(Box<ServerInitializeError>),
     /// The session's task ended abnormally.
     #[error("the MCP session ended abnormally: {0}")]
     Session(#[from] tokio::task::JoinError),
     /// An I/O error of the transport.
     #[error("the MCP transport failed: {0}")]
     Io(#[from] std::io::Error),
+}
+
+impl From<ServerInitializeError> for McpError {
+    fn from(error: ServerInitializeError) -> Self {
+        McpError::Initialize(Box::new(error))
+    }
 }
 
 /// One tool as the server offers it.
@@ -326,20 +332,18 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         self.offered(name).map(|o| o.tool.clone())
     }
 
-    fn call_tool(
+    async fn call_tool(
         &self,
         request: CallToolRequestParams,
         _context: RequestContext<RoleServer>,
-    ) -> impl Future<Output = Result<CallToolResponse, ErrorData>> + MaybeSendFuture + '_ {
-        async move {
-            let name = request.name.as_ref();
-            if self.registry.get(name).is_none() {
-                return Err(self.unknown_tool(name));
-            }
-            let arguments = Value::Object(request.arguments.unwrap_or_default());
-            let result = self.execute(name, &arguments).await;
-            Ok(call_tool_result(&result).into())
+    ) -> Result<CallToolResponse, ErrorData> {
+        let name = request.name.as_ref();
+        if self.registry.get(name).is_none() {
+            return Err(self.unknown_tool(name));
         }
+        let arguments = Value::Object(request.arguments.unwrap_or_default());
+        let result = self.execute(name, &arguments).await;
+        Ok(call_tool_result(&result).into())
     }
 }
 
