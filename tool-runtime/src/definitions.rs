@@ -25,8 +25,80 @@ use crate::registry::{Registered, Registry};
 pub(crate) struct DialectCache {
     /// One conversion per dialect, indexed by [`slot`].
     converted: [OnceLock<Result<Value, Vec<Violation>>>; 4],
-    /// The schema pointers of the properties OpenAI strict mode makes nullable.
-    nullable: OnceLock<Vec<String>>,
+    /// The properties OpenAI strict mode makes nullable: their schema pointers, and where their
+    /// `null`s can appear in the arguments.
+    nullable: OnceLock<(Vec<String>, NullablePlaces)>,
+}
+
+/// Where a call's arguments can hold a `null` that OpenAI strict mode sent for an absent field.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum NullablePlaces {
+    /// No property becomes nullable: there is never anything to remove.
+    Nowhere,
+    /// Exactly at these paths (property names from the root): every nullable property sits on
+    /// a chain of `properties` and the schema has no reference that could reach one elsewhere.
+    Paths(Vec<Vec<String>>),
+    /// Below references, array items or combinators: any `null` may be one.
+    Anywhere,
+}
+
+impl NullablePlaces {
+    fn of(schema: &Value, pointers: &[String]) -> Self {
+        if pointers.is_empty() {
+            return NullablePlaces::Nowhere;
+        }
+        if has_reference(schema, 0) {
+            return NullablePlaces::Anywhere;
+        }
+        let paths: Option<Vec<Vec<String>>> = pointers.iter().map(|p| property_path(p)).collect();
+        paths.map_or(NullablePlaces::Anywhere, NullablePlaces::Paths)
+    }
+
+    /// True when `arguments` may hold a `null` to remove.
+    fn may_strip(&self, arguments: &Value) -> bool {
+        match self {
+            NullablePlaces::Nowhere => false,
+            NullablePlaces::Paths(paths) => paths.iter().any(|path| {
+                path.iter()
+                    .try_fold(arguments, |value, name| value.get(name))
+                    .is_some_and(Value::is_null)
+            }),
+            NullablePlaces::Anywhere => contains_null(arguments),
+        }
+    }
+}
+
+/// How deep [`has_reference`] looks; a deeper schema counts as having one.
+const SCHEMA_DEPTH_LIMIT: usize = 64;
+
+/// True when a reference keyword appears anywhere in `schema`.
+fn has_reference(schema: &Value, depth: usize) -> bool {
+    if depth > SCHEMA_DEPTH_LIMIT {
+        return true;
+    }
+    match schema {
+        Value::Object(map) => map.iter().any(|(key, value)| {
+            matches!(key.as_str(), "$ref" | "$dynamicRef" | "$recursiveRef")
+                || has_reference(value, depth + 1)
+        }),
+        Value::Array(items) => items.iter().any(|v| has_reference(v, depth + 1)),
+        _ => false,
+    }
+}
+
+/// `/properties/filter/properties/since` → `["filter", "since"]`; `None` when the pointer goes
+/// through anything but `properties`.
+fn property_path(pointer: &str) -> Option<Vec<String>> {
+    let mut segments = pointer.strip_prefix('/')?.split('/');
+    let mut path = Vec::new();
+    while let Some(keyword) = segments.next() {
+        let name = segments.next()?;
+        if keyword != "properties" {
+            return None;
+        }
+        path.push(name.replace("~1", "/").replace("~0", "~"));
+    }
+    Some(path)
 }
 
 /// The index of a dialect in [`DialectCache::converted`].
@@ -47,22 +119,27 @@ impl<C> Registered<C> {
 
     /// The properties OpenAI strict mode makes nullable (JSON Pointers into the input schema).
     pub(crate) fn nullable_pointers(&self) -> &[String] {
-        self.dialects
-            .nullable
-            .get_or_init(|| openai_nullable_pointers(&self.spec.input_schema))
+        &self.nullable().0
+    }
+
+    fn nullable(&self) -> &(Vec<String>, NullablePlaces) {
+        self.dialects.nullable.get_or_init(|| {
+            let schema = &self.spec.input_schema;
+            let pointers = openai_nullable_pointers(schema);
+            let places = NullablePlaces::of(schema, &pointers);
+            (pointers, places)
+        })
     }
 
     /// The arguments as the tool's canonical schema reads them under `policy`: without OpenAI
-    /// strict mode's `null`s for originally optional fields. Borrowed unless one is removed.
+    /// strict mode's `null`s for originally optional fields. Borrowed when there is none (for
+    /// schemas with references, when there is no `null` at all).
     pub(crate) fn accepted_arguments<'a>(
         &self,
         policy: &RunPolicy,
         arguments: &'a Value,
     ) -> Cow<'a, Value> {
-        if policy.accepts_openai_nulls()
-            && contains_null(arguments)
-            && !self.nullable_pointers().is_empty()
-        {
+        if policy.accepts_openai_nulls() && self.nullable().1.may_strip(arguments) {
             return Cow::Owned(strip_openai_nulls(&self.spec.input_schema, arguments));
         }
         Cow::Borrowed(arguments)
@@ -165,6 +242,58 @@ mod tests {
         assert!(contains_null(&json!({"a": [1, "x", {"b": null}]})));
         assert!(contains_null(&Value::Null));
         assert!(!contains_null(&json!({})));
+    }
+
+    #[test]
+    fn pointers_along_properties_become_paths() {
+        assert_eq!(
+            property_path("/properties/filter/properties/since"),
+            Some(vec!["filter".to_owned(), "since".to_owned()])
+        );
+        assert_eq!(
+            property_path("/properties/a~1b/properties/properties"),
+            Some(vec!["a/b".to_owned(), "properties".to_owned()])
+        );
+        assert_eq!(property_path("/items/properties/x"), None);
+        assert_eq!(property_path("/$defs/A/properties/x"), None);
+        assert_eq!(property_path("/properties"), None);
+    }
+
+    #[test]
+    fn places_are_exact_only_without_references() {
+        let plain = json!({"type": "object", "properties": {
+            "a": {"type": "object", "properties": {"b": {"type": "string"}}},
+            "c": {"type": "integer"}
+        }, "required": ["a"]});
+        let pointers = openai_nullable_pointers(&plain);
+        let places = NullablePlaces::of(&plain, &pointers);
+        assert_eq!(
+            places,
+            NullablePlaces::Paths(vec![
+                vec!["a".to_owned(), "b".to_owned()],
+                vec!["c".to_owned()]
+            ])
+        );
+        assert!(places.may_strip(&json!({"a": {"b": null}})));
+        assert!(places.may_strip(&json!({"a": {}, "c": null})));
+        assert!(!places.may_strip(&json!({"a": null, "x": null})));
+
+        // `c` reuses `a`'s schema: `/c/b` is nullable too, though no pointer names it.
+        let reused = json!({"type": "object", "properties": {
+            "a": {"type": "object", "properties": {"b": {"type": "string"}}},
+            "c": {"$ref": "#/properties/a"}
+        }});
+        let pointers = openai_nullable_pointers(&reused);
+        let places = NullablePlaces::of(&reused, &pointers);
+        assert_eq!(places, NullablePlaces::Anywhere);
+        assert!(places.may_strip(&json!({"c": {"b": null}})));
+
+        let closed =
+            json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]});
+        assert_eq!(
+            NullablePlaces::of(&closed, &openai_nullable_pointers(&closed)),
+            NullablePlaces::Nowhere
+        );
     }
 
     #[test]

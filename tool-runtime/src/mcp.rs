@@ -125,7 +125,8 @@ impl<C> Clone for McpServer<C> {
 
 impl<C: Send + Sync + 'static> McpServer<C> {
     /// A server offering the tools `policy` resolves, calling them with `context`, introducing
-    /// itself as `name` `version`.
+    /// itself as `name` `version`. The run's dialect is MCP's, whatever `policy` says: clients
+    /// see the canonical input schemas, and a `null` is a value, never an absent field.
     ///
     /// # Errors
     /// [`McpError::Definitions`] when a tool of the run cannot be expressed as an MCP definition.
@@ -157,6 +158,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         name: impl Into<String>,
         version: impl Into<String>,
     ) -> Result<Self, McpError> {
+        let policy = policy.with_dialect(Dialect::Mcp);
         let offered = offer(&registry, &policy).map_err(McpError::Definitions)?;
         Ok(McpServer {
             registry,

@@ -77,6 +77,27 @@ static TAG: ToolMeta = meta(
     r#"{"type":"object","properties":{"tags":{"type":"object","additionalProperties":{"type":"string"}}},"required":["tags"],"additionalProperties":false}"#,
 );
 
+/// Optional fields behind a reference, inside array items.
+static ANNOTATE: ToolMeta = meta(
+    "annotate",
+    Safety::ReadOnly,
+    Mode::Parallel,
+    r##"{
+  "type": "object",
+  "$defs": {
+    "Anchor": {
+      "type": "object",
+      "properties": {"time": {"type": "integer"}, "label": {"type": "string"}},
+      "required": ["time"],
+      "additionalProperties": false
+    }
+  },
+  "properties": {"anchors": {"type": "array", "items": {"$ref": "#/$defs/Anchor"}}},
+  "required": ["anchors"],
+  "additionalProperties": false
+}"##,
+);
+
 fn echo<'a>(seen: &'a Seen, arguments: &'a Value) -> BoxFuture<'a, CallResult> {
     Box::pin(async move {
         seen.record(arguments);
@@ -104,6 +125,10 @@ fn registry() -> Registry<Seen> {
             handler: Handler::Shared(echo),
         })
         .tool(ToolDef {
+            meta: &ANNOTATE,
+            handler: Handler::Shared(echo),
+        })
+        .tool(ToolDef {
             meta: &TAG,
             handler: Handler::Exclusive(tag),
         })
@@ -119,9 +144,13 @@ fn runtime() -> tokio::runtime::Runtime {
 }
 
 fn call(policy: &RunPolicy, arguments: Value) -> (ToolResult, Vec<Value>) {
+    call_tool(policy, "search", arguments)
+}
+
+fn call_tool(policy: &RunPolicy, name: &str, arguments: Value) -> (ToolResult, Vec<Value>) {
     let registry = registry();
     let mut seen = Seen::default();
-    let result = runtime().block_on(registry.execute(policy, &mut seen, "search", &arguments));
+    let result = runtime().block_on(registry.execute(policy, &mut seen, name, &arguments));
     (result, seen.all())
 }
 
@@ -180,6 +209,41 @@ fn a_required_field_sent_as_null_is_still_invalid() {
         "The tool input is invalid: /filter/pane: Expected string"
     );
     assert!(seen.is_empty());
+}
+
+#[test]
+fn optional_fields_behind_a_reference_follow_the_same_rule() {
+    let (result, seen) = call_tool(
+        &openai(),
+        "annotate",
+        json!({"anchors": [{"time": 1, "label": null}, {"time": 2, "label": "b"}]}),
+    );
+    assert!(result.is_success(), "{result:?}");
+    assert_eq!(
+        seen,
+        [json!({"anchors": [{"time": 1}, {"time": 2, "label": "b"}]})]
+    );
+
+    let (result, seen) = call_tool(
+        &openai(),
+        "annotate",
+        json!({"anchors": [{"time": 1}, {"time": null, "label": null}]}),
+    );
+    assert_eq!(
+        input_invalid(&result),
+        "The tool input is invalid: /anchors/1/time: Expected integer"
+    );
+    assert!(seen.is_empty());
+
+    let (result, _) = call_tool(
+        &RunPolicy::full(),
+        "annotate",
+        json!({"anchors": [{"time": 1, "label": null}]}),
+    );
+    assert_eq!(
+        input_invalid(&result),
+        "The tool input is invalid: /anchors/0/label: Expected string"
+    );
 }
 
 #[test]
@@ -266,7 +330,7 @@ fn a_run_without_a_dialect_gets_the_canonical_specs() {
         canonical
             .as_array()
             .map(|a| a.iter().map(|d| d["name"].clone()).collect::<Vec<_>>()),
-        Some(vec![json!("search")])
+        Some(vec![json!("annotate"), json!("search")])
     );
 }
 
@@ -295,10 +359,10 @@ fn a_tool_the_dialect_cannot_express_fails_only_the_runs_that_offer_it() {
     let read_only = registry
         .definitions(&RunPolicy::read_only().with_dialect(Dialect::OpenAi))
         .expect("only `search` is offered");
-    assert_eq!(read_only[0]["name"], "search");
-    assert_eq!(read_only[0]["strict"], true);
+    assert_eq!(read_only[1]["name"], "search");
+    assert_eq!(read_only[1]["strict"], true);
     assert_eq!(
-        read_only[0]["parameters"]["required"],
+        read_only[1]["parameters"]["required"],
         json!(["filter", "limit", "note", "query"])
     );
     // Disabling the tool has the same effect.

@@ -497,3 +497,17 @@ async fn missing_arguments_read_as_an_empty_object() {
         Some(json!({"success": true, "data": {"panes": ["main", "lower"]}, "stateChanged": false}))
     );
 }
+
+#[tokio::test]
+async fn an_mcp_session_reads_null_as_a_value_whatever_the_policy_says() {
+    let policy = RunPolicy::full().with_dialect(tool_runtime::Dialect::OpenAi);
+    let server = McpServer::new(registry(), policy, Chart::new(), "chart-test", "1.2.3")
+        .expect("every test tool has an MCP definition");
+    assert_eq!(server.policy().dialect, Some(tool_runtime::Dialect::Mcp));
+    let result = server.execute("panes_list", &json!({"prefix": null})).await;
+    assert_eq!(result.code(), Some("TOOL_INPUT_INVALID"));
+    assert_eq!(
+        result.error().map(|e| e.message.as_str()),
+        Some("The tool input is invalid: /prefix: Expected string")
+    );
+}
