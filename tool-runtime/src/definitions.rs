@@ -167,6 +167,8 @@ impl<C> Registry<C> {
     /// is computed once per registry and dialect and reused by every run.
     ///
     /// A policy without a dialect gets the canonical form: each tool's [`ToolSpec`] as JSON.
+    /// An MCP server offers more than the [`Dialect::Mcp`] export: its `outputSchema` describes
+    /// the envelope each call returns (see `mcp::McpServer::tools`, feature `mcp`).
     ///
     /// # Errors
     /// Every tool of the run that the dialect cannot express, with the pointer and the rule, and
