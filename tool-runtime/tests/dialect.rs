@@ -388,3 +388,91 @@ fn each_conversion_is_computed_once_per_registry() {
         .expect_err("no strict form");
     assert!(!refused.is_empty());
 }
+
+mod strict_form {
+    use proptest::prelude::*;
+    use serde_json::{Map, Value, json};
+    use tool_runtime::RunPolicy;
+
+    use super::{call, openai};
+
+    /// `search` arguments: `(canonical, strict, substituted)`, where the strict form sends `null`
+    /// for every absent optional field (`limit`, `filter`, `filter.since`) as a strict-mode
+    /// model does, and `substituted` says whether it did. `note` is nullable in the canonical
+    /// schema already: its `null` is a value in both forms.
+    fn arguments() -> impl Strategy<Value = (Value, Value, bool)> {
+        (
+            prop::option::of("[a-z]{0,4}"),
+            prop::option::of(0i64..4),
+            prop::option::of(prop::option::of("[a-z]{0,3}")),
+            prop::option::of((prop::option::of("[a-z]{1,3}"), prop::option::of(-2i64..3))),
+        )
+            .prop_map(|(query, limit, note, filter)| {
+                let mut canonical = Map::new();
+                let mut strict = Map::new();
+                let substituted = limit.is_none() || filter.as_ref().is_none_or(|f| f.1.is_none());
+                if let Some(query) = query {
+                    canonical.insert("query".into(), json!(query));
+                    strict.insert("query".into(), json!(query));
+                }
+                match limit {
+                    Some(limit) => {
+                        canonical.insert("limit".into(), json!(limit));
+                        strict.insert("limit".into(), json!(limit));
+                    }
+                    None => {
+                        strict.insert("limit".into(), Value::Null);
+                    }
+                }
+                if let Some(note) = note {
+                    canonical.insert("note".into(), json!(note));
+                    strict.insert("note".into(), json!(note));
+                }
+                match filter {
+                    Some((pane, since)) => {
+                        let mut inner = Map::new();
+                        let mut strict_inner = Map::new();
+                        if let Some(pane) = pane {
+                            inner.insert("pane".into(), json!(pane));
+                            strict_inner.insert("pane".into(), json!(pane));
+                        }
+                        match since {
+                            Some(since) => {
+                                inner.insert("since".into(), json!(since));
+                                strict_inner.insert("since".into(), json!(since));
+                            }
+                            None => {
+                                strict_inner.insert("since".into(), Value::Null);
+                            }
+                        }
+                        canonical.insert("filter".into(), Value::Object(inner));
+                        strict.insert("filter".into(), Value::Object(strict_inner));
+                    }
+                    None => {
+                        strict.insert("filter".into(), Value::Null);
+                    }
+                }
+                (Value::Object(canonical), Value::Object(strict), substituted)
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+        #[test]
+        fn a_strict_call_runs_exactly_as_its_canonical_call((canonical, strict, substituted) in arguments()) {
+            let (expected, expected_seen) = call(&RunPolicy::full(), canonical);
+            let (found, found_seen) = call(&openai(), strict.clone());
+            prop_assert_eq!(&found, &expected);
+            prop_assert_eq!(found_seen, expected_seen);
+
+            // The canonical run reads the same `null`s as values: wrong unless there are none.
+            let (canonical_run, _) = call(&RunPolicy::full(), strict.clone());
+            if substituted {
+                prop_assert_eq!(canonical_run.code(), Some("TOOL_INPUT_INVALID"));
+            } else {
+                prop_assert_eq!(canonical_run, expected);
+            }
+        }
+    }
+}
