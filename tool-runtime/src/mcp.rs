@@ -206,37 +206,31 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         self.serve(rmcp::transport::stdio()).await
     }
 
-    /// Runs one call through the registry, holding the context's lock as the module explains.
+    /// Runs one call on the registry's `execute` path (policy check, approval, validation, the
+    /// tool under its time limit, the envelope), holding the context's lock only while the tool
+    /// runs: refused and invalid calls answer at once, even while a write is running.
     pub async fn execute(&self, name: &str, arguments: &Value) -> ToolResult {
-        let result = match self.shared_handler(name) {
-            Some(f) => {
-                let (tool, arguments) = match self.registry.admit(&self.policy, name, arguments) {
-                    Ok(admitted) => admitted,
-                    Err(refused) => return refused,
-                };
+        let (tool, arguments) = match self.registry.admit(&self.policy, name, arguments) {
+            Ok(admitted) => admitted,
+            Err(refused) => return refused,
+        };
+        let meta = tool.def.meta;
+        let shares = meta.safety.is_read_only() && !meta.mode.is_sequential();
+        let result = match tool.def.handler {
+            Handler::Shared(f) if shares => {
                 let context = self.context.read().await;
                 tool.run_shared(f, &context, &arguments).await
             }
-            None => {
+            Handler::Shared(f) => {
+                let context = self.context.write().await;
+                tool.run_shared(f, &context, &arguments).await
+            }
+            Handler::Exclusive(f) => {
                 let mut context = self.context.write().await;
-                self.registry
-                    .execute(&self.policy, &mut context, name, arguments)
-                    .await
+                tool.run_exclusive(f, &mut context, &arguments).await
             }
         };
         self.checked(name, result)
-    }
-
-    /// The handler of a `read-only`, `parallel` tool that shares the context.
-    fn shared_handler(&self, name: &str) -> Option<crate::tool::SharedFn<C>> {
-        let def = self.registry.get(name)?;
-        if !def.meta.safety.is_read_only() || def.meta.mode.is_sequential() {
-            return None;
-        }
-        match def.handler {
-            Handler::Shared(f) => Some(f),
-            Handler::Exclusive(_) => None,
-        }
     }
 
     /// A success whose data breaks the tool's declared output schema becomes `TOOL_FAILED`: the

@@ -511,3 +511,56 @@ async fn an_mcp_session_reads_null_as_a_value_whatever_the_policy_says() {
         Some("The tool input is invalid: /prefix: Expected string")
     );
 }
+
+#[tokio::test]
+async fn reads_share_the_context_and_writes_have_it_to_themselves() {
+    use futures::FutureExt as _;
+
+    let server = McpServer::new(
+        registry(),
+        RunPolicy::full(),
+        Chart::new(),
+        "chart-test",
+        "1",
+    )
+    .expect("every test tool has an MCP definition");
+    let write = json!({"pane_id": "main", "price": 1});
+
+    // While another reader holds the context, reads run and writes wait.
+    let reading = server.context().read().await;
+    let read = server.execute("panes_list", &json!({})).now_or_never();
+    assert_eq!(read.map(|r| r.is_success()), Some(true), "reads share");
+    assert!(
+        server
+            .execute("drawing_create", &write)
+            .now_or_never()
+            .is_none(),
+        "a write waits for the readers"
+    );
+    drop(reading);
+
+    // While a write holds the context, reads wait; refused and invalid calls answer at once.
+    let writing = server.context().write().await;
+    assert!(
+        server
+            .execute("panes_list", &json!({}))
+            .now_or_never()
+            .is_none(),
+        "a read waits for the write"
+    );
+    let invalid = server
+        .execute("drawing_create", &json!({"pane_id": "main"}))
+        .now_or_never()
+        .expect("invalid input answers without the context");
+    assert_eq!(invalid.code(), Some("TOOL_INPUT_INVALID"));
+    drop(writing);
+
+    let read_only = McpServer::new(registry(), RunPolicy::read_only(), Chart::new(), "t", "1")
+        .expect("every test tool has an MCP definition");
+    let _writing = read_only.context().write().await;
+    let refused = read_only
+        .execute("drawing_create", &write)
+        .now_or_never()
+        .expect("a refusal answers without the context");
+    assert_eq!(refused.code(), Some("TOOL_NOT_ALLOWED"));
+}
