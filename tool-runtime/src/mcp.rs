@@ -359,6 +359,29 @@ pub async fn serve_stdio<C: Send + Sync + 'static>(
         .await
 }
 
+/// Serves `registry` under `policy` over any transport (an in-process duplex stream, a socket)
+/// until the client closes the session.
+///
+/// # Errors
+/// As [`McpServer::new`] and [`McpServer::serve`].
+pub async fn serve<C, T, E, A>(
+    registry: Arc<Registry<C>>,
+    policy: RunPolicy,
+    context: C,
+    name: impl Into<String>,
+    version: impl Into<String>,
+    transport: T,
+) -> Result<(), McpError>
+where
+    C: Send + Sync + 'static,
+    T: IntoTransport<RoleServer, E, A>,
+    E: std::error::Error + Send + Sync + 'static,
+{
+    McpServer::new(registry, policy, context, name, version)?
+        .serve(transport)
+        .await
+}
+
 /// The run's tools as MCP definitions with the envelope as output schema, each checked again
 /// against every MCP rule.
 fn offer<C>(

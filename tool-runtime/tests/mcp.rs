@@ -513,6 +513,30 @@ async fn an_mcp_session_reads_null_as_a_value_whatever_the_policy_says() {
 }
 
 #[tokio::test]
+async fn the_free_serve_function_serves_a_session() {
+    let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+    let server = tokio::spawn(tool_runtime::mcp::serve(
+        registry(),
+        RunPolicy::read_only(),
+        Chart::new(),
+        "chart-test",
+        "1.2.3",
+        server_io,
+    ));
+    let client = ().serve(client_io).await.expect("the client connects");
+    let tools = client.list_all_tools().await.expect("tools/list answers");
+    assert_eq!(names(&tools), ["panes_list", "web_search"]);
+    client
+        .cancel()
+        .await
+        .expect("the client closes the session");
+    server
+        .await
+        .expect("the server task ends")
+        .expect("the session ends cleanly when the client leaves");
+}
+
+#[tokio::test]
 async fn reads_share_the_context_and_writes_have_it_to_themselves() {
     use futures::FutureExt as _;
 
