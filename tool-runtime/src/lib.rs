@@ -90,6 +90,14 @@ pub use registry::{DEFAULT_TIMEOUT, Registry, RegistryBuilder, RegistryError, Re
 pub use settings::{SettingsError, ToolSettings};
 pub use validate::{FieldError, InputErrors, InputSchema, SchemaError, TOOL_INPUT_ERROR_LIMIT};
 
+// ---- provider definitions per run, and the MCP server (dialect work) ----
+
+pub mod definitions;
+#[cfg(feature = "mcp")]
+pub mod mcp;
+
+pub use tool_manifest::dialect::{Dialect, ExportError, Violation};
+
 // ---- redaction and secrets (redaction work) ----
 
 pub mod credentials;

@@ -1,6 +1,7 @@
 //! The registry: every tool of a host, its compiled schema and its time limit, and the one
 //! `execute` entry every call goes through.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::panic::AssertUnwindSafe;
@@ -11,6 +12,7 @@ use serde_json::Value;
 use tool_manifest::model::is_valid_tool_name;
 use tool_manifest::{Mode, Safety, ToolMeta, ToolSpec};
 
+use crate::definitions::DialectCache;
 use crate::envelope::{
     ACTION_DENIED, ACTION_DISABLED, ACTION_FAILED, ACTION_FAILED_DESTRUCTIVE, ACTION_INPUT_INVALID,
     ACTION_NOT_FOUND, ACTION_READ_ONLY_RUN, ACTION_TIMEOUT, ACTION_TIMEOUT_DESTRUCTIVE, ErrorBody,
@@ -36,8 +38,10 @@ const NAME_QUOTE_LIMIT: usize = 64;
 pub(crate) struct Registered<C> {
     pub(crate) def: ToolDef<C>,
     schema: InputSchema,
-    spec: ToolSpec,
+    pub(crate) spec: ToolSpec,
     timeout: Duration,
+    /// The tool's provider definitions and strict-mode nullable fields, computed once on demand.
+    pub(crate) dialects: DialectCache,
 }
 
 /// Every tool of a host, with its schema compiled once. Immutable once built.
@@ -412,6 +416,7 @@ fn register<C>(
             schema,
             spec,
             timeout: timeouts.get(meta.name).copied().unwrap_or(default_timeout),
+            dialects: DialectCache::default(),
         }),
         _ => Err(problems),
     }
@@ -506,6 +511,10 @@ impl<C> Registry<C> {
 
     /// Runs one call through the policy check, validation, the tool and the envelope.
     ///
+    /// When the policy's dialect is OpenAI strict mode, the `null`s it sends for originally
+    /// optional fields are removed before validation (and the tool sees them absent); the
+    /// arguments are not copied when there is no such `null`.
+    ///
     /// Needs a Tokio runtime with the time driver enabled (for the time limit).
     pub async fn execute(
         &self,
@@ -514,30 +523,32 @@ impl<C> Registry<C> {
         name: &str,
         arguments: &Value,
     ) -> ToolResult {
-        let tool = match self.admit(policy, name, arguments) {
-            Ok(tool) => tool,
+        let (tool, arguments) = match self.admit(policy, name, arguments) {
+            Ok(admitted) => admitted,
             Err(refused) => return refused,
         };
         match tool.def.handler {
-            Handler::Shared(f) => tool.run_shared(f, ctx, arguments).await,
-            Handler::Exclusive(f) => tool.run_exclusive(f, ctx, arguments).await,
+            Handler::Shared(f) => tool.run_shared(f, ctx, &arguments).await,
+            Handler::Exclusive(f) => tool.run_exclusive(f, ctx, &arguments).await,
         }
     }
 
-    /// Check 2 and validation: the tool, or the envelope refusing the call.
-    pub(crate) fn admit(
-        &self,
+    /// Check 2 and validation: the tool and the arguments it receives (without the `null`s of
+    /// the policy's dialect), or the envelope refusing the call.
+    pub(crate) fn admit<'a>(
+        &'a self,
         policy: &RunPolicy,
         name: &str,
-        arguments: &Value,
-    ) -> Result<&Registered<C>, ToolResult> {
+        arguments: &'a Value,
+    ) -> Result<(&'a Registered<C>, Cow<'a, Value>), ToolResult> {
         let Some(tool) = self.tools.get(name) else {
             return Err(self.not_found(policy, name));
         };
         if let Some(refusal) = policy.call_refusal(tool.def.meta, arguments) {
             return Err(not_allowed(name, refusal));
         }
-        if let Err(errors) = tool.schema.check(arguments) {
+        let arguments = tool.accepted_arguments(policy, arguments);
+        if let Err(errors) = tool.schema.check(&arguments) {
             return Err(ToolResult::failure(
                 ErrorBody::runtime(
                     RuntimeCode::InputInvalid,
@@ -547,7 +558,7 @@ impl<C> Registry<C> {
                 false,
             ));
         }
-        Ok(tool)
+        Ok((tool, arguments))
     }
 
     fn not_found(&self, policy: &RunPolicy, name: &str) -> ToolResult {
