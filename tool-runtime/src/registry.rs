@@ -13,8 +13,8 @@ use tool_manifest::{Mode, Safety, ToolMeta, ToolSpec};
 
 use crate::envelope::{
     ACTION_DENIED, ACTION_DISABLED, ACTION_FAILED, ACTION_FAILED_DESTRUCTIVE, ACTION_INPUT_INVALID,
-    ACTION_NOT_FOUND, ACTION_READ_ONLY_RUN, ACTION_REFUSED_BY_TOOL, ACTION_TIMEOUT, ACTION_TIMEOUT_DESTRUCTIVE, ErrorBody,
-    RuntimeCode, ToolResult,
+    ACTION_NOT_FOUND, ACTION_READ_ONLY_RUN, ACTION_REFUSED_BY_TOOL, ACTION_TIMEOUT,
+    ACTION_TIMEOUT_DESTRUCTIVE, ErrorBody, RuntimeCode, ToolResult,
 };
 use crate::policy::{Refusal, RunPolicy};
 use crate::tool::{BoxFuture, CallResult, ExclusiveFn, Handler, SharedFn, ToolDef, ToolError};

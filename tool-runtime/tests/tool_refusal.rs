@@ -105,7 +105,11 @@ fn the_same_tool_runs_when_the_host_allows_it() {
 #[test]
 fn a_refusal_message_is_bounded() {
     let error = ToolError::not_allowed("x".repeat(10_000));
-    assert_eq!(error.to_string().len(), 10_000, "the error keeps its message");
+    assert_eq!(
+        error.to_string().len(),
+        10_000,
+        "the error keeps its message"
+    );
     fn long_refusal<'a>(_host: &'a mut Host, _args: &'a Value) -> BoxFuture<'a, CallResult> {
         Box::pin(async { Err(ToolError::not_allowed("y".repeat(10_000))) })
     }
