@@ -373,6 +373,15 @@ mod tests {
     }
 
     #[test]
+    fn the_description_states_the_default_limits() {
+        let description = manifest::META.description;
+        let output = format!("{} KiB", DEFAULT_OUTPUT_LIMIT / 1024);
+        let time = format!("{} seconds", CALL_TIME_LIMIT.as_secs());
+        assert!(description.contains(&output), "{description}");
+        assert!(description.contains(&time), "{description}");
+    }
+
+    #[test]
     fn the_tool_is_the_manifest_tool() {
         let def = tool_def();
         assert!(std::ptr::eq(def.meta, &manifest::META));
