@@ -393,6 +393,39 @@ fn the_time_limit_kills_an_endless_loop_without_the_sandbox() {
     );
 }
 
+/// A program that leaves a process behind which holds its stdout open.
+fn background_program(token: &str) -> String {
+    format!(
+        "import subprocess, sys\n\
+         subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)  # {token}'])\n\
+         print('done')\n"
+    )
+}
+
+#[test]
+fn nothing_the_program_started_outlives_it() {
+    for (interpreter, token) in [
+        (
+            Interpreter::new(LocalProvider::unisolated()).allow_unisolated(true),
+            "background-unisolated-51d0",
+        ),
+        (
+            Interpreter::new(LocalProvider::probe()).allow_unisolated(true),
+            "background-probed-0f3a",
+        ),
+    ] {
+        let mut chart = Chart::demo().with_interpreter(interpreter);
+        // With a registry limit of 30 s: the call answers as soon as the program exits, not
+        // when its left-behind child would.
+        let result = execute(&mut chart, &background_program(token));
+        assert_eq!(data(&result)["stdout"], "done\n", "{token}");
+        assert!(
+            eventually(Duration::from_secs(10), || processes_with(token).is_empty()),
+            "a process of the program survived it: {token}"
+        );
+    }
+}
+
 #[test]
 fn the_providers_own_time_limit_stops_a_program_run_directly() {
     let provider = LocalProvider::unisolated().time_limit(Duration::from_millis(500));

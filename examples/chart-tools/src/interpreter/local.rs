@@ -179,7 +179,7 @@ impl LocalProvider {
         })?;
         // Kills whatever the program left behind (its process group) when the run ends or its
         // future is dropped.
-        let _group = ProcessGroup::of(&child);
+        let mut group = ProcessGroup::of(&child);
         let (Some(stdout), Some(stderr)) = (child.stdout.take(), child.stderr.take()) else {
             return Err(ProviderError::Io(
                 "the program's output is not piped".to_owned(),
@@ -189,10 +189,17 @@ impl LocalProvider {
         let mut err = Capture::default();
         let limit = self.output_limit;
         let supervised = async {
+            let waited = async {
+                let status = child.wait().await;
+                // The program is done: whatever it left running goes too (and with it any
+                // handle on the output pipes that would keep the reads below waiting).
+                group.kill();
+                status
+            };
             let (read_out, read_err, status) = tokio::join!(
                 out.read_all(stdout, limit),
                 err.read_all(stderr, limit),
-                child.wait()
+                waited
             );
             read_out.and(read_err).and(status)
         };
@@ -200,7 +207,9 @@ impl LocalProvider {
             Ok(Ok(status)) => (status, false),
             Ok(Err(e)) => return Err(ProviderError::Io(e.to_string())),
             Err(_elapsed) => {
-                // Waiting after the kill reaps the program: no zombie is left.
+                // The group first, while the program (its leader) still holds its ID; waiting
+                // after the kill reaps the program: no zombie is left.
+                group.kill();
                 let _ = child.start_kill();
                 let status = child
                     .wait()
@@ -344,14 +353,12 @@ impl ProcessGroup {
     fn of(child: &Child) -> Self {
         ProcessGroup { id: child.id() }
     }
-}
 
-impl Drop for ProcessGroup {
-    fn drop(&mut self) {
+    /// `kill -s KILL -- -PGID`, once: no process of the group may survive the run. Fails
+    /// quietly when the group is already gone.
+    fn kill(&mut self) {
         #[cfg(unix)]
-        if let Some(id) = self.id {
-            // `kill -KILL -- -PGID`: no process of the group may survive the run. Fails quietly
-            // when the group is already gone.
+        if let Some(id) = self.id.take() {
             let _ = std::process::Command::new("kill")
                 .args(["-s", "KILL", "--", &format!("-{id}")])
                 .env_clear()
@@ -361,5 +368,13 @@ impl Drop for ProcessGroup {
                 .stderr(Stdio::null())
                 .status();
         }
+        #[cfg(not(unix))]
+        let _ = self.id.take();
+    }
+}
+
+impl Drop for ProcessGroup {
+    fn drop(&mut self) {
+        self.kill();
     }
 }
