@@ -382,6 +382,13 @@ mod tests {
     }
 
     #[test]
+    fn the_chart_stays_send_and_sync() {
+        fn shareable<T: Send + Sync>() {}
+        shareable::<Chart>();
+        shareable::<Interpreter>();
+    }
+
+    #[test]
     fn the_tool_is_the_manifest_tool() {
         let def = tool_def();
         assert!(std::ptr::eq(def.meta, &manifest::META));
