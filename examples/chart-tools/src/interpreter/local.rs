@@ -164,6 +164,14 @@ impl LocalProvider {
     }
 
     async fn run_python(&self, code: &str) -> Result<Execution, ProviderError> {
+        // Inside the namespace `unshare` would start the interpreter and report a missing one as
+        // the program's own failure: look for it first.
+        if !program_exists(&self.python) {
+            return Err(ProviderError::Unavailable(format!(
+                "`{}` is not installed (looked in `{SANDBOX_PATH}`)",
+                self.python.display()
+            )));
+        }
         let workdir = tempfile::Builder::new()
             .prefix("code-interpreter-")
             .tempdir()
@@ -255,6 +263,15 @@ impl ExecutionProvider for LocalProvider {
             }
         })
     }
+}
+
+/// True when `program` (a path, or a bare name looked up in [`SANDBOX_PATH`]) is a file.
+fn program_exists(program: &OsString) -> bool {
+    let path = std::path::Path::new(program);
+    if path.components().count() > 1 {
+        return path.is_file();
+    }
+    std::env::split_paths(SANDBOX_PATH).any(|dir| dir.join(path).is_file())
 }
 
 /// What the probe finds: namespaces with a PID namespace, network only, or nothing and why.
