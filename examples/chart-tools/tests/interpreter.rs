@@ -218,6 +218,22 @@ fn an_unisolated_provider_is_refused_unless_the_host_opted_in() {
 }
 
 #[test]
+fn code_with_a_nul_character_never_reaches_the_provider() {
+    let provider = Arc::new(CountingProvider::default());
+    let mut chart = Chart::demo()
+        .with_interpreter(Interpreter::from_shared(provider.clone()).allow_unisolated(true));
+    let result = execute(&mut chart, "print(1)\0");
+    let error = result.error().expect("a NUL is refused");
+    assert_eq!(error.code, "CODE_EXECUTION_FAILED");
+    assert!(
+        error
+            .message
+            .ends_with("The code contains a NUL character (`\\0`); remove it.")
+    );
+    assert_eq!(provider.runs.load(Ordering::SeqCst), 0);
+}
+
+#[test]
 fn the_local_provider_without_namespaces_is_refused_too() {
     let mut chart = Chart::demo().with_interpreter(Interpreter::new(LocalProvider::unisolated()));
     let result = execute(&mut chart, "print(1)");

@@ -281,19 +281,19 @@ fn probe_isolation() -> Isolation {
             reason: "user and network namespaces exist only on Linux".to_owned(),
         };
     }
-    let full = probe_unshare(&["-rn", "--pid", "--fork", "--kill-child"]);
+    let full = probe_unshare("unshare", &["-rn", "--pid", "--fork", "--kill-child"]);
     if full.is_ok() {
         return Isolation::Namespaces;
     }
-    match probe_unshare(&["-rn"]) {
+    match probe_unshare("unshare", &["-rn"]) {
         Ok(()) => Isolation::NetworkOnly,
         Err(reason) => Isolation::None { reason },
     }
 }
 
-/// Runs `unshare ARGS -- true`; an error says why it failed.
-fn probe_unshare(args: &[&str]) -> Result<(), String> {
-    let output = std::process::Command::new("unshare")
+/// Runs `UNSHARE ARGS -- true`; an error says why it failed.
+fn probe_unshare(unshare: &str, args: &[&str]) -> Result<(), String> {
+    let output = std::process::Command::new(unshare)
         .args(args)
         .args(["--", "true"])
         .env_clear()
@@ -302,16 +302,16 @@ fn probe_unshare(args: &[&str]) -> Result<(), String> {
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .output()
-        .map_err(|e| format!("`unshare` could not be started: {e}"))?;
+        .map_err(|e| format!("`{unshare}` could not be started: {e}"))?;
     if output.status.success() {
         Ok(())
     } else {
         let stderr = String::from_utf8_lossy(&output.stderr);
         let stderr = stderr.trim();
         Err(if stderr.is_empty() {
-            format!("`unshare {}` failed", args.join(" "))
+            format!("`{unshare} {}` failed", args.join(" "))
         } else {
-            format!("`unshare {}` failed: {stderr}", args.join(" "))
+            format!("`{unshare} {}` failed: {stderr}", args.join(" "))
         })
     }
 }
@@ -393,5 +393,61 @@ impl ProcessGroup {
 impl Drop for ProcessGroup {
     fn drop(&mut self) {
         self.kill();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_missing_unshare_is_a_reason_not_a_panic() {
+        let reason =
+            probe_unshare("unshare-that-is-not-installed", &["-rn"]).expect_err("no such program");
+        assert!(
+            reason.starts_with("`unshare-that-is-not-installed` could not be started: "),
+            "{reason}"
+        );
+    }
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn a_failing_unshare_says_what_it_printed() {
+        if !program_exists(&OsString::from("unshare")) {
+            eprintln!("skipping: `unshare` is not installed here");
+            return;
+        }
+        let reason =
+            probe_unshare("unshare", &["--no-such-option"]).expect_err("an unknown option");
+        assert!(
+            reason.starts_with("`unshare --no-such-option` failed: "),
+            "{reason}"
+        );
+    }
+
+    #[test]
+    fn an_unisolated_provider_says_why() {
+        let provider = LocalProvider::unisolated();
+        assert!(!provider.is_isolated());
+        assert_eq!(
+            provider.unavailable_reason(),
+            Some("the provider was built without isolation")
+        );
+        assert_eq!(
+            provider.describe(),
+            "local python3 without isolation (the provider was built without isolation)"
+        );
+    }
+
+    #[test]
+    fn programs_are_looked_up_in_the_sandbox_path() {
+        assert!(!program_exists(&OsString::from(
+            "python-that-is-not-installed"
+        )));
+        assert!(!program_exists(&OsString::from("/no/such/python3")));
+        if cfg!(unix) {
+            assert!(program_exists(&OsString::from("sh")), "every Unix has `sh`");
+            assert!(program_exists(&OsString::from("/bin/sh")));
+        }
     }
 }

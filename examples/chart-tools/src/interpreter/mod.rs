@@ -239,6 +239,11 @@ async fn code_interpreter(
         return Err(Failure::new(Error::SandboxUnavailable)
             .detail("The host installed no execution provider."));
     };
+    if input.code.contains('\0') {
+        // Python source cannot hold one, and no process argument can carry one.
+        return Err(Failure::new(Error::CodeExecutionFailed)
+            .detail("The code contains a NUL character (`\\0`); remove it."));
+    }
     let request = ExecutionRequest {
         language: match input.language {
             manifest::Language::Python => Language::Python,
