@@ -238,14 +238,15 @@ impl LocalProvider {
 
 impl ExecutionProvider for LocalProvider {
     fn describe(&self) -> String {
+        let python = self.python.display();
         match &self.isolation {
             Isolation::Namespaces => {
-                "local python3 in a user, network and PID namespace (unshare -rn)".to_owned()
+                format!("local {python} in a user, network and PID namespace (unshare -rn)")
             }
             Isolation::NetworkOnly => {
-                "local python3 in a user and network namespace (unshare -rn)".to_owned()
+                format!("local {python} in a user and network namespace (unshare -rn)")
             }
-            Isolation::None { reason } => format!("local python3 without isolation ({reason})"),
+            Isolation::None { reason } => format!("local {python} without isolation ({reason})"),
         }
     }
 
