@@ -15,8 +15,8 @@ use tool_manifest::{Mode, Safety, ToolMeta, ToolSpec};
 use crate::definitions::DialectCache;
 use crate::envelope::{
     ACTION_DENIED, ACTION_DISABLED, ACTION_FAILED, ACTION_FAILED_DESTRUCTIVE, ACTION_INPUT_INVALID,
-    ACTION_NOT_FOUND, ACTION_READ_ONLY_RUN, ACTION_TIMEOUT, ACTION_TIMEOUT_DESTRUCTIVE, ErrorBody,
-    RuntimeCode, ToolResult,
+    ACTION_NOT_FOUND, ACTION_READ_ONLY_RUN, ACTION_REFUSED_BY_TOOL, ACTION_TIMEOUT,
+    ACTION_TIMEOUT_DESTRUCTIVE, ErrorBody, RuntimeCode, ToolResult,
 };
 use crate::policy::{Refusal, RunPolicy};
 use crate::tool::{BoxFuture, CallResult, ExclusiveFn, Handler, SharedFn, ToolDef, ToolError};
@@ -720,6 +720,15 @@ impl<C> Registered<C> {
                         bounded(&message, INPUT_MESSAGE_LIMIT)
                     ),
                     ACTION_INPUT_INVALID,
+                ),
+                false,
+            ),
+            // A refusal comes before the tool changed anything.
+            Err(ToolError::NotAllowed(message)) => ToolResult::failure(
+                ErrorBody::runtime(
+                    RuntimeCode::NotAllowed,
+                    bounded(&message, 300),
+                    ACTION_REFUSED_BY_TOOL,
                 ),
                 false,
             ),

@@ -184,12 +184,22 @@ pub enum ToolError {
     Input(String),
     /// The tool failed without a declared code (`TOOL_FAILED`).
     Failed(String),
+    /// The tool refused to run for a reason of the host's policy that only the tool can see (an
+    /// execution environment that does not enforce what the tool requires, say): the registry
+    /// answers `TOOL_NOT_ALLOWED` with `stateChanged: false`. Return it only before the tool
+    /// changed anything.
+    NotAllowed(String),
 }
 
 impl ToolError {
     /// A failure without a declared code.
     pub fn failed(message: impl Into<String>) -> Self {
         ToolError::Failed(message.into())
+    }
+
+    /// A refusal before the tool changed anything (`TOOL_NOT_ALLOWED`).
+    pub fn not_allowed(message: impl Into<String>) -> Self {
+        ToolError::NotAllowed(message.into())
     }
 }
 
@@ -210,7 +220,9 @@ impl fmt::Display for ToolError {
                 detail: Some(detail),
             } => write!(f, "{code}: {detail}"),
             ToolError::Declared { code, detail: None } => f.write_str(code),
-            ToolError::Input(message) | ToolError::Failed(message) => f.write_str(message),
+            ToolError::Input(message)
+            | ToolError::Failed(message)
+            | ToolError::NotAllowed(message) => f.write_str(message),
         }
     }
 }
