@@ -92,6 +92,8 @@ pub use validate::{FieldError, InputErrors, InputSchema, SchemaError, TOOL_INPUT
 
 // ---- redaction and secrets (redaction work) ----
 
+
+
 // ---- the `#[tool]` attribute and its support (macro work) ----
 
 pub use tool_macros::{tool, tool_def};
