@@ -350,7 +350,7 @@ mod tests {
         let key = "k".repeat(500);
         let message = problem(&format!(r#"[{{"id":"1","name":"a","{key}":0}}]"#));
         assert!(message.len() < 200, "{message}");
-        let message = problem(&format!("[{}]", vec!["1"; 8].join(",")));
+        let message = problem(&format!("[{}]", ["1"; 8].join(",")));
         assert!(message.ends_with("; … and 3 more"), "{message}");
         assert_eq!(message.matches("call ").count(), MESSAGE_PROBLEM_LIMIT);
     }
