@@ -74,11 +74,7 @@ fn every_reference_tool_has_the_safety_and_mode_of_the_spec() {
         let expected_safety = if READ_ONLY.contains(&spec.name.as_str()) {
             Safety::ReadOnly
         } else {
-            assert!(
-                DESTRUCTIVE.contains(&spec.name.as_str()),
-                "{} is not in the spec",
-                spec.name
-            );
+            assert!(DESTRUCTIVE.contains(&spec.name.as_str()), "{} is not in the spec", spec.name);
             Safety::Destructive
         };
         // Reads are parallel; every write, `ask_user` and `code_interpreter` are sequential.
@@ -101,15 +97,7 @@ fn every_reference_tool_has_the_safety_and_mode_of_the_spec() {
         assert_eq!(entry["mode"], spec.mode.as_str());
         let page = std::fs::read_to_string(root.join(format!("docs/tools/{}.md", spec.name)))
             .expect("a docs page per tool");
-        assert!(
-            page.contains(spec.safety.as_str()),
-            "{}: safety missing from its page",
-            spec.name
-        );
-        assert!(
-            page.contains(spec.mode.as_str()),
-            "{}: mode missing from its page",
-            spec.name
-        );
+        assert!(page.contains(spec.safety.as_str()), "{}: safety missing from its page", spec.name);
+        assert!(page.contains(spec.mode.as_str()), "{}: mode missing from its page", spec.name);
     }
 }
