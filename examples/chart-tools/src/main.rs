@@ -33,6 +33,18 @@ enum Command {
 
 #[derive(Debug, Args)]
 struct RunArgs {
+    #[command(flatten)]
+    policy: PolicyArgs,
+
+    /// What the user answers to every ask_user question. Without it, the user picks the first
+    /// offered option, and answers "yes" to an open question.
+    #[arg(long, value_name = "TEXT")]
+    answer: Option<String>,
+}
+
+/// What the host allows in a run (shared by the commands that run tools).
+#[derive(Debug, Args)]
+struct PolicyArgs {
     /// Offers and runs only read-only tools; a call to any other tool is refused with
     /// TOOL_NOT_ALLOWED and changes nothing.
     #[arg(long)]
@@ -48,11 +60,6 @@ struct RunArgs {
     /// read, never written. An unreadable or corrupt file is an error (exit status 2).
     #[arg(long, value_name = "FILE")]
     settings: Option<PathBuf>,
-
-    /// What the user answers to every ask_user question. Without it, the user picks the first
-    /// offered option, and answers "yes" to an open question.
-    #[arg(long, value_name = "TEXT")]
-    answer: Option<String>,
 }
 
 /// A failure of the command itself (not of a tool call, which is answered as data).
@@ -95,7 +102,7 @@ fn main() -> ExitCode {
 
 fn run(args: RunArgs) -> Result<(), Fatal> {
     let registry = chart_tools::registry().map_err(|e| Fatal::other(e.to_string()))?;
-    let policy = policy(&registry, &args)?;
+    let policy = args.policy.policy(&registry)?;
     let mut chart = Chart::demo();
     chart.set_ask_user(chart_tools::run::answer_user(args.answer));
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -113,26 +120,28 @@ fn run(args: RunArgs) -> Result<(), Fatal> {
         .map_err(|e| Fatal::other(format!("cannot read messages or write answers: {e}")))
 }
 
-/// The run's policy: `--read-only`, the settings file's disabled tools, and `--disable`.
-fn policy(registry: &Registry<Chart>, args: &RunArgs) -> Result<RunPolicy, Fatal> {
-    let mut policy = if args.read_only {
-        RunPolicy::read_only()
-    } else {
-        RunPolicy::full()
-    };
-    if let Some(path) = &args.settings {
-        let settings = ToolSettings::load(path).map_err(|e| Fatal::usage(e.to_string()))?;
-        settings.apply(&mut policy);
-    }
-    for name in &args.disable {
-        if registry.get(name).is_none() {
-            let names: Vec<String> = registry.names().map(|n| format!("`{n}`")).collect();
-            return Err(Fatal::usage(format!(
-                "unknown tool `{name}` in `--disable`, expected one of {}",
-                names.join(", ")
-            )));
+impl PolicyArgs {
+    /// The run's policy: `--read-only`, the settings file's disabled tools, and `--disable`.
+    fn policy(&self, registry: &Registry<Chart>) -> Result<RunPolicy, Fatal> {
+        let mut policy = if self.read_only {
+            RunPolicy::read_only()
+        } else {
+            RunPolicy::full()
+        };
+        if let Some(path) = &self.settings {
+            let settings = ToolSettings::load(path).map_err(|e| Fatal::usage(e.to_string()))?;
+            settings.apply(&mut policy);
         }
-        policy.disabled.insert(name.clone());
+        for name in &self.disable {
+            if registry.get(name).is_none() {
+                let names: Vec<String> = registry.names().map(|n| format!("`{n}`")).collect();
+                return Err(Fatal::usage(format!(
+                    "unknown tool `{name}` in `--disable`, expected one of {}",
+                    names.join(", ")
+                )));
+            }
+            policy.disabled.insert(name.clone());
+        }
+        Ok(policy)
     }
-    Ok(policy)
 }
