@@ -358,32 +358,46 @@ fn a_parallel_message_answers_in_call_order() {
 
 #[test]
 fn writes_report_whether_they_changed_anything() {
-    let clear = || message(&[call("c", "comparisons_clear", json!({}))]);
+    let one = |name: &str, arguments: Value| message(&[call(name, name, arguments)]);
+    let theme = json!({"key": "theme", "value": "light"});
+    let same_drawing = json!({"drawing_id": "d1", "text": "Support"});
+    let same_pane = json!({"pane_id": "lower", "interval": "1d"});
+    let from_lower = json!({"from_pane_id": "lower", "to_pane_id": "main"});
     let lines = vec![
-        clear(),
-        clear(),
-        message(&[call(
-            "t",
-            "settings_update",
-            json!({"key": "theme", "value": "light"}),
-        )]),
-        message(&[call(
-            "t",
-            "settings_update",
-            json!({"key": "theme", "value": "light"}),
-        )]),
+        (one("comparisons_clear", json!({})), true),
+        (one("comparisons_clear", json!({})), false),
+        (one("settings_reset", json!({})), false),
+        (one("settings_update", theme.clone()), true),
+        (one("settings_update", theme), false),
+        (one("settings_reset", json!({"keys": ["theme"]})), true),
+        (one("drawing_update", same_drawing), false),
+        (
+            one(
+                "drawing_update",
+                json!({"drawing_id": "d1", "text": "Floor"}),
+            ),
+            true,
+        ),
+        (one("pane_replace_content", same_pane), false),
+        (
+            one(
+                "pane_replace_content",
+                json!({"pane_id": "lower", "interval": "1w"}),
+            ),
+            true,
+        ),
+        (one("drawings_clear", json!({"pane_id": "lower"})), true),
+        (one("drawings_copy", from_lower), false),
+        (one("drawings_clear", json!({"pane_id": "lower"})), false),
+        (one("panes_clear", json!({})), true),
+        (one("panes_clear", json!({})), false),
     ];
-    let out = answers(&[], &lines);
-    let changed: Vec<&Value> = out
-        .iter()
-        .map(|a| &a[0]["result"]["stateChanged"])
-        .collect();
-    assert_eq!(
-        changed,
-        [&json!(true), &json!(false), &json!(true), &json!(false)]
-    );
-    for answer in &out {
-        assert_eq!(answer[0]["result"]["success"], true, "{answer}");
+    let input: Vec<String> = lines.iter().map(|(line, _)| line.clone()).collect();
+    let out = answers(&[], &input);
+    for ((line, changed), answer) in lines.iter().zip(&out) {
+        let result = &answer[0]["result"];
+        assert_eq!(result["success"], true, "{line}: {result}");
+        assert_eq!(result["stateChanged"], *changed, "{line}: {result}");
     }
 }
 
