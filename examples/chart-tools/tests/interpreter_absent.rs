@@ -11,13 +11,9 @@ use tool_runtime::{Registry, RunPolicy, ToolResult};
 
 const NAME: &str = "code_interpreter";
 
-/// The registry of the interpreter as a host builds it: `interpreter::register` only exists
-/// with the feature.
+/// The chart's registry: `code_interpreter` is registered only with the feature.
 fn registry() -> Registry<Chart> {
-    let builder = Registry::builder();
-    #[cfg(feature = "code-interpreter")]
-    let builder = chart_tools::interpreter::register(builder);
-    builder.build().expect("a valid registry")
+    chart_tools::registry().expect("a valid registry")
 }
 
 fn call(registry: &Registry<Chart>) -> ToolResult {
