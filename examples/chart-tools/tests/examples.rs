@@ -42,7 +42,11 @@ async fn every_example_succeeds_through_the_registry() {
     let registry = chart_tools::registry().expect("the registry builds");
     let mut failures = Vec::new();
     for example in examples() {
-        let mut chart = Chart::demo().with_ask_user(answer_user(None));
+        let chart = Chart::demo().with_ask_user(answer_user(None));
+        // The host opts in to running code (as `chart-tools run` does with the feature).
+        #[cfg(feature = "code-interpreter")]
+        let chart = chart.with_interpreter(chart_tools::interpreter::Interpreter::local());
+        let mut chart = chart;
         let result = registry
             .execute(&RunPolicy::full(), &mut chart, example.tool, &example.input)
             .await;

@@ -42,7 +42,8 @@ fn read_only_tools() -> Vec<&'static tool_runtime::ToolMeta> {
 #[test]
 fn a_read_only_run_refuses_every_forged_write_and_changes_nothing() {
     let writes = destructive_tools();
-    assert_eq!(writes.len(), 12);
+    // 12 chart writes, plus `code_interpreter` with its feature.
+    assert_eq!(writes.len(), 13 - chart_tools::NOT_REGISTERED.len());
     let mut lines = vec![snapshot_line()];
     lines.extend(
         writes
@@ -164,7 +165,12 @@ fn an_unknown_tool_is_not_found_with_close_names() {
         .as_str()
         .expect("a message");
     assert!(!text.contains("`drawing_create`"), "{text}");
-    // `code_interpreter` is not registered without its feature.
+}
+
+/// `code_interpreter` is not registered without its feature.
+#[cfg(not(feature = "code-interpreter"))]
+#[test]
+fn the_code_interpreter_is_not_found_without_its_feature() {
     let out = answers(
         &[],
         &[message(&[call(

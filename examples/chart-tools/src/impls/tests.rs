@@ -152,7 +152,7 @@ fn every_fallible_tool_has_a_mapping() {
     let mapped: Vec<&str> = every_mapping().iter().map(|(meta, _)| meta.name).collect();
     // The tools without a mapping cannot fail: their chart methods return no `Result`.
     let infallible = ["instruments_query_name", "settings_get"];
-    for meta in crate::declared_tools() {
+    for meta in super::tool_defs().iter().map(|def| def.meta) {
         assert!(
             mapped.contains(&meta.name) != infallible.contains(&meta.name),
             "`{}`",
