@@ -67,8 +67,8 @@
 pub mod tool;
 
 pub use tool::{
-    BoxFuture, CallResult, DeclaredError, ExclusiveFn, Failure, Handler, IntoToolOutput, SharedFn,
-    ToolDef, ToolError, ToolOutput, Unchanged,
+    BoxFuture, CallResult, DeclaredError, ExclusiveFn, Failure, Fault, Handler, IntoToolOutput,
+    SharedFn, ToolDef, ToolError, ToolOutput, Unchanged,
 };
 pub use tool_manifest::{
     ErrorMeta, ErrorSpec, ExampleMeta, ExampleSpec, Mode, Safety, StaticSchema, ToolMeta, ToolSpec,

@@ -2,9 +2,10 @@
 
 use tool_runtime::tool;
 
-use super::{ChartFailure, Written, declared_errors};
+use super::{Written, declared_errors};
 use crate::chart::{Chart, ChartError, ComparisonView, ComparisonsCleared, ComparisonsList};
 use crate::tools;
+use tool_runtime::Fault;
 
 declared_errors!(comparisons_list_error: tools::comparisons_list::Error { PaneNotFound });
 declared_errors!(comparison_create_error: tools::comparison_create::Error {
@@ -18,7 +19,7 @@ declared_errors!(comparisons_clear_error: tools::comparisons_clear::Error { Pane
 pub(crate) fn comparisons_list(
     chart: &Chart,
     input: tools::comparisons_list::Input,
-) -> Result<ComparisonsList, ChartFailure<tools::comparisons_list::Error>> {
+) -> Result<ComparisonsList, Fault<tools::comparisons_list::Error>> {
     chart
         .comparisons_list(input.pane_id.as_deref())
         .map_err(comparisons_list_error)
@@ -28,7 +29,7 @@ pub(crate) fn comparisons_list(
 pub(crate) fn comparison_create(
     chart: &mut Chart,
     input: tools::comparison_create::Input,
-) -> Result<ComparisonView, ChartFailure<tools::comparison_create::Error>> {
+) -> Result<ComparisonView, Fault<tools::comparison_create::Error>> {
     chart
         .comparison_create(&input.symbol, input.pane_id.as_deref())
         .map_err(comparison_create_error)
@@ -38,7 +39,7 @@ pub(crate) fn comparison_create(
 pub(crate) fn comparisons_clear(
     chart: &mut Chart,
     input: tools::comparisons_clear::Input,
-) -> Result<Written<ComparisonsCleared>, ChartFailure<tools::comparisons_clear::Error>> {
+) -> Result<Written<ComparisonsCleared>, Fault<tools::comparisons_clear::Error>> {
     let cleared = chart
         .comparisons_clear(input.pane_id.as_deref())
         .map_err(comparisons_clear_error)?;

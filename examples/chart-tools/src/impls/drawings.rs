@@ -3,12 +3,13 @@
 
 use tool_runtime::tool;
 
-use super::{ChartFailure, Written, declared_errors};
+use super::{Written, declared_errors};
 use crate::chart::{
     Anchor, Chart, ChartError, Drawing, DrawingDeleted, DrawingsCleared, DrawingsCopied,
     DrawingsList, StyleChange,
 };
 use crate::tools;
+use tool_runtime::Fault;
 
 declared_errors!(drawings_list_error: tools::drawings_list::Error { PaneNotFound });
 declared_errors!(drawing_create_error: tools::drawing_create::Error {
@@ -36,7 +37,7 @@ declared_errors!(drawings_clear_error: tools::drawings_clear::Error { PaneNotFou
 pub(crate) fn drawings_list(
     chart: &Chart,
     input: tools::drawings_list::Input,
-) -> Result<DrawingsList, ChartFailure<tools::drawings_list::Error>> {
+) -> Result<DrawingsList, Fault<tools::drawings_list::Error>> {
     chart
         .drawings_list(input.pane_id.as_deref())
         .map_err(drawings_list_error)
@@ -69,7 +70,7 @@ macro_rules! style_change {
 pub(crate) fn drawing_create(
     chart: &mut Chart,
     input: tools::drawing_create::Input,
-) -> Result<Drawing, ChartFailure<tools::drawing_create::Error>> {
+) -> Result<Drawing, Fault<tools::drawing_create::Error>> {
     chart
         .drawing_create(
             &input.pane_id,
@@ -85,7 +86,7 @@ pub(crate) fn drawing_create(
 pub(crate) fn drawing_update(
     chart: &mut Chart,
     input: tools::drawing_update::Input,
-) -> Result<Written<Drawing>, ChartFailure<tools::drawing_update::Error>> {
+) -> Result<Written<Drawing>, Fault<tools::drawing_update::Error>> {
     let before = chart
         .drawings_list(None)
         .ok()
@@ -106,7 +107,7 @@ pub(crate) fn drawing_update(
 pub(crate) fn drawing_delete(
     chart: &mut Chart,
     input: tools::drawing_delete::Input,
-) -> Result<DrawingDeleted, ChartFailure<tools::drawing_delete::Error>> {
+) -> Result<DrawingDeleted, Fault<tools::drawing_delete::Error>> {
     chart
         .drawing_delete(&input.drawing_id)
         .map_err(drawing_delete_error)
@@ -116,7 +117,7 @@ pub(crate) fn drawing_delete(
 pub(crate) fn drawings_copy(
     chart: &mut Chart,
     input: tools::drawings_copy::Input,
-) -> Result<Written<DrawingsCopied>, ChartFailure<tools::drawings_copy::Error>> {
+) -> Result<Written<DrawingsCopied>, Fault<tools::drawings_copy::Error>> {
     let copied = chart
         .drawings_copy(
             &input.from_pane_id,
@@ -132,7 +133,7 @@ pub(crate) fn drawings_copy(
 pub(crate) fn drawings_clear(
     chart: &mut Chart,
     input: tools::drawings_clear::Input,
-) -> Result<Written<DrawingsCleared>, ChartFailure<tools::drawings_clear::Error>> {
+) -> Result<Written<DrawingsCleared>, Fault<tools::drawings_clear::Error>> {
     let cleared = chart
         .drawings_clear(input.pane_id.as_deref())
         .map_err(drawings_clear_error)?;

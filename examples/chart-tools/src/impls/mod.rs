@@ -11,9 +11,7 @@
 //!   has) answers with `stateChanged: false` ([`Written`]).
 
 use serde::Serialize;
-use tool_runtime::{
-    DeclaredError, Failure, IntoToolOutput, Safety, ToolDef, ToolError, ToolOutput,
-};
+use tool_runtime::{Fault, IntoToolOutput, Safety, ToolDef, ToolError, ToolOutput};
 
 use crate::chart::{Chart, ChartError};
 
@@ -58,72 +56,38 @@ pub fn tool_defs() -> Vec<ToolDef<Chart>> {
     ]
 }
 
-/// How a chart tool fails: with a code its manifest declares (`E`, the generated error enum), or
-/// with a chart error it does not declare, which the registry reports as `TOOL_FAILED`.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ChartFailure<E> {
-    /// A declared code, with the chart error's guidance as the detail.
-    Declared(Failure<E>),
-    /// A chart error whose code the tool does not declare.
-    Undeclared(ChartError),
-}
-
-impl<E: DeclaredError> ChartFailure<E> {
-    /// The code the model sees: the declared one, or `TOOL_FAILED`.
-    pub fn code(&self) -> &'static str {
-        match self {
-            ChartFailure::Declared(failure) => failure.error.code(),
-            ChartFailure::Undeclared(_) => "TOOL_FAILED",
-        }
-    }
-}
-
-impl<E: DeclaredError> From<ChartFailure<E>> for ToolError {
-    fn from(failure: ChartFailure<E>) -> Self {
-        match failure {
-            ChartFailure::Declared(failure) => failure.into(),
-            ChartFailure::Undeclared(error) => ToolError::failed(format!(
-                "unexpected chart error `{}`: {}",
-                error.code(),
-                error.detail()
-            )),
-        }
-    }
-}
-
-// A manifest-bound tool may fail only with its generated `Error` or `Failure<Error>`, so that it
-// cannot invent codes; `ChartFailure<Error>` keeps that promise (its declared side is exactly
-// `Failure<Error>`) and adds the one other outcome the runtime knows, `TOOL_FAILED`.
-impl<E: DeclaredError> tool_runtime::__private::ManifestError<E> for ChartFailure<E> {
-    fn into_tool_error(self) -> ToolError {
-        self.into()
-    }
-}
-
-/// Writes `fn $name(ChartError) -> ChartFailure<$error>`: each listed variant of [`ChartError`]
-/// becomes the variant of the same name of the tool's generated error enum, with the chart
-/// error's guidance as the detail; every other variant is undeclared.
+/// Writes `fn $name(ChartError) -> Fault<$error>`: each listed variant of [`ChartError`] becomes
+/// the variant of the same name of the tool's generated error enum, with the chart error's
+/// guidance as the detail; every other variant is a chart error the tool does not declare, which
+/// the registry reports as `TOOL_FAILED`.
 macro_rules! declared_errors {
     ($name:ident: $error:ty {}) => {
-        pub(crate) fn $name(error: ChartError) -> $crate::impls::ChartFailure<$error> {
-            $crate::impls::ChartFailure::Undeclared(error)
+        pub(crate) fn $name(error: ChartError) -> ::tool_runtime::Fault<$error> {
+            $crate::impls::undeclared(&error)
         }
     };
     ($name:ident: $error:ty { $($variant:ident),+ $(,)? }) => {
-        pub(crate) fn $name(error: ChartError) -> $crate::impls::ChartFailure<$error> {
+        pub(crate) fn $name(error: ChartError) -> ::tool_runtime::Fault<$error> {
             type Declared = $error;
             let code = match error {
                 $(ChartError::$variant { .. } => Declared::$variant,)+
                 #[allow(unreachable_patterns)]
-                other => return $crate::impls::ChartFailure::Undeclared(other),
+                other => return $crate::impls::undeclared(&other),
             };
-            $crate::impls::ChartFailure::Declared(
-                ::tool_runtime::Failure::new(code).detail(error.detail()),
-            )
+            ::tool_runtime::Failure::new(code).detail(error.detail()).into()
         }
     };
 }
 pub(crate) use declared_errors;
+
+/// A chart error whose code the tool does not declare: `TOOL_FAILED`.
+pub(crate) fn undeclared<E>(error: &ChartError) -> Fault<E> {
+    Fault::Failed(format!(
+        "unexpected chart error `{}`: {}",
+        error.code(),
+        error.detail()
+    ))
+}
 
 /// The output of a write, and whether it changed anything: a write that changed nothing reports
 /// `stateChanged: false` (it is answered as [`tool_runtime::Unchanged`]).

@@ -3,9 +3,10 @@
 use tool_runtime::tool;
 
 use super::words::setting_keys;
-use super::{ChartFailure, Written, declared_errors};
+use super::{Written, declared_errors};
 use crate::chart::{Chart, ChartError, SettingChanged, SettingValue, SettingsList};
 use crate::tools;
+use tool_runtime::Fault;
 
 declared_errors!(settings_update_error: tools::settings_update::Error {
     SettingReadOnly,
@@ -25,7 +26,7 @@ pub(crate) fn settings_get(
 pub(crate) fn settings_update(
     chart: &mut Chart,
     input: tools::settings_update::Input,
-) -> Result<Written<SettingChanged>, ChartFailure<tools::settings_update::Error>> {
+) -> Result<Written<SettingChanged>, Fault<tools::settings_update::Error>> {
     let key = input.key.into();
     let value = match SettingValue::from_json(&input.value) {
         Some(value) => value,
@@ -55,7 +56,7 @@ pub(crate) fn settings_update(
 pub(crate) fn settings_reset(
     chart: &mut Chart,
     input: tools::settings_reset::Input,
-) -> Result<Written<SettingsList>, ChartFailure<tools::settings_reset::Error>> {
+) -> Result<Written<SettingsList>, Fault<tools::settings_reset::Error>> {
     let keys = setting_keys(input.keys);
     let before = chart.settings_get(&keys);
     let reset = chart.settings_reset(&keys).map_err(settings_reset_error)?;

@@ -2,10 +2,10 @@
 
 use tool_runtime::{DeclaredError, ToolError, ToolMeta};
 
-use super::ChartFailure;
 use super::{comparisons, drawings, market, panes, settings, user};
 use crate::chart::{ChartError, DrawingKind, IndicatorName, SettingKey};
 use crate::tools;
+use tool_runtime::Fault;
 
 /// One example of every chart error.
 fn every_chart_error() -> Vec<ChartError> {
@@ -76,7 +76,7 @@ fn every_chart_error() -> Vec<ChartError> {
 /// A tool's error mapping, with what it made of the error: the code and the tool error.
 type Mapping = fn(ChartError) -> (&'static str, ToolError);
 
-fn outcome<E: DeclaredError>(failure: ChartFailure<E>) -> (&'static str, ToolError) {
+fn outcome<E: DeclaredError>(failure: Fault<E>) -> (&'static str, ToolError) {
     (failure.code(), failure.into())
 }
 

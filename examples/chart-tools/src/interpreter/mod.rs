@@ -57,10 +57,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde::Serialize;
-use serde_json::Value;
-use tool_runtime::{
-    BoxFuture, CallResult, Failure, Handler, RegistryBuilder, ToolDef, ToolError, tool, tool_def,
-};
+use tool_runtime::{Failure, Fault, RegistryBuilder, ToolDef, tool, tool_def};
 
 pub use local::{DEFAULT_OUTPUT_LIMIT, DEFAULT_TIME_LIMIT, LocalProvider, SANDBOX_PATH};
 pub use provider::{
@@ -197,10 +194,7 @@ pub struct CodeOutput {
 /// The tool takes the chart shared: it reads the installed [`Interpreter`] and changes nothing
 /// in the chart.
 pub fn tool_def() -> ToolDef<Chart> {
-    ToolDef {
-        meta: &manifest::META,
-        handler: Handler::Shared(refuse_or_run),
-    }
+    tool_def!(code_interpreter)
 }
 
 /// Registers `code_interpreter` with its time limit ([`CALL_TIME_LIMIT`]).
@@ -209,23 +203,8 @@ pub fn register(builder: RegistryBuilder<Chart>) -> RegistryBuilder<Chart> {
     builder.tool(tool_def()).timeout(TOOL_NAME, CALL_TIME_LIMIT)
 }
 
-/// The adapter the registry calls: refuses (`TOOL_NOT_ALLOWED`, nothing runs) when the provider
-/// does not enforce the network policy and the host did not opt in, runs the tool otherwise.
-fn refuse_or_run<'a>(chart: &'a Chart, args: &'a Value) -> BoxFuture<'a, CallResult> {
-    if let Some(reason) = chart.interpreter().and_then(Interpreter::refusal) {
-        return Box::pin(std::future::ready(Err(ToolError::NotAllowed(reason))));
-    }
-    let def: ToolDef<Chart> = tool_def!(code_interpreter);
-    match def.handler {
-        Handler::Shared(run) => run(chart, args),
-        // `code_interpreter` takes `&Chart`, so its handler is shared.
-        Handler::Exclusive(_) => Box::pin(std::future::ready(Err(ToolError::failed(
-            "the tool's handler takes the chart exclusively",
-        )))),
-    }
-}
-
-/// Runs the program through the chart's interpreter.
+/// Runs the program through the chart's interpreter. Refuses (`TOOL_NOT_ALLOWED`, nothing runs)
+/// when the provider does not enforce the network policy and the host did not opt in.
 #[tool(
     manifest = crate::tools::code_interpreter,
     safety = "destructive",
@@ -234,15 +213,20 @@ fn refuse_or_run<'a>(chart: &'a Chart, args: &'a Value) -> BoxFuture<'a, CallRes
 async fn code_interpreter(
     chart: &Chart,
     input: manifest::Input,
-) -> Result<CodeOutput, Failure<Error>> {
+) -> Result<CodeOutput, Fault<Error>> {
     let Some(interpreter) = chart.interpreter() else {
         return Err(Failure::new(Error::SandboxUnavailable)
-            .detail("The host installed no execution provider."));
+            .detail("The host installed no execution provider.")
+            .into());
     };
+    if let Some(reason) = interpreter.refusal() {
+        return Err(Fault::NotAllowed(reason));
+    }
     if input.code.contains('\0') {
         // Python source cannot hold one, and no process argument can carry one.
         return Err(Failure::new(Error::CodeExecutionFailed)
-            .detail("The code contains a NUL character (`\\0`); remove it."));
+            .detail("The code contains a NUL character (`\\0`); remove it.")
+            .into());
     }
     let request = ExecutionRequest {
         language: match input.language {
@@ -254,7 +238,7 @@ async fn code_interpreter(
         interpreter.provider().run(&request).await.map_err(|e| {
             Failure::new(Error::SandboxUnavailable).detail(capitalized(&e.to_string()))
         })?;
-    answer(execution)
+    Ok(answer(execution)?)
 }
 
 /// A successful run's output, or `CODE_EXECUTION_FAILED` with what the model needs to fix it.
