@@ -1,4 +1,5 @@
-//! The console example of the README is what `chart-tools run` answers.
+//! The console examples of the READMEs (this crate's and the repository's) are what
+//! `chart-tools run` answers.
 
 mod common;
 
@@ -6,8 +7,16 @@ use std::path::Path;
 
 #[test]
 fn the_readme_console_example_is_current() {
-    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
-        .expect("the README");
+    check_console_example(&Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"));
+}
+
+#[test]
+fn the_repository_readme_console_example_is_current() {
+    check_console_example(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md"));
+}
+
+fn check_console_example(path: &Path) {
+    let readme = std::fs::read_to_string(path).expect("the README");
     let block = readme
         .split("```console\n")
         .nth(1)
