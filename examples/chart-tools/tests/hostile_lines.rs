@@ -21,13 +21,20 @@ fn answer_then_go_on(hostile: &[u8]) -> Vec<String> {
     input.push(b'\n');
     let output = run_binary_bytes(&[], &input);
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "exit {:?}: {stderr}", output.status);
+    assert!(
+        output.status.success(),
+        "exit {:?}: {stderr}",
+        output.status
+    );
     let stdout = String::from_utf8(output.stdout).expect("the answers are UTF-8");
     let lines: Vec<String> = stdout.lines().map(str::to_owned).collect();
     assert_eq!(lines.len(), 2, "one answer per line: {:.500}", stdout);
     let last: Value = serde_json::from_str(&lines[1]).expect("the last answer is JSON");
     assert_eq!(last[0]["id"], "next", "{last:.300}");
-    assert_eq!(last[0]["result"]["success"], true, "the run goes on: {last:.300}");
+    assert_eq!(
+        last[0]["result"]["success"], true,
+        "the run goes on: {last:.300}"
+    );
     lines
 }
 
@@ -61,7 +68,8 @@ fn nan_is_not_json() {
         message.starts_with("the line is not valid JSON: ") && message.contains("column"),
         "says where: {message}"
     );
-    let lines = answer_then_go_on(br#"[{"id":"1","name":"settings_update","arguments":{"x":Infinity}}]"#);
+    let lines =
+        answer_then_go_on(br#"[{"id":"1","name":"settings_update","arguments":{"x":Infinity}}]"#);
     invalid_message(&lines[0]);
 }
 
@@ -84,7 +92,10 @@ fn a_ten_megabyte_string_argument_gets_a_short_answer() {
     for (name, arguments) in [
         ("instruments_query_name", json!({"query": huge})),
         ("web_search", json!({"query": huge})),
-        ("drawing_create", json!({"pane_id": huge, "kind": "text", "anchors": [{"time": 1, "price": 1}]})),
+        (
+            "drawing_create",
+            json!({"pane_id": huge, "kind": "text", "anchors": [{"time": 1, "price": 1}]}),
+        ),
         // The same string as a key that the schema does not allow.
         ("panes_list", json!({ huge.clone(): 1 })),
     ] {
@@ -92,7 +103,10 @@ fn a_ten_megabyte_string_argument_gets_a_short_answer() {
         let lines = answer_then_go_on(line.as_bytes());
         let result = single_result(&lines[0]);
         assert_eq!(result["success"], false, "{name}: {result}");
-        assert_eq!(result["error"]["code"], "TOOL_INPUT_INVALID", "{name}: {result}");
+        assert_eq!(
+            result["error"]["code"], "TOOL_INPUT_INVALID",
+            "{name}: {result}"
+        );
         assert_eq!(result["stateChanged"], false, "{name}");
     }
     // As the name of a tool or the id of a call, it is echoed as given, but the envelope
@@ -100,7 +114,11 @@ fn a_ten_megabyte_string_argument_gets_a_short_answer() {
     for (id, name) in [("1", huge.as_str()), (huge.as_str(), "panes_lst")] {
         let line = message(&[call(id, name, json!({}))]);
         let lines = answer_then_go_on(line.as_bytes());
-        assert!(lines[0].len() < line.len() + SHORT, "{} bytes", lines[0].len());
+        assert!(
+            lines[0].len() < line.len() + SHORT,
+            "{} bytes",
+            lines[0].len()
+        );
         let answer: Value = serde_json::from_str(&lines[0]).expect("the answer is JSON");
         assert_eq!(answer[0]["id"].as_str().map(str::len), Some(id.len()));
         assert_eq!(answer[0]["name"].as_str().map(str::len), Some(name.len()));
@@ -112,8 +130,9 @@ fn a_ten_megabyte_string_argument_gets_a_short_answer() {
 
 #[test]
 fn a_twenty_thousand_key_object_gets_at_most_five_errors() {
-    let keys: serde_json::Map<String, Value> =
-        (0..20_000).map(|i| (format!("key{i:05}"), json!(i))).collect();
+    let keys: serde_json::Map<String, Value> = (0..20_000)
+        .map(|i| (format!("key{i:05}"), json!(i)))
+        .collect();
     let line = message(&[call("1", "panes_list", Value::Object(keys.clone()))]);
     let lines = answer_then_go_on(line.as_bytes());
     let result = single_result(&lines[0]);
@@ -146,7 +165,10 @@ fn a_hundred_thousand_nested_arrays_are_rejected_without_a_crash() {
         format!(r#"[{{"id":"1","name":"panes_list","arguments":{{"x":{deep}}}}}]"#),
         // Never closed.
         "[".repeat(depth),
-        format!(r#"[{{"id":"1","name":"panes_list","arguments":{}"#, "{\"a\":".repeat(depth)),
+        format!(
+            r#"[{{"id":"1","name":"panes_list","arguments":{}"#,
+            "{\"a\":".repeat(depth)
+        ),
     ] {
         let lines = answer_then_go_on(line.as_bytes());
         let message = invalid_message(&lines[0]);
@@ -175,7 +197,10 @@ fn nesting_that_json_accepts_gets_a_short_tool_error() {
         let line = format!(r#"[{{"id":"1","name":"{name}","arguments":{arguments}}}]"#);
         let lines = answer_then_go_on(line.as_bytes());
         let result = single_result(&lines[0]);
-        assert_eq!(result["error"]["code"], "TOOL_INPUT_INVALID", "{name}: {result}");
+        assert_eq!(
+            result["error"]["code"], "TOOL_INPUT_INVALID",
+            "{name}: {result}"
+        );
     }
 }
 

@@ -35,10 +35,10 @@ impl Server {
             .expect("the binary starts");
         let stdout = child.stdout.take().expect("stdout is piped");
         let stdin = child.stdin.take().expect("stdin is piped");
-        let client = ()
-            .serve((stdout, stdin))
-            .await
-            .expect("the server completes the MCP handshake");
+        let client =
+            ().serve((stdout, stdin))
+                .await
+                .expect("the server completes the MCP handshake");
         Server { client, child }
     }
 
@@ -221,7 +221,10 @@ async fn a_full_server_lists_every_registered_tool_with_explicit_annotations() {
     assert_eq!(hints("drawings_clear")["destructiveHint"], true);
     assert_eq!(hints("panes_list")["readOnlyHint"], true);
 
-    let info = server.client.peer_info().expect("the server introduced itself");
+    let info = server
+        .client
+        .peer_info()
+        .expect("the server introduced itself");
     let implementation = info.server_info.as_ref().expect("the server named itself");
     assert_eq!(implementation.name, "chart-tools");
     assert_eq!(implementation.version, env!("CARGO_PKG_VERSION"));
@@ -242,7 +245,10 @@ async fn a_read_only_server_lists_exactly_the_read_only_tools() {
         .filter(|m| m.safety.is_read_only())
         .map(|m| m.name)
         .collect();
-    assert_eq!(listed, all_read_only, "every read-only tool, and nothing else");
+    assert_eq!(
+        listed, all_read_only,
+        "every read-only tool, and nothing else"
+    );
     for tool in &tools {
         let annotations = tool.annotations.as_ref().expect("annotations");
         assert_eq!(annotations.read_only_hint, Some(true), "{}", tool.name);
@@ -265,7 +271,11 @@ async fn a_successful_call_answers_the_envelope_that_its_output_schema_describes
         .map(|p| p["id"].as_str().expect("a pane id"))
         .collect();
     assert_eq!(panes, ["main", "lower"], "the demo chart's panes");
-    assert_valid(&output_validator(&tools, "panes_list"), "panes_list", &envelope);
+    assert_valid(
+        &output_validator(&tools, "panes_list"),
+        "panes_list",
+        &envelope,
+    );
 
     // A write changes the chart the following calls see.
     let created = server
@@ -356,7 +366,10 @@ async fn invalid_input_is_a_tool_error_in_the_spec_form() {
         })
     );
     let envelope = server
-        .envelope("drawing_create", json!({"pane_id": "main", "colour": "red"}))
+        .envelope(
+            "drawing_create",
+            json!({"pane_id": "main", "colour": "red"}),
+        )
         .await;
     let message = envelope["error"]["message"].as_str().expect("a message");
     assert!(
@@ -463,7 +476,11 @@ async fn a_disabled_tool_is_not_listed_and_its_calls_are_refused() {
     let mut sorted = listed.clone();
     sorted.sort();
     assert_eq!(sorted, expected);
-    assert!(!listed.iter().any(|n| n == "drawings_clear" || n == "web_search"));
+    assert!(
+        !listed
+            .iter()
+            .any(|n| n == "drawings_clear" || n == "web_search")
+    );
     assert!(listed.iter().any(|n| n == "drawing_create"), "{listed:?}");
 
     let before = server.envelope("drawings_list", json!({})).await;
@@ -503,8 +520,7 @@ async fn a_settings_file_disables_tools_of_the_server() {
     );
     let refused = server.envelope("panes_clear", json!({})).await;
     assert_eq!(
-        refused["error"]["message"],
-        "The tool `panes_clear` is disabled by the user.",
+        refused["error"]["message"], "The tool `panes_clear` is disabled by the user.",
         "{refused}"
     );
     assert_eq!(
