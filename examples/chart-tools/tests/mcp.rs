@@ -550,3 +550,242 @@ async fn an_unknown_tool_to_disable_stops_the_server_before_it_serves() {
     );
     assert!(stderr.contains("`drawings_clear`"), "{stderr}");
 }
+
+#[tokio::test]
+async fn the_answer_flag_answers_ask_user_over_mcp() {
+    let server = Server::start(&["--read-only", "--answer", "weekly please"]).await;
+    let envelope = server
+        .envelope(
+            "ask_user",
+            json!({"question": "Which interval?", "options": ["1d", "1h"]}),
+        )
+        .await;
+    assert_eq!(
+        envelope["data"],
+        json!({"answer": "weekly please", "chose_option": false, "question": "Which interval?"})
+    );
+    server.stop().await;
+
+    let server = Server::start(&[]).await;
+    let envelope = server
+        .envelope(
+            "ask_user",
+            json!({"question": "Which interval?", "options": ["1d", "1h"]}),
+        )
+        .await;
+    assert_eq!(envelope["data"]["answer"], "1d", "the first option");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn concurrent_calls_of_one_session_all_land() {
+    let server = Server::start(&[]).await;
+    let before = server.envelope("drawings_list", json!({})).await;
+    let count = |envelope: &Value| {
+        envelope["data"]["drawings"]
+            .as_array()
+            .unwrap_or_else(|| panic!("a list of drawings: {envelope}"))
+            .len()
+    };
+    let write = |price: i64| server.envelope("drawing_create", horizontal_line(json!(price)));
+    let read = || server.envelope("panes_list", json!({}));
+    let (a, b, c, d, r1, r2) = tokio::join!(write(1), write(2), write(3), write(4), read(), read());
+    let ids: BTreeSet<String> = [a, b, c, d]
+        .iter()
+        .map(|envelope| {
+            assert_eq!(envelope["success"], true, "{envelope}");
+            envelope["data"]["id"]
+                .as_str()
+                .unwrap_or_else(|| panic!("a drawing id: {envelope}"))
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(ids.len(), 4, "four distinct drawings: {ids:?}");
+    for read in [r1, r2] {
+        assert_eq!(read["success"], true, "{read}");
+    }
+    let after = server.envelope("drawings_list", json!({})).await;
+    assert_eq!(count(&after), count(&before) + 4, "{after}");
+    server.stop().await;
+}
+
+/// A `chart-tools mcp` process spoken to in raw JSON-RPC lines.
+mod raw {
+    use std::io::{BufRead as _, BufReader, Write as _};
+    use std::process::{Child, ChildStdin, Command, Stdio};
+    use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+    use std::time::Duration;
+
+    use serde_json::{Value, json};
+
+    /// Only keeps a broken server from hanging the test run; no answer is expected to take long.
+    const GIVE_UP: Duration = Duration::from_secs(120);
+
+    pub struct RawServer {
+        child: Child,
+        stdin: Option<ChildStdin>,
+        lines: Receiver<String>,
+    }
+
+    impl RawServer {
+        /// Spawns the server and completes the handshake by hand.
+        pub fn start() -> RawServer {
+            let mut child = Command::new(env!("CARGO_BIN_EXE_chart-tools"))
+                .arg("mcp")
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("the binary starts");
+            let stdin = child.stdin.take().expect("stdin is piped");
+            let stdout = child.stdout.take().expect("stdout is piped");
+            let (sender, lines) = channel();
+            std::thread::spawn(move || {
+                for line in BufReader::new(stdout).lines() {
+                    let Ok(line) = line else { break };
+                    if sender.send(line).is_err() {
+                        break;
+                    }
+                }
+            });
+            let mut server = RawServer {
+                child,
+                stdin: Some(stdin),
+                lines,
+            };
+            server.send(
+                json!({
+                    "jsonrpc": "2.0",
+                    "id": 0,
+                    "method": "initialize",
+                    "params": {
+                        "protocolVersion": "2025-06-18",
+                        "capabilities": {},
+                        "clientInfo": {"name": "raw", "version": "0"}
+                    }
+                })
+                .to_string()
+                .as_bytes(),
+            );
+            let answer = server.answer_to(0);
+            assert_eq!(answer["result"]["serverInfo"]["name"], "chart-tools");
+            server.send(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+            server
+        }
+
+        /// Writes one line (a newline is added).
+        pub fn send(&mut self, line: &[u8]) {
+            let stdin = self.stdin.as_mut().expect("the session is open");
+            stdin.write_all(line).expect("the server reads");
+            stdin.write_all(b"\n").expect("the server reads");
+            stdin.flush().expect("the server reads");
+        }
+
+        /// The next line the server writes.
+        pub fn next_line(&mut self) -> String {
+            match self.lines.recv_timeout(GIVE_UP) {
+                Ok(line) => line,
+                Err(RecvTimeoutError::Timeout) => panic!("the server stopped answering"),
+                Err(RecvTimeoutError::Disconnected) => panic!("the server closed its output"),
+            }
+        }
+
+        /// Reads lines up to the answer to request `id`; returns it, with the other lines seen.
+        pub fn answer_to(&mut self, id: i64) -> Value {
+            loop {
+                let line = self.next_line();
+                let message: Value = serde_json::from_str(&line)
+                    .unwrap_or_else(|e| panic!("the server writes JSON ({e}): {line:.300}"));
+                if message["id"] == id {
+                    return message;
+                }
+            }
+        }
+
+        /// Closes stdin and checks that the server exits successfully.
+        pub fn stop(mut self) {
+            drop(self.stdin.take());
+            let status = self.child.wait().expect("the server process ends");
+            assert!(status.success(), "the server exits cleanly: {status}");
+        }
+    }
+
+    impl Drop for RawServer {
+        fn drop(&mut self) {
+            // Only reached with the process still running when a test failed.
+            if self.stdin.is_some() {
+                let _ = self.child.kill();
+                let _ = self.child.wait();
+            }
+        }
+    }
+}
+
+fn tools_call(id: i64, name: &str, arguments: &str) -> String {
+    format!(
+        r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"{name}","arguments":{arguments}}}}}"#
+    )
+}
+
+#[test]
+fn hostile_lines_do_not_stop_the_server() {
+    let mut server = raw::RawServer::start();
+    let depth = 100_000;
+    let deep = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+    let hostile: Vec<Vec<u8>> = vec![
+        tools_call(1, "panes_list", r#"{"x":NaN}"#).into_bytes(),
+        b"\xff\xfe{\"jsonrpc\":\"2.0\"}".to_vec(),
+        b"not json at all".to_vec(),
+        tools_call(2, "panes_list", &format!(r#"{{"x":{deep}}}"#)).into_bytes(),
+        "[".repeat(depth).into_bytes(),
+        br#"{"jsonrpc":"2.0","id":3,"method":"tools/cal","params":{}}"#.to_vec(),
+    ];
+    for line in &hostile {
+        server.send(line);
+    }
+    let unknown_method = server.answer_to(3);
+    assert_eq!(
+        unknown_method["error"]["code"], -32601,
+        "method not found: {unknown_method}"
+    );
+    server.send(tools_call(4, "settings_get", "{}").as_bytes());
+    let answer = server.answer_to(4);
+    assert_eq!(answer["result"]["isError"], false, "{answer:.300}");
+    assert_eq!(answer["result"]["structuredContent"]["success"], true);
+    server.stop();
+}
+
+#[test]
+fn huge_arguments_get_short_tool_errors() {
+    let mut server = raw::RawServer::start();
+    let huge = "A".repeat(10 * 1024 * 1024);
+    let keys: serde_json::Map<String, Value> = (0..20_000)
+        .map(|i| (format!("key{i:05}"), json!(i)))
+        .collect();
+    let cases = [
+        ("web_search", json!({ "query": huge })),
+        ("panes_list", json!({ huge.clone(): true })),
+        ("panes_list", Value::Object(keys)),
+        (
+            "drawing_create",
+            json!({"pane_id": "main", "kind": "text", "anchors": [{"time": 1, "price": 1}], "style": {"color": huge}}),
+        ),
+    ];
+    for (id, (name, arguments)) in (10..).zip(cases) {
+        server.send(tools_call(id, name, &arguments.to_string()).as_bytes());
+        let answer = server.answer_to(id);
+        let text = answer.to_string();
+        assert!(
+            text.len() < 8 * 1024,
+            "{name}: a short answer, {} bytes",
+            text.len()
+        );
+        let result = &answer["result"];
+        assert_eq!(result["isError"], true, "{name}: {text}");
+        assert_eq!(
+            result["structuredContent"]["error"]["code"], "TOOL_INPUT_INVALID",
+            "{name}: {text}"
+        );
+    }
+    server.stop();
+}
