@@ -310,3 +310,45 @@ fn a_run_of_hostile_lines_answers_each_and_exits_zero() {
     assert_eq!(answers[6][0]["result"]["success"], true);
     assert_eq!(answers[7][0]["id"], "next");
 }
+
+#[test]
+fn two_thousand_writes_and_reads_run_one_at_a_time_in_call_order() {
+    let calls: Vec<Value> = (0..2_000)
+        .map(|i| {
+            if i % 100 == 99 {
+                call(&format!("c{i}"), "drawings_list", json!({}))
+            } else {
+                call(
+                    &format!("c{i}"),
+                    "drawing_create",
+                    json!({"pane_id": "main", "kind": "horizontal_line", "anchors": [{"time": 1_751_241_600, "price": i}]}),
+                )
+            }
+        })
+        .collect();
+    let lines = answer_then_go_on(message(&calls).as_bytes());
+    let answer: Value = serde_json::from_str(&lines[0]).expect("the answer is JSON");
+    let answers = answer.as_array().expect("an array of answers");
+    assert_eq!(answers.len(), 2_000);
+    // The demo chart starts with 3 drawings; each write adds the next one.
+    let mut drawings = 3;
+    for (i, answer) in answers.iter().enumerate() {
+        assert_eq!(answer["id"], format!("c{i}"), "in call order");
+        let result = &answer["result"];
+        assert_eq!(result["success"], true, "call {i}: {result:.300}");
+        if i % 100 == 99 {
+            let listed = result["data"]["drawings"]
+                .as_array()
+                .unwrap_or_else(|| panic!("a list of drawings: {result:.300}"));
+            assert_eq!(
+                listed.len(),
+                drawings,
+                "call {i} sees every write before it"
+            );
+        } else {
+            drawings += 1;
+            assert_eq!(result["data"]["id"], format!("d{drawings}"), "call {i}");
+            assert_eq!(result["data"]["anchors"][0]["price"], json!(i as f64));
+        }
+    }
+}
