@@ -352,3 +352,79 @@ fn two_thousand_writes_and_reads_run_one_at_a_time_in_call_order() {
         }
     }
 }
+
+#[test]
+fn malformed_calls_get_short_answers() {
+    let huge = "k".repeat(10 * 1024 * 1024);
+    // A huge unexpected key of a call is quoted short.
+    let line = format!(r#"[{{"id":"1","name":"panes_list","{huge}":0}}]"#);
+    let message_text = invalid_message(&answer_then_go_on(line.as_bytes())[0]);
+    assert!(
+        message_text.starts_with(r#"call 1: unexpected key "kkkk"#)
+            && message_text.ends_with(r#"…", expected "id", "name" or "arguments""#),
+        "{message_text}"
+    );
+    // 2,000 broken calls: five problems and a count of the rest.
+    let broken = vec![json!({"id": "x"}); 2_000];
+    let message_text = invalid_message(&answer_then_go_on(message(&broken).as_bytes())[0]);
+    assert!(
+        message_text.starts_with(r#"call 1: missing "name"; call 2: missing "name""#),
+        "{message_text}"
+    );
+    assert!(
+        message_text.ends_with("; … and 1995 more"),
+        "{message_text}"
+    );
+    // One broken call fails the whole message: none of its calls runs.
+    let broken = message(&[
+        call("1", "drawings_clear", json!({})),
+        json!({"id": "2", "name": "drawings_list", "arguments": "all"}),
+    ]);
+    let list = message(&[call("3", "drawings_list", json!({}))]);
+    let answers = common::answers(&[], &[broken, list]);
+    assert_eq!(
+        answers[0]["error"]["message"],
+        r#"call 2: "arguments" must be an object, found a string"#
+    );
+    assert_eq!(
+        common::results(&answers[1])[0]["data"]["drawings"]
+            .as_array()
+            .map(Vec::len),
+        Some(3),
+        "the demo chart's drawings are all there: {}",
+        answers[1]
+    );
+    // A number JSON cannot hold in a double is not JSON to the reader.
+    let line = r#"[{"id":"1","name":"market_bars_query","arguments":{"limit":1e400}}]"#;
+    let message_text = invalid_message(&answer_then_go_on(line.as_bytes())[0]);
+    assert!(
+        message_text.starts_with("the line is not valid JSON: "),
+        "{message_text}"
+    );
+    // One past the largest u64 is read as a float, then refused by the schema.
+    let line = r#"[{"id":"1","name":"drawing_create","arguments":{"pane_id":"main","kind":"text","anchors":[{"time":18446744073709551616,"price":1}]}}]"#;
+    let result = single_result(&answer_then_go_on(line.as_bytes())[0]);
+    assert_eq!(result["error"]["code"], "TOOL_INPUT_INVALID", "{result}");
+}
+
+#[test]
+fn crlf_lines_and_a_byte_order_mark() {
+    let output = run_binary_bytes(
+        &[],
+        b"[]\r\n\r\n[{\"id\":\"1\",\"name\":\"settings_get\"}]\r\n",
+    );
+    assert!(output.status.success());
+    let stdout = String::from_utf8(output.stdout).expect("UTF-8 answers");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "a CR-only line is blank: {stdout:.300}");
+    assert_eq!(lines[0], "[]");
+    assert!(!lines[1].contains('\r'));
+    assert_eq!(single_result(lines[1])["success"], true);
+
+    let lines = answer_then_go_on("\u{feff}[]".as_bytes());
+    assert!(
+        invalid_message(&lines[0]).starts_with("the line is not valid JSON: "),
+        "{}",
+        lines[0]
+    );
+}
