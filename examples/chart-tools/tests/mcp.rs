@@ -789,3 +789,56 @@ fn huge_arguments_get_short_tool_errors() {
     }
     server.stop();
 }
+
+#[tokio::test]
+async fn a_corrupt_settings_file_stops_the_server_before_it_serves() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = dir.path().join("settings.json");
+    std::fs::write(&path, "{\"disabledTools\": [1]}").expect("settings written");
+    let output = Command::new(env!("CARGO_BIN_EXE_chart-tools"))
+        .arg("mcp")
+        .arg("--settings")
+        .arg(&path)
+        .stdin(Stdio::null())
+        .output()
+        .await
+        .expect("the binary runs");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty(), "nothing is served");
+    let stderr = String::from_utf8(output.stderr).expect("UTF-8 errors");
+    assert!(
+        stderr.starts_with("error: the tool settings `") && stderr.contains("line 1, column"),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&path).expect("the file is still there"),
+        "{\"disabledTools\": [1]}",
+        "the file is left untouched"
+    );
+}
+
+#[test]
+fn malformed_call_params_are_answered_with_an_error_and_the_session_goes_on() {
+    let mut server = raw::RawServer::start();
+    let malformed = [
+        (20, r#"{"name":"panes_list","arguments":[1,2]}"#),
+        (21, r#"{"name":42}"#),
+        (22, r#"{"arguments":{}}"#),
+    ];
+    for (id, params) in malformed {
+        server.send(
+            format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{params}}}"#)
+                .as_bytes(),
+        );
+        let answer = server.answer_to(id);
+        assert!(
+            answer["error"]["code"].is_i64() && answer.get("result").is_none(),
+            "{params}: a JSON-RPC error, got {answer}"
+        );
+    }
+    // `null` arguments read as no arguments.
+    server.send(tools_call(23, "panes_list", "null").as_bytes());
+    let answer = server.answer_to(23);
+    assert_eq!(answer["result"]["isError"], false, "{answer:.300}");
+    server.stop();
+}
