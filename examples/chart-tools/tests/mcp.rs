@@ -200,9 +200,11 @@ async fn a_full_server_lists_every_registered_tool_with_explicit_annotations() {
         assert_eq!(tool.title.as_deref(), Some(meta.title));
         assert_eq!(tool.description.as_deref(), Some(meta.description));
         assert_eq!(
-            tool.input_schema.get("type"),
-            Some(&json!("object")),
-            "`{}` takes an object",
+            Value::Object((*tool.input_schema).clone()),
+            meta.input_schema
+                .to_value()
+                .expect("the frozen schema is JSON"),
+            "the inputSchema of `{}` is the declared one",
             tool.name
         );
         let output = tool
