@@ -169,8 +169,9 @@ pub(crate) fn types_of(node: &Map<String, Value>) -> Vec<String> {
     }
 }
 
-/// Keywords that only annotate a schema: they never reject a value.
-pub(crate) const ANNOTATIONS: &[&str] = &[
+/// Keywords any schema node may carry: they document, they never reject a value (nor shape a
+/// generated Rust type).
+pub const ANNOTATIONS: &[&str] = &[
     "description",
     "title",
     "default",
