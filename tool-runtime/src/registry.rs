@@ -777,20 +777,16 @@ pub fn close_names<'a>(name: &str, candidates: &[&'a str]) -> Vec<&'a str> {
     if name.chars().count() > 4 * NAME_QUOTE_LIMIT {
         return Vec::new();
     }
-    let mut ranked: Vec<(usize, &'a str)> = candidates
-        .iter()
-        .filter_map(|candidate| {
-            let distance = edit_distance(name, candidate);
-            let shorter = name.chars().count().min(candidate.chars().count());
-            let prefix = name
-                .chars()
-                .zip(candidate.chars())
-                .take_while(|(a, b)| a == b)
-                .count();
-            let close = distance <= (shorter / 3).max(2) || prefix >= 4;
-            close.then_some((distance, *candidate))
-        })
-        .collect();
+    use tool_manifest::suggest::{Case, close_to};
+    let mut ranked = close_to(name, candidates, Case::Sensitive, |distance, candidate| {
+        let shorter = name.chars().count().min(candidate.chars().count());
+        let prefix = name
+            .chars()
+            .zip(candidate.chars())
+            .take_while(|(a, b)| a == b)
+            .count();
+        distance <= (shorter / 3).max(2) || prefix >= 4
+    });
     ranked.sort();
     ranked
         .into_iter()
@@ -799,33 +795,9 @@ pub fn close_names<'a>(name: &str, candidates: &[&'a str]) -> Vec<&'a str> {
         .collect()
 }
 
-/// Levenshtein distance in characters.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    let mut current = vec![0; b.len() + 1];
-    for (i, ca) in a.chars().enumerate() {
-        current[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = previous[j] + usize::from(ca != *cb);
-            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
-        }
-        std::mem::swap(&mut previous, &mut current);
-    }
-    previous[b.len()]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn edit_distance_counts_characters() {
-        assert_eq!(edit_distance("", "abc"), 3);
-        assert_eq!(edit_distance("pane_creat", "pane_create"), 1);
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
-        assert_eq!(edit_distance("é", "e"), 1);
-    }
 
     #[test]
     fn close_names_rank_by_distance_and_stop_at_three() {
