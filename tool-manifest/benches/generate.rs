@@ -33,17 +33,20 @@ fn sizes() -> Vec<usize> {
     match std::env::var("GENERATE_BENCH_SIZES") {
         Ok(list) => list
             .split(',')
-            .map(|n| n.trim().parse().expect("GENERATE_BENCH_SIZES lists numbers"))
+            .map(|n| {
+                n.trim()
+                    .parse()
+                    .expect("GENERATE_BENCH_SIZES lists numbers")
+            })
             .collect(),
         Err(_) => SIZES.to_vec(),
     }
 }
 
-
 /// The manifest of synthetic tool `i`: read-only or destructive, parallel or sequential, a few
 /// categories, the same shape for every tool so sizes compare.
 fn synthetic_manifest(i: usize) -> String {
-    let (safety, mode) = if i % 3 == 0 {
+    let (safety, mode) = if i.is_multiple_of(3) {
         ("destructive", "sequential")
     } else {
         ("read-only", "parallel")

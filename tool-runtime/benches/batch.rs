@@ -98,7 +98,7 @@ fn bench(c: &mut Criterion) {
     };
     let calls: Vec<ToolCall> = (0..CALLS)
         .map(|i| {
-            let pane = if i % 2 == 0 { "main" } else { "lower" };
+            let pane = if i.is_multiple_of(2) { "main" } else { "lower" };
             ToolCall::new(
                 format!("call_{i}"),
                 "pane_get",

@@ -56,7 +56,11 @@ fn bench(c: &mut Criterion) {
         .expect("the schema compiles");
     let (valid, invalid) = inputs();
     assert!(ours.check(&valid).is_ok() && theirs.is_valid(&valid));
-    let errors = ours.check(&invalid).expect_err("invalid input").errors().len();
+    let errors = ours
+        .check(&invalid)
+        .expect_err("invalid input")
+        .errors()
+        .len();
     assert_eq!(errors, 7, "the invalid input has 7 errors");
 
     let mut group = c.benchmark_group("validate");
