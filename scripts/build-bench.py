@@ -11,9 +11,10 @@ function bodies):
   `#[tool_handler]` (rmcp pinned to `RMCP_VERSION`, `server` + `macros` features only; a tool
   returns its reply as JSON text, so rmcp derives no output schema, like the other two crates).
 
-For each crate, its dependencies are built once (the crate with an empty body, so the dependency
-set and features are exactly the crate's own). Then, for each run, a fresh copy of that
-dependency-only target directory is taken and:
+For each dependency set, the dependencies are built once (a crate with an empty body, so the
+dependency set and features are exactly the crate's own; `with_macro` and `by_hand` share
+theirs). Then, for each run and crate, a fresh copy of that dependency-only target directory is
+taken and:
 
 - cold: `cargo build` of the crate (all 100 tools);
 - incremental: one tool's body is edited (tool N/2: a constant changes) and `cargo build` runs
@@ -282,11 +283,16 @@ def main():
         subprocess.run(["cargo", "fetch", *offline], cwd=work, check=True,
                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
+        # Crates with the same dependencies share one dependency-only build.
         deps = {}
+        built = {}
         for name in CRATES:
-            deps[name] = os.path.join(work, f"target-deps-{name}")
-            print(f"building the dependencies of {name} once", file=sys.stderr)
-            cargo(["build", "--offline", "-p", name], work, deps[name])
+            key = manifest(name, ROOT).split("[dependencies]")[1]
+            if key not in built:
+                built[key] = os.path.join(work, f"target-deps-{name}")
+                print(f"building the dependencies of {name} once", file=sys.stderr)
+                cargo(["build", "--offline", "-p", name], work, built[key])
+            deps[name] = built[key]
         for name in CRATES:
             write(os.path.join(work, name, "src", "lib.rs"), sources[name])
 

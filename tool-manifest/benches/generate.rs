@@ -15,8 +15,9 @@
 //!
 //! Ratios: `generate ÷ toml_parse` per size (target ≤ 3× at 1,000), and `generate` at 10,000 ÷ at
 //! 1,000 (linear growth: ≤ 11×). `generate_phases/*/1000` splits `generate` at 1,000 into its
-//! three steps. Pick benchmarks by filter (`cargo bench -p tool-manifest --bench generate --
-//! /1000$`) and skip the setup of sizes not wanted with `GENERATE_BENCH_SIZES=100,1000`.
+//! three steps (at another size with `GENERATE_BENCH_PHASES=10000`). Pick benchmarks by filter
+//! (`cargo bench -p tool-manifest --bench generate -- /1000$`) and skip the setup of sizes not
+//! wanted with `GENERATE_BENCH_SIZES=100,1000`.
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -201,8 +202,10 @@ fn bench(c: &mut Criterion) {
     }
     group.finish();
 
-    // Where the time of `generate` goes, at 1,000 tools.
-    let n = 1_000;
+    // Where the time of `generate` goes, at 1,000 tools (or `GENERATE_BENCH_PHASES` tools).
+    let n = std::env::var("GENERATE_BENCH_PHASES").map_or(1_000, |n| {
+        n.trim().parse().expect("GENERATE_BENCH_PHASES is a number")
+    });
     let (tools, _) = synthesize(&work.path().join("phases"), n);
     let specs = manifest::load_dir(&tools).expect("valid manifests");
     let mut group = c.benchmark_group("generate_phases");
