@@ -20,9 +20,10 @@ taken and:
 - incremental: one tool's body is edited (tool N/2: a constant changes) and `cargo build` runs
   again.
 
-The best (minimum) wall-clock time of the runs is kept; crates are interleaved within a run so
-that a load change on the machine hits all of them. Nothing is asserted: the script reports, as
-a Markdown table, the times and the ratios against `by_hand` and `with_rmcp`.
+Crates are interleaved within a run so that a load change on the machine hits all of them. The
+script reports, as Markdown tables, the best (minimum) wall-clock time of each crate with the
+ratios of those, the median of the per-run ratios (the steadier figure on a shared machine), and
+every time measured. Nothing is asserted.
 
 The workspace reuses the repository's `Cargo.lock`; rmcp and its own dependencies are resolved
 (`cargo fetch`) once, unless `--offline` is given (then they must already be in the cargo cache).
@@ -33,6 +34,7 @@ Usage: scripts/build-bench.py [--tools N] [--runs R] [--offline] [--keep]
 import argparse
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -327,6 +329,22 @@ def main():
                   f"| {best_incr[name]:.2f} s "
                   f"| {best_incr[name] / best_incr['by_hand']:.2f}× "
                   f"| {best_incr[name] / best_incr['with_rmcp']:.2f}× |")
+        print()
+        # The load of a shared machine changes between runs more than between the crates of one
+        # run: the median of the per-run ratios is the steadier figure.
+        print("median of the per-run ratios (runs interleave the crates):")
+        print()
+        print("| crate | cold ÷ by_hand | cold ÷ with_rmcp | incremental ÷ by_hand "
+              "| incremental ÷ with_rmcp |")
+        print("|---|---|---|---|---|")
+        def ratio(times, name, base):
+            return statistics.median(a / b for a, b in zip(times[name], times[base]))
+
+        for name in CRATES:
+            print(f"| `{name}` | {ratio(cold, name, 'by_hand'):.2f}× "
+                  f"| {ratio(cold, name, 'with_rmcp'):.2f}× "
+                  f"| {ratio(incremental, name, 'by_hand'):.2f}× "
+                  f"| {ratio(incremental, name, 'with_rmcp'):.2f}× |")
         print()
         print("every run (s): " + "; ".join(
             f"{name} cold {', '.join(f'{t:.2f}' for t in cold[name])}, "
