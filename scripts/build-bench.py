@@ -1,19 +1,40 @@
 #!/usr/bin/env python3
-"""Build-time cost of `#[tool]`: 100 tools written with the attribute vs. a hand-written twin.
+"""Build-time cost of `#[tool]`: 100 tools written with the attribute vs. two twins.
 
-Generates, in a temporary directory, two crates with the same 100 tools (same input and output
-types, same functions): `with_macro` declares them with `#[tool]` and registers them with
-`tool_def!`; `by_hand` writes each tool's frozen metadata, schema function and adapter by hand
-with the public `tool_runtime` API. The dependencies are built once; then each crate is built
-cold (`cargo build`, a fresh copy of the dependency-only target directory) and the wall-clock
-times are compared. Nothing is asserted: the script reports.
+Generates, in a temporary directory, three crates with the same 100 tools (same input types, same
+function bodies):
 
-Usage: scripts/build-bench.py [--tools N] [--runs R] [--keep]
+- `with_macro` declares them with `#[tool]` and registers them with `tool_def!`;
+- `by_hand` writes each tool's frozen metadata, schema function and adapter by hand with the
+  public `tool_runtime` API (the baseline);
+- `with_rmcp` declares them as methods of one server with rmcp's `#[tool]`, `#[tool_router]` and
+  `#[tool_handler]` (rmcp pinned to `RMCP_VERSION`, `server` + `macros` features only; a tool
+  returns its reply as JSON text, so rmcp derives no output schema, like the other two crates).
+
+For each dependency set, the dependencies are built once (a crate with an empty body, so the
+dependency set and features are exactly the crate's own; `with_macro` and `by_hand` share
+theirs). Then, for each run and crate, a fresh copy of that dependency-only target directory is
+taken and:
+
+- cold: `cargo build` of the crate (all 100 tools);
+- incremental: one tool's body is edited (tool N/2: a constant changes) and `cargo build` runs
+  again.
+
+Crates are interleaved within a run so that a load change on the machine hits all of them. The
+script reports, as Markdown tables, the best (minimum) wall-clock time of each crate with the
+ratios of those, the median of the per-run ratios (the steadier figure on a shared machine), and
+every time measured. Nothing is asserted.
+
+The workspace reuses the repository's `Cargo.lock`; rmcp and its own dependencies are resolved
+(`cargo fetch`) once, unless `--offline` is given (then they must already be in the cargo cache).
+
+Usage: scripts/build-bench.py [--tools N] [--runs R] [--offline] [--keep]
 """
 
 import argparse
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -21,13 +42,16 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-COMMON = """
+# The rmcp release the comparison is made against (the generated crate pins it).
+RMCP_VERSION = "3.11.0"
+
+CRATES = ("with_macro", "by_hand", "with_rmcp")
+
+TYPES = """
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-#[allow(unused_imports)]
-use tool_runtime::{ToolDef, ToolError};
 
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct Chart {
     pub panes: Vec<String>,
 }
@@ -37,6 +61,11 @@ pub struct Reply {
     pub pane: String,
     pub count: usize,
 }
+"""
+
+RUNTIME_IMPORTS = """
+#[allow(unused_imports)]
+use tool_runtime::{ToolDef, ToolError};
 """
 
 
@@ -52,20 +81,35 @@ pub struct Args{i} {{
 """
 
 
-def tool_body(i):
-    return f"""(chart: &Chart, input: Args{i}) -> Result<Reply, ToolError> {{
-    let count = chart.panes.len().min(input.limit.unwrap_or(10) as usize) + {i};
-    Ok(Reply {{ pane: input.pane_id, count }})
-}}
+def core(i):
+    """The body every crate shares: `chart` and `input` in scope, `reply` out."""
+    return f"""    let bump = {i}usize;
+    let count = chart.panes.len().min(input.limit.unwrap_or(10) as usize) + bump;
+    let reply = Reply {{ pane: input.pane_id, count }};
 """
 
 
+def edit_one_body(source, n):
+    """The incremental edit: the constant of tool n/2 changes."""
+    i = n // 2
+    before = f"    let bump = {i}usize;\n"
+    after = f"    let bump = {i}usize + 1;\n"
+    if source.count(before) != 1:
+        raise ValueError(f"the body of tool {i} is not found exactly once")
+    return source.replace(before, after)
+
+
+def tool_fn(i):
+    return (f"pub fn tool_{i}(chart: &Chart, input: Args{i}) -> Result<Reply, ToolError> {{\n"
+            + core(i) + "    Ok(reply)\n}\n")
+
+
 def with_macro(n):
-    out = [COMMON, "use tool_runtime::{tool, tool_def};\n"]
+    out = [TYPES, RUNTIME_IMPORTS, "use tool_runtime::{tool, tool_def};\n"]
     for i in range(n):
         out.append(tool_types(i))
         out.append(f'/// Tool number {i}.\n#[tool(safety = "read-only", mode = "parallel")]\n')
-        out.append(f"pub fn tool_{i}" + tool_body(i))
+        out.append(tool_fn(i))
     out.append("\npub fn tools() -> Vec<ToolDef<Chart>> {\n    vec![\n")
     out.extend(f"        tool_def!(tool_{i}),\n" for i in range(n))
     out.append("    ]\n}\n")
@@ -74,7 +118,8 @@ def with_macro(n):
 
 def by_hand(n):
     out = [
-        COMMON,
+        TYPES,
+        RUNTIME_IMPORTS,
         """
 use serde_json::Value;
 use tool_runtime::{
@@ -91,7 +136,7 @@ fn schema_of<T: JsonSchema>() -> Value {
     ]
     for i in range(n):
         out.append(tool_types(i))
-        out.append(f"/// Tool number {i}.\npub fn tool_{i}" + tool_body(i))
+        out.append(f"/// Tool number {i}.\n" + tool_fn(i))
         out.append(
             f"""
 static META_{i}: ToolMeta = ToolMeta {{
@@ -126,8 +171,58 @@ fn adapter_{i}<'a>(chart: &'a Chart, args: &'a Value) -> BoxFuture<'a, CallResul
     return "".join(out)
 
 
+def with_rmcp(n):
+    out = [
+        TYPES,
+        """
+use std::sync::Arc;
+
+use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};
+use rmcp::{ServerHandler, tool, tool_handler, tool_router};
+
+#[derive(Debug, Clone)]
+pub struct Server {
+    chart: Arc<Chart>,
+    tool_router: ToolRouter<Self>,
+}
+
+impl Server {
+    pub fn new(chart: Chart) -> Self {
+        Server { chart: Arc::new(chart), tool_router: Self::tool_router() }
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Server {}
+""",
+    ]
+    for i in range(n):
+        out.append(tool_types(i))
+    out.append("\n#[tool_router(router = tool_router)]\nimpl Server {\n")
+    for i in range(n):
+        out.append(
+            f"    /// Tool number {i}.\n"
+            "    #[tool(annotations(read_only_hint = true))]\n"
+            f"    pub fn tool_{i}(&self, Parameters(input): Parameters<Args{i}>) "
+            "-> Result<String, String> {\n"
+            "    let chart = &self.chart;\n"
+            + core(i)
+            + "    serde_json::to_string(&reply).map_err(|e| e.to_string())\n    }\n"
+        )
+    out.append("}\n")
+    return "".join(out)
+
+
+SOURCES = {"with_macro": with_macro, "by_hand": by_hand, "with_rmcp": with_rmcp}
+
+
 def manifest(name, root):
-    runtime = os.path.join(root, "tool-runtime")
+    if name == "with_rmcp":
+        framework = (f'rmcp = {{ version = "={RMCP_VERSION}", default-features = false, '
+                     'features = ["server", "macros"] }')
+    else:
+        runtime = os.path.join(root, "tool-runtime")
+        framework = f'tool-runtime = {{ path = "{runtime}" }}'
     return f"""[package]
 name = "{name}"
 version = "0.0.0"
@@ -135,7 +230,7 @@ edition = "2024"
 publish = false
 
 [dependencies]
-tool-runtime = {{ path = "{runtime}" }}
+{framework}
 serde = {{ version = "1", features = ["derive"] }}
 serde_json = "1"
 schemars = "1"
@@ -156,45 +251,105 @@ def cargo(args, cwd, target):
     return time.monotonic() - start
 
 
+def version(command):
+    try:
+        return subprocess.run(command, check=True, capture_output=True,
+                              text=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tools", type=int, default=100)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--offline", action="store_true",
+                        help="never use the network (rmcp must be in the cargo cache)")
     parser.add_argument("--keep", action="store_true", help="keep the generated workspace")
     options = parser.parse_args()
+    offline = ["--offline"] if options.offline else []
 
     work = tempfile.mkdtemp(prefix="tool-build-bench-")
     try:
+        members = ", ".join(f'"{name}"' for name in CRATES)
         write(os.path.join(work, "Cargo.toml"),
-              '[workspace]\nresolver = "3"\nmembers = ["deps_only", "with_macro", "by_hand"]\n')
+              f'[workspace]\nresolver = "3"\nmembers = [{members}]\n')
         lock = os.path.join(ROOT, "Cargo.lock")
         if os.path.exists(lock):
             shutil.copy(lock, os.path.join(work, "Cargo.lock"))
-        write(os.path.join(work, "deps_only", "Cargo.toml"), manifest("deps_only", ROOT))
-        write(os.path.join(work, "deps_only", "src", "lib.rs"), "pub use tool_runtime;\n")
-        for name, source in (("with_macro", with_macro(options.tools)),
-                             ("by_hand", by_hand(options.tools))):
+        sources = {name: SOURCES[name](options.tools) for name in CRATES}
+        for name in CRATES:
             write(os.path.join(work, name, "Cargo.toml"), manifest(name, ROOT))
-            write(os.path.join(work, name, "src", "lib.rs"), source)
+            write(os.path.join(work, name, "src", "lib.rs"), "")
+        print(f"resolving the dependencies ({work})", file=sys.stderr)
+        subprocess.run(["cargo", "fetch", *offline], cwd=work, check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
-        deps = os.path.join(work, "target-deps")
-        print(f"building the dependencies once ({work})", file=sys.stderr)
-        cargo(["build", "--offline", "-p", "deps_only"], work, deps)
+        # Crates with the same dependencies share one dependency-only build.
+        deps = {}
+        built = {}
+        for name in CRATES:
+            key = manifest(name, ROOT).split("[dependencies]")[1]
+            if key not in built:
+                built[key] = os.path.join(work, f"target-deps-{name}")
+                print(f"building the dependencies of {name} once", file=sys.stderr)
+                cargo(["build", "--offline", "-p", name], work, built[key])
+            deps[name] = built[key]
+        for name in CRATES:
+            write(os.path.join(work, name, "src", "lib.rs"), sources[name])
 
-        times = {"with_macro": [], "by_hand": []}
+        cold = {name: [] for name in CRATES}
+        incremental = {name: [] for name in CRATES}
         for run in range(options.runs):
-            for name in times:
+            for name in CRATES:
+                lib = os.path.join(work, name, "src", "lib.rs")
+                write(lib, sources[name])
                 target = os.path.join(work, f"target-{name}-{run}")
-                shutil.copytree(deps, target, symlinks=True)
-                times[name].append(cargo(["build", "--offline", "-p", name], work, target))
+                shutil.copytree(deps[name], target, symlinks=True)
+                cold[name].append(cargo(["build", "--offline", "-p", name], work, target))
+                write(lib, edit_one_body(sources[name], options.tools))
+                incremental[name].append(
+                    cargo(["build", "--offline", "-p", name], work, target))
                 shutil.rmtree(target)
-                print(f"run {run + 1}: {name} {times[name][-1]:.2f}s", file=sys.stderr)
+                print(f"run {run + 1}: {name} cold {cold[name][-1]:.2f}s, "
+                      f"incremental {incremental[name][-1]:.2f}s", file=sys.stderr)
 
-        best = {name: min(values) for name, values in times.items()}
-        print(f"tools: {options.tools}, runs: {options.runs} (best of each)")
-        print(f"#[tool] crate:      {best['with_macro']:.2f}s")
-        print(f"hand-written twin:  {best['by_hand']:.2f}s")
-        print(f"ratio:              {best['with_macro'] / best['by_hand']:.2f}x")
+        best_cold = {name: min(values) for name, values in cold.items()}
+        best_incr = {name: min(values) for name, values in incremental.items()}
+        print(f"tools: {options.tools}, runs: {options.runs} (best of each), "
+              f"{version(['rustc', '-V'])}, rmcp {RMCP_VERSION}")
+        print()
+        print("| crate | cold build | ÷ by_hand | ÷ with_rmcp "
+              "| incremental rebuild | ÷ by_hand | ÷ with_rmcp |")
+        print("|---|---|---|---|---|---|---|")
+        for name in CRATES:
+            print(f"| `{name}` | {best_cold[name]:.2f} s "
+                  f"| {best_cold[name] / best_cold['by_hand']:.2f}× "
+                  f"| {best_cold[name] / best_cold['with_rmcp']:.2f}× "
+                  f"| {best_incr[name]:.2f} s "
+                  f"| {best_incr[name] / best_incr['by_hand']:.2f}× "
+                  f"| {best_incr[name] / best_incr['with_rmcp']:.2f}× |")
+        print()
+        # The load of a shared machine changes between runs more than between the crates of one
+        # run: the median of the per-run ratios is the steadier figure.
+        print("median of the per-run ratios (runs interleave the crates):")
+        print()
+        print("| crate | cold ÷ by_hand | cold ÷ with_rmcp | incremental ÷ by_hand "
+              "| incremental ÷ with_rmcp |")
+        print("|---|---|---|---|---|")
+        def ratio(times, name, base):
+            return statistics.median(a / b for a, b in zip(times[name], times[base]))
+
+        for name in CRATES:
+            print(f"| `{name}` | {ratio(cold, name, 'by_hand'):.2f}× "
+                  f"| {ratio(cold, name, 'with_rmcp'):.2f}× "
+                  f"| {ratio(incremental, name, 'by_hand'):.2f}× "
+                  f"| {ratio(incremental, name, 'with_rmcp'):.2f}× |")
+        print()
+        print("every run (s): " + "; ".join(
+            f"{name} cold {', '.join(f'{t:.2f}' for t in cold[name])}, "
+            f"incremental {', '.join(f'{t:.2f}' for t in incremental[name])}"
+            for name in CRATES))
     except subprocess.CalledProcessError as error:
         print(error.stderr.decode(errors="replace"), file=sys.stderr)
         return 1

@@ -560,7 +560,12 @@ impl Parser<'_> {
     ) -> Option<jsonschema::Validator> {
         let meta = jsonschema::draft202012::meta::validator();
         let mut seen = Vec::new();
-        for error in meta.iter_errors(schema) {
+        // The fast check first: the errors of a valid schema need not be searched for.
+        let errors = (!meta.is_valid(schema))
+            .then(|| meta.iter_errors(schema))
+            .into_iter()
+            .flatten();
+        for error in errors {
             let pointer = error.instance_path().as_str().to_owned();
             let message = format!(
                 "the {which} schema is not valid JSON Schema (draft 2020-12) at `{}`: {}",

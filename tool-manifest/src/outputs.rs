@@ -94,15 +94,23 @@ pub fn render(
             pretty(&spec.input_schema),
         );
     }
-    let owned: Vec<ToolSpec> = sorted.into_iter().cloned().collect();
+    // The exports and docs take the specs sorted: copied only when they come in another order
+    // (`manifest::load_dir` returns them sorted).
+    let copy: Vec<ToolSpec>;
+    let ordered: &[ToolSpec] = if specs.is_sorted_by(|a, b| a.name <= b.name) {
+        specs
+    } else {
+        copy = sorted.into_iter().cloned().collect();
+        &copy
+    };
     let providers = dirs.providers();
     for dialect in Dialect::ALL {
         files.insert(
             providers.join(dialect.file_name()),
-            dialect::export_json(*dialect, &owned)?,
+            dialect::export_json(*dialect, ordered)?,
         );
     }
-    for (page, text) in crate::docs::render(&owned) {
+    for (page, text) in crate::docs::render(ordered) {
         files.insert(dirs.docs.join(page), text);
     }
     Ok(files)

@@ -172,6 +172,9 @@ impl SchemaIssue {
 
 /// Escapes one reference token of a JSON Pointer (`~` → `~0`, `/` → `~1`).
 pub fn escape_token(token: &str) -> String {
+    if !token.contains(['~', '/']) {
+        return token.to_owned();
+    }
     token.replace('~', "~0").replace('/', "~1")
 }
 

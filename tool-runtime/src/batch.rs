@@ -1,6 +1,9 @@
 //! The calls of one model message: in parallel when every tool allows it, otherwise one at a time
 //! in order. Either way, exactly one result per call, in call order.
 
+use std::future::Future as _;
+use std::task::Poll;
+
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -68,24 +71,57 @@ impl<C> Registry<C> {
             return results;
         }
         let shared: &C = ctx;
-        futures::future::join_all(calls.iter().map(|call| async move {
-            let (tool, arguments) = match self.admit(policy, &call.name, &call.arguments) {
-                Ok(admitted) => admitted,
-                Err(refused) => return refused,
-            };
-            match tool.def.handler {
-                Handler::Shared(f) => tool.run_shared(f, shared, &arguments).await,
-                // Unreachable: such a call makes the message sequential.
-                Handler::Exclusive(_) => ToolResult::failure(
-                    ErrorBody::runtime(
-                        RuntimeCode::Failed,
-                        format!("The tool `{}` cannot run in a parallel message.", call.name),
-                        ACTION_FAILED,
-                    ),
-                    false,
-                ),
+        let mut futures: Vec<_> = calls
+            .iter()
+            .map(|call| Box::pin(self.run_parallel(policy, shared, call)))
+            .collect();
+        // Every call is started in call order, as `join_all` would; most finish on that first
+        // poll, and only those still pending go on side by side.
+        let mut results: Vec<Option<ToolResult>> = Vec::with_capacity(calls.len());
+        std::future::poll_fn(|cx| {
+            for future in &mut futures {
+                results.push(match future.as_mut().poll(cx) {
+                    Poll::Ready(result) => Some(result),
+                    Poll::Pending => None,
+                });
             }
-        }))
-        .await
+            Poll::Ready(())
+        })
+        .await;
+        let pending: Vec<_> = futures
+            .into_iter()
+            .zip(&results)
+            .filter(|(_, result)| result.is_none())
+            .map(|(future, _)| future)
+            .collect();
+        let mut rest = futures::future::join_all(pending).await.into_iter();
+        results
+            .into_iter()
+            .map(|result| {
+                result
+                    .or_else(|| rest.next())
+                    .expect("`join_all` answers once for every pending call")
+            })
+            .collect()
+    }
+
+    /// One call of a parallel message, with the context shared.
+    async fn run_parallel(&self, policy: &RunPolicy, shared: &C, call: &ToolCall) -> ToolResult {
+        let (tool, arguments) = match self.admit(policy, &call.name, &call.arguments) {
+            Ok(admitted) => admitted,
+            Err(refused) => return refused,
+        };
+        match tool.def.handler {
+            Handler::Shared(f) => tool.run_shared(f, shared, &arguments).await,
+            // Unreachable: such a call makes the message sequential.
+            Handler::Exclusive(_) => ToolResult::failure(
+                ErrorBody::runtime(
+                    RuntimeCode::Failed,
+                    format!("The tool `{}` cannot run in a parallel message.", call.name),
+                    ACTION_FAILED,
+                ),
+                false,
+            ),
+        }
     }
 }

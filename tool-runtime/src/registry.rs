@@ -5,6 +5,7 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::panic::AssertUnwindSafe;
+use std::task::Poll;
 use std::time::Duration;
 
 use futures::FutureExt as _;
@@ -626,7 +627,24 @@ impl<C> Registered<C> {
     }
 
     async fn finish(&self, future: BoxFuture<'_, CallResult>) -> ToolResult {
-        match tokio::time::timeout(self.timeout, AssertUnwindSafe(future).catch_unwind()).await {
+        // The time limit counts from here. Most tools answer on their first poll: that poll
+        // runs before a timer is set up, and only a tool that is still pending gets one (with
+        // the same deadline).
+        let start = tokio::time::Instant::now();
+        let mut future = AssertUnwindSafe(future).catch_unwind();
+        let first = std::future::poll_fn(|cx| Poll::Ready(future.poll_unpin(cx))).await;
+        let outcome = match first {
+            Poll::Ready(outcome) => Ok(outcome),
+            Poll::Pending => {
+                let deadline = start + self.timeout;
+                if tokio::time::Instant::now() >= deadline {
+                    // As a timer polled after that first poll would have found it elapsed.
+                    return self.timed_out();
+                }
+                tokio::time::timeout_at(deadline, future).await
+            }
+        };
+        match outcome {
             Err(_elapsed) => self.timed_out(),
             Ok(Err(_panic)) => self.panicked(),
             Ok(Ok(result)) => self.envelope(result),

@@ -97,7 +97,9 @@ impl InputSchema {
         errors.sort_by(FieldError::cmp_for_report);
         errors.dedup();
         for error in &mut errors {
-            error.pointer = bounded_pointer(&error.pointer);
+            if error.pointer.len() > SEGMENT_LIMIT {
+                error.pointer = bounded_pointer(&error.pointer);
+            }
         }
         Err(InputErrors { errors })
     }
@@ -168,7 +170,24 @@ impl std::error::Error for InputErrors {}
 
 /// RFC 6901: `~` → `~0`, `/` → `~1`.
 pub fn escape_pointer_segment(segment: &str) -> String {
-    segment.replace('~', "~0").replace('/', "~1")
+    let mut out = String::with_capacity(segment.len());
+    push_escaped(&mut out, segment);
+    out
+}
+
+/// Appends `segment` escaped as RFC 6901 says (`~` → `~0`, `/` → `~1`).
+fn push_escaped(out: &mut String, segment: &str) {
+    if !segment.contains(['~', '/']) {
+        out.push_str(segment);
+        return;
+    }
+    for c in segment.chars() {
+        match c {
+            '~' => out.push_str("~0"),
+            '/' => out.push_str("~1"),
+            c => out.push(c),
+        }
+    }
 }
 
 /// The longest pointer segment a report quotes in full.
@@ -198,20 +217,31 @@ fn pointer_of(location: &str) -> String {
 }
 
 fn child_pointer(location: &str, property: &str) -> String {
-    format!("{location}/{}", escape_pointer_segment(property))
+    let mut pointer = String::with_capacity(location.len() + 1 + property.len());
+    pointer.push_str(location);
+    pointer.push('/');
+    push_escaped(&mut pointer, property);
+    pointer
 }
 
 fn compare_pointers(a: &str, b: &str) -> Ordering {
-    let mut left = a.split('/');
-    let mut right = b.split('/');
+    if a == b {
+        return Ordering::Equal;
+    }
+    // Byte order is character order in UTF-8, and `/` is never part of a multi-byte character.
+    let mut left = a.as_bytes().split(|&byte| byte == b'/');
+    let mut right = b.as_bytes().split(|&byte| byte == b'/');
     loop {
         match (left.next(), right.next()) {
             (None, None) => return Ordering::Equal,
             (None, Some(_)) => return Ordering::Less,
             (Some(_), None) => return Ordering::Greater,
             (Some(x), Some(y)) => {
-                let order = match (x.parse::<u64>(), y.parse::<u64>()) {
-                    (Ok(i), Ok(j)) => i.cmp(&j).then_with(|| x.cmp(y)),
+                if x == y {
+                    continue;
+                }
+                let order = match (number(x), number(y)) {
+                    (Some(i), Some(j)) => i.cmp(&j).then_with(|| x.cmp(y)),
                     _ => x.cmp(y),
                 };
                 if order != Ordering::Equal {
@@ -222,25 +252,58 @@ fn compare_pointers(a: &str, b: &str) -> Ordering {
     }
 }
 
+/// A pointer segment as an array index: what `str::parse::<u64>` accepts (an optional `+`, then
+/// decimal digits, without overflow).
+fn number(segment: &[u8]) -> Option<u64> {
+    let digits = segment.strip_prefix(b"+").unwrap_or(segment);
+    if digits.is_empty() {
+        return None;
+    }
+    digits.iter().try_fold(0u64, |n, &byte| {
+        if byte.is_ascii_digit() {
+            n.checked_mul(10)?.checked_add(u64::from(byte - b'0'))
+        } else {
+            None
+        }
+    })
+}
+
 /// `text` cut to `limit` characters, with `…` when cut.
 pub fn bounded(text: &str, limit: usize) -> String {
+    // A character is at least one byte: text of at most `limit` bytes is never cut.
+    if text.len() <= limit {
+        return text.to_owned();
+    }
     match text.char_indices().nth(limit) {
         None => text.to_owned(),
         Some((end, _)) => format!("{}…", &text[..end]),
     }
 }
 
+/// `text` cut to `limit` characters in place, with `…` when cut.
+fn bounded_owned(mut text: String, limit: usize) -> String {
+    if text.len() <= limit {
+        return text;
+    }
+    if let Some((end, _)) = text.char_indices().nth(limit) {
+        text.truncate(end);
+        text.push('…');
+    }
+    text
+}
+
 /// A value as compact JSON, cut to [`QUOTE_LIMIT`] characters.
 fn quote(value: &Value) -> String {
-    bounded(&value.to_string(), QUOTE_LIMIT)
+    bounded_owned(value.to_string(), QUOTE_LIMIT)
 }
 
 fn quote_str(text: &str) -> String {
-    quote(&Value::String(text.to_owned()))
+    // Serializing a string cannot fail; the text is the same as the `Value::String`'s.
+    bounded_owned(serde_json::to_string(text).unwrap_or_default(), QUOTE_LIMIT)
 }
 
 fn limit_number(limit: &Value) -> String {
-    bounded(&limit.to_string(), QUOTE_LIMIT)
+    bounded_owned(limit.to_string(), QUOTE_LIMIT)
 }
 
 fn plural(n: u64, one: &str, many: &str) -> String {
@@ -287,12 +350,12 @@ fn field_errors(root: &Value, error: &ValidationError<'_>, out: &mut Vec<FieldEr
     };
     let message = match error.kind() {
         ValidationErrorKind::Required { property } => {
-            let name = match property {
-                Value::String(name) => name.clone(),
-                other => other.to_string(),
+            let pointer = match property {
+                Value::String(name) => child_pointer(location, name),
+                other => child_pointer(location, &other.to_string()),
             };
             out.push(FieldError {
-                pointer: child_pointer(location, &name),
+                pointer,
                 message: "Expected required property".to_owned(),
             });
             return;
@@ -471,6 +534,35 @@ mod tests {
         assert_eq!(compare_pointers("/", "/a"), Ordering::Less);
         assert_eq!(compare_pointers("/a", "/a/0"), Ordering::Less);
         assert_eq!(compare_pointers("/b", "/a/0"), Ordering::Greater);
+    }
+
+    #[test]
+    fn index_segments_parse_like_u64() {
+        for segment in [
+            "",
+            "0",
+            "7",
+            "+3",
+            "+",
+            "-1",
+            "-0",
+            "01",
+            "a1",
+            "1a",
+            "18446744073709551615",
+            "18446744073709551616",
+            "99999999999999999999999",
+            "١",
+        ] {
+            assert_eq!(
+                number(segment.as_bytes()),
+                segment.parse::<u64>().ok(),
+                "segment {segment:?}"
+            );
+        }
+        assert_eq!(compare_pointers("/a/+2", "/a/10"), Ordering::Less);
+        assert_eq!(compare_pointers("/a/02", "/a/2"), Ordering::Less);
+        assert_eq!(compare_pointers("/é/1", "/z/1"), Ordering::Greater);
     }
 
     #[test]

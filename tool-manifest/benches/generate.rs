@@ -1,0 +1,237 @@
+//! `generate` for 100, 1,000 and 10,000 synthetic manifests against parsing the same TOML files
+//! alone, in the same run.
+//!
+//! The manifests are synthesized deterministically into a temporary directory, one per tool, each
+//! shaped like a realistic tool (an object input with strings, an enum, bounded integers, an array
+//! of objects and a nested object; two declared errors; one example). For each size:
+//!
+//! - `<n>/toml_parse`: every file read and parsed with `toml::from_str` into a `toml::Table`, the
+//!   baseline;
+//! - `<n>/generate`: `manifest::load_dir` (parse, check, meta-validate, validate the examples),
+//!   `outputs::render` (tools index, schemas, every provider export, docs) and
+//!   `codegen::generate` (the Rust module): every output `generate` produces. The outputs are
+//!   rendered in sets of 100 tools: OpenAI accepts at most 128 functions in one request, so
+//!   `render` refuses one set of 1,000 (codegen takes every tool at once).
+//!
+//! Ratios: `generate ÷ toml_parse` per size (target ≤ 3× at 1,000), and `generate` at 10,000 ÷ at
+//! 1,000 (linear growth: ≤ 11×). `generate_phases/*/1000` splits `generate` at 1,000 into its
+//! three steps (at another size with `GENERATE_BENCH_PHASES=10000`). Pick benchmarks by filter
+//! (`cargo bench -p tool-manifest --bench generate -- /1000$`) and skip the setup of sizes not
+//! wanted with `GENERATE_BENCH_SIZES=100,1000`.
+
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use tool_manifest::{codegen, manifest, outputs};
+
+const SIZES: &[usize] = &[100, 1_000, 10_000];
+
+/// The sizes to run: `GENERATE_BENCH_SIZES` (comma-separated, e.g. `100,1000`) or [`SIZES`].
+/// Each size's manifests are synthesized and checked before any timing, filtered out or not.
+fn sizes() -> Vec<usize> {
+    match std::env::var("GENERATE_BENCH_SIZES") {
+        Ok(list) => list
+            .split(',')
+            .map(|n| {
+                n.trim()
+                    .parse()
+                    .expect("GENERATE_BENCH_SIZES lists numbers")
+            })
+            .collect(),
+        Err(_) => SIZES.to_vec(),
+    }
+}
+
+/// The manifest of synthetic tool `i`: read-only or destructive, parallel or sequential, a few
+/// categories, the same shape for every tool so sizes compare.
+fn synthetic_manifest(i: usize) -> String {
+    let (safety, mode) = if i.is_multiple_of(3) {
+        ("destructive", "sequential")
+    } else {
+        ("read-only", "parallel")
+    };
+    let category = ["drawings", "panes", "market", "settings"][i % 4];
+    format!(
+        r##"name = "tool_{i:05}"
+title = "Tool number {i}"
+description = "Synthetic tool {i}: reads or changes item {i} of a pane, anchored at bar times and prices. The pane must exist (panes_list lists them)."
+safety = "{safety}"
+mode = "{mode}"
+category = "{category}"
+
+[input]
+type = "object"
+additionalProperties = false
+required = ["pane_id", "kind", "anchors"]
+
+[input.properties.pane_id]
+type = "string"
+description = "The pane, e.g. `main`."
+minLength = 1
+maxLength = 64
+
+[input.properties.kind]
+type = "string"
+description = "What to draw."
+enum = ["trend_line", "ray", "horizontal_line", "text"]
+
+[input.properties.anchors]
+type = "array"
+description = "The points, oldest first."
+minItems = 1
+maxItems = 2
+
+[input.properties.anchors.items]
+type = "object"
+description = "A point."
+additionalProperties = false
+required = ["time", "price"]
+
+[input.properties.anchors.items.properties.time]
+type = "integer"
+description = "A bar time in unix seconds."
+minimum = 0
+maximum = 4102444800
+
+[input.properties.anchors.items.properties.price]
+type = "number"
+description = "The price at that time."
+
+[input.properties.style]
+type = "object"
+description = "How it looks."
+additionalProperties = false
+
+[input.properties.style.properties.color]
+type = "string"
+description = "Line color as `#rrggbb`."
+pattern = "^#[0-9a-fA-F]{{6}}$"
+
+[input.properties.style.properties.width]
+type = "integer"
+description = "Line width in pixels."
+minimum = 1
+maximum = 10
+
+[input.properties.limit_{i}]
+type = "integer"
+description = "A limit only tool {i} has."
+minimum = 1
+maximum = {max}
+
+[[errors]]
+code = "PANE_NOT_FOUND"
+message = "The pane does not exist."
+retryable = true
+recommended_action = "Call panes_list to get the valid pane IDs, then retry with one of them."
+
+[[errors]]
+code = "ITEM_{i}_MISSING"
+message = "Item {i} does not exist."
+retryable = false
+recommended_action = "Tell the user that item {i} is gone."
+
+[[examples]]
+description = "Draw on the main pane"
+input = {{ pane_id = "main", kind = "trend_line", anchors = [{{ time = 1738281600, price = 138.29 }}, {{ time = 1750032000, price = 182.61 }}], style = {{ color = "#26a69a" }} }}
+"##,
+        max = 100 + i,
+    )
+}
+
+/// Writes `n` manifests into `dir/tools` and returns their paths, sorted.
+fn synthesize(dir: &Path, n: usize) -> (PathBuf, Vec<PathBuf>) {
+    let tools = dir.join("tools");
+    std::fs::create_dir_all(&tools).expect("create the manifest directory");
+    let files: Vec<PathBuf> = (0..n)
+        .map(|i| {
+            let path = tools.join(format!("tool_{i:05}.toml"));
+            std::fs::write(&path, synthetic_manifest(i)).expect("write a manifest");
+            path
+        })
+        .collect();
+    (tools, files)
+}
+
+fn toml_parse(files: &[PathBuf]) -> usize {
+    files
+        .iter()
+        .map(|file| {
+            let text = std::fs::read_to_string(file).expect("read a manifest");
+            let table: toml::Table = toml::from_str(&text).expect("valid TOML");
+            table.len()
+        })
+        .sum()
+}
+
+/// How many tools one rendered set holds: OpenAI accepts at most 128 functions in one request,
+/// so `outputs::render` refuses a set larger than that.
+const SET: usize = 100;
+
+fn generate(tools: &Path) -> usize {
+    let specs = manifest::load_dir(tools).expect("valid manifests");
+    let mut files = 0;
+    for (i, set) in specs.chunks(SET).enumerate() {
+        let dirs = outputs::OutputDirs {
+            out: format!("generated/set_{i:03}").into(),
+            docs: format!("docs/tools/set_{i:03}").into(),
+        };
+        files += outputs::render(set, &dirs).expect("exportable tools").len();
+    }
+    let code = codegen::generate(&specs).expect("code generates");
+    files + code.len()
+}
+
+fn bench(c: &mut Criterion) {
+    let work = tempfile::tempdir().expect("temporary directory");
+    let mut group = c.benchmark_group("generate");
+    group.sample_size(10);
+    group.warm_up_time(Duration::from_secs(1));
+    for n in sizes() {
+        let (tools, files) = synthesize(&work.path().join(n.to_string()), n);
+        // Checked once, outside the timing: every manifest is valid and every output renders.
+        assert!(generate(&tools) > n);
+        group.bench_with_input(BenchmarkId::new("toml_parse", n), &files, |b, files| {
+            b.iter(|| black_box(toml_parse(files)));
+        });
+        group.bench_with_input(BenchmarkId::new("generate", n), &tools, |b, tools| {
+            b.iter(|| black_box(generate(tools)));
+        });
+    }
+    group.finish();
+
+    // Where the time of `generate` goes, at 1,000 tools (or `GENERATE_BENCH_PHASES` tools).
+    let n = std::env::var("GENERATE_BENCH_PHASES").map_or(1_000, |n| {
+        n.trim().parse().expect("GENERATE_BENCH_PHASES is a number")
+    });
+    let (tools, _) = synthesize(&work.path().join("phases"), n);
+    let specs = manifest::load_dir(&tools).expect("valid manifests");
+    let mut group = c.benchmark_group("generate_phases");
+    group.sample_size(10);
+    group.warm_up_time(Duration::from_secs(1));
+    group.bench_function(BenchmarkId::new("load_dir", n), |b| {
+        b.iter(|| black_box(manifest::load_dir(&tools).expect("valid manifests").len()));
+    });
+    group.bench_function(BenchmarkId::new("render", n), |b| {
+        b.iter(|| {
+            let mut files = 0;
+            for set in specs.chunks(SET) {
+                let dirs = outputs::OutputDirs {
+                    out: "generated".into(),
+                    docs: "docs/tools".into(),
+                };
+                files += outputs::render(set, &dirs).expect("exportable tools").len();
+            }
+            black_box(files)
+        });
+    });
+    group.bench_function(BenchmarkId::new("codegen", n), |b| {
+        b.iter(|| black_box(codegen::generate(&specs).expect("code generates").len()));
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
