@@ -78,6 +78,7 @@ pub use tool_manifest::{
 
 pub mod batch;
 pub mod envelope;
+pub mod limits;
 pub mod policy;
 pub mod registry;
 pub mod settings;
@@ -85,6 +86,7 @@ pub mod validate;
 
 pub use batch::ToolCall;
 pub use envelope::{ErrorBody, RuntimeCode, ToolResult};
+pub use limits::{LimitExceeded, Limits};
 pub use policy::{ApprovalGate, Refusal, RunPolicy};
 pub use registry::{DEFAULT_TIMEOUT, Registry, RegistryBuilder, RegistryError, RegistryProblem};
 pub use settings::{SettingsError, ToolSettings};

@@ -16,6 +16,7 @@ use crate::envelope::{
     ACTION_NOT_FOUND, ACTION_READ_ONLY_RUN, ACTION_TIMEOUT, ACTION_TIMEOUT_DESTRUCTIVE, ErrorBody,
     RuntimeCode, ToolResult,
 };
+use crate::limits::Limits;
 use crate::policy::{Refusal, RunPolicy};
 use crate::tool::{BoxFuture, CallResult, ExclusiveFn, Handler, SharedFn, ToolDef, ToolError};
 use crate::validate::{INPUT_INVALID_PREFIX, InputSchema, bounded};
@@ -45,6 +46,7 @@ pub(crate) struct Registered<C> {
 /// Built with [`Registry::builder`]; `Send + Sync` for any context type.
 pub struct Registry<C> {
     pub(crate) tools: BTreeMap<&'static str, Registered<C>>,
+    pub(crate) limits: Limits,
 }
 
 impl<C> fmt::Debug for Registry<C> {
@@ -61,6 +63,7 @@ pub struct RegistryBuilder<C> {
     declared: Vec<&'static ToolMeta>,
     default_timeout: Duration,
     timeouts: BTreeMap<String, Duration>,
+    limits: Limits,
 }
 
 impl<C> fmt::Debug for RegistryBuilder<C> {
@@ -73,6 +76,7 @@ impl<C> fmt::Debug for RegistryBuilder<C> {
             )
             .field("default_timeout", &self.default_timeout)
             .field("timeouts", &self.timeouts)
+            .field("limits", &self.limits)
             .finish()
     }
 }
@@ -227,6 +231,7 @@ impl<C> Default for RegistryBuilder<C> {
             declared: Vec::new(),
             default_timeout: DEFAULT_TIMEOUT,
             timeouts: BTreeMap::new(),
+            limits: Limits::default(),
         }
     }
 }
@@ -265,6 +270,13 @@ impl<C> RegistryBuilder<C> {
     #[must_use]
     pub fn timeout(mut self, name: impl Into<String>, limit: Duration) -> Self {
         self.timeouts.insert(name.into(), limit);
+        self
+    }
+
+    /// Bounds on arguments, error messages and messages' calls ([`Limits::default`] unless set).
+    #[must_use]
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
         self
     }
 
@@ -346,7 +358,10 @@ impl<C> RegistryBuilder<C> {
             }
         }
         if problems.is_empty() {
-            Ok(Registry { tools })
+            Ok(Registry {
+                tools,
+                limits: self.limits,
+            })
         } else {
             problems.sort_by(|a, b| {
                 (a.tool_name(), a.to_string()).cmp(&(b.tool_name(), b.to_string()))
@@ -475,6 +490,11 @@ impl<C> Registry<C> {
         self.tools.is_empty()
     }
 
+    /// The bounds on arguments, error messages and messages' calls.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
     /// The time limit of a tool's calls.
     pub fn timeout_of(&self, name: &str) -> Option<Duration> {
         self.tools.get(name).map(|t| t.timeout)
@@ -516,12 +536,13 @@ impl<C> Registry<C> {
     ) -> ToolResult {
         let tool = match self.admit(policy, name, arguments) {
             Ok(tool) => tool,
-            Err(refused) => return refused,
+            Err(refused) => return self.limits.bound_result(refused),
         };
-        match tool.def.handler {
+        let result = match tool.def.handler {
             Handler::Shared(f) => tool.run_shared(f, ctx, arguments).await,
             Handler::Exclusive(f) => tool.run_exclusive(f, ctx, arguments).await,
-        }
+        };
+        self.limits.bound_result(result)
     }
 
     /// Check 2 and validation: the tool, or the envelope refusing the call.
@@ -534,6 +555,21 @@ impl<C> Registry<C> {
         let Some(tool) = self.tools.get(name) else {
             return Err(self.not_found(policy, name));
         };
+        // The bounds come before anything walks the arguments (the approval gate, validation,
+        // deserialization), and after the refusals that do not look at them.
+        if let Some(refusal) = policy.listing_refusal(tool.def.meta) {
+            return Err(not_allowed(name, refusal));
+        }
+        if let Err(exceeded) = self.limits.check_arguments(arguments) {
+            return Err(ToolResult::failure(
+                ErrorBody::runtime(
+                    RuntimeCode::InputInvalid,
+                    format!("{INPUT_INVALID_PREFIX}{exceeded}"),
+                    ACTION_INPUT_INVALID,
+                ),
+                false,
+            ));
+        }
         if let Some(refusal) = policy.call_refusal(tool.def.meta, arguments) {
             return Err(not_allowed(name, refusal));
         }
