@@ -124,14 +124,18 @@ pub fn parse(path: &Path, text: &str) -> Parsed {
         text,
         diagnostics: Vec::new(),
         suppressed: 0,
+        first_suppressed: 0,
     };
     let (spec, name) = parser.manifest(path);
     let mut diagnostics = parser.diagnostics;
     if parser.suppressed > 0 {
-        diagnostics.push(Diagnostic::file(
+        let (line, column) = Diagnostic::line_col(text, parser.first_suppressed);
+        diagnostics.push(Diagnostic::at(
             path,
+            line,
+            column,
             format!(
-                "… and {} more mistakes in this file (only the first {MAX_DIAGNOSTICS_PER_FILE} are listed)",
+                "too many mistakes: {} more, the first of them here (only the first {MAX_DIAGNOSTICS_PER_FILE} are listed)",
                 parser.suppressed
             ),
         ));
@@ -330,11 +334,16 @@ struct Parser<'t> {
     /// Mistakes past [`MAX_DIAGNOSTICS_PER_FILE`]: counted, not located (locating each costs a
     /// pass over the text).
     suppressed: usize,
+    /// Where the first of them is.
+    first_suppressed: usize,
 }
 
 impl Parser<'_> {
     fn error(&mut self, offset: usize, message: impl Into<String>) {
         if self.diagnostics.len() >= MAX_DIAGNOSTICS_PER_FILE {
+            if self.suppressed == 0 {
+                self.first_suppressed = offset;
+            }
             self.suppressed += 1;
             return;
         }

@@ -184,14 +184,21 @@ fn a_flood_of_mistakes_is_cut_to_a_bounded_list() {
     let summary = diagnostics
         .0
         .iter()
-        .find(|d| d.line == 0)
+        .find(|d| d.message.starts_with("too many mistakes"))
         .expect("a summary for the file");
     assert_eq!(
         summary.message,
         format!(
-            "… and {} more mistakes in this file (only the first {MAX_DIAGNOSTICS_PER_FILE} are listed)",
+            "too many mistakes: {} more, the first of them here (only the first {MAX_DIAGNOSTICS_PER_FILE} are listed)",
             50_000 - MAX_DIAGNOSTICS_PER_FILE
         )
+    );
+    // Located at the first mistake not listed: one of the unknown keys.
+    let line = text.lines().nth(summary.line - 1).expect("a line of the text");
+    assert!(line.starts_with('k') && summary.column == 1, "{summary}");
+    assert!(
+        diagnostics.0.iter().filter(|d| d.line == summary.line).count() == 1,
+        "that mistake is not listed: {summary}"
     );
 }
 
