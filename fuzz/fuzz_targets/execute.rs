@@ -14,7 +14,7 @@ use arbitrary::Unstructured;
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 use tool_runtime::limits::measure;
-use tool_runtime::{RunPolicy, TOOL_INPUT_ERROR_LIMIT, ToolResult};
+use tool_runtime::{RunPolicy, ToolResult};
 
 fn runtime() -> &'static tokio::runtime::Runtime {
     static RUNTIME: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
@@ -56,14 +56,20 @@ fuzz_target!(|data: &[u8]| {
     match &result {
         ToolResult::Success { data, .. } => {
             assert_eq!(data, &Value::Bool(true));
-            assert!(valid, "`{}` was reached with invalid arguments {arguments}", tool.name);
+            assert!(
+                valid,
+                "`{}` was reached with invalid arguments {arguments}",
+                tool.name
+            );
         }
         ToolResult::Failure { error, .. } => {
-            assert!(!valid, "`{}` refused valid arguments {arguments}: {error:?}", tool.name);
+            assert!(
+                !valid,
+                "`{}` refused valid arguments {arguments}: {error:?}",
+                tool.name
+            );
             assert_eq!(error.code, "TOOL_INPUT_INVALID", "{error:?}");
             assert!(error.message.len() <= limits.error_message_bytes());
-            let listed = error.message.matches("; ").count() + 1;
-            assert!(listed <= TOOL_INPUT_ERROR_LIMIT + 1, "{}", error.message);
             assert!(error.message.starts_with("The tool input is invalid: /"));
         }
     }

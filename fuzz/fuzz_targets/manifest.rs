@@ -17,7 +17,21 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    match parse_manifest(Path::new("tools/t.toml"), text) {
+    // The file is named after the tool it declares (when it declares one plainly), so that
+    // valid manifests get through to generation.
+    let stem = text
+        .lines()
+        .find_map(|line| line.strip_prefix("name = \""))
+        .and_then(|rest| rest.split('"').next())
+        .filter(|name| {
+            !name.is_empty()
+                && name
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+        })
+        .unwrap_or("t");
+    let path = format!("tools/{stem}.toml");
+    match parse_manifest(Path::new(&path), text) {
         Err(diagnostics) => {
             assert!(!diagnostics.0.is_empty());
             let lines = text.split('\n').count();
@@ -27,7 +41,8 @@ fuzz_target!(|data: &[u8]| {
                 let first = d.message.chars().next().expect("a message");
                 assert!(first.is_lowercase() || first == '`' || first == '…', "{d}");
                 assert!(
-                    !d.message.chars().any(|c| c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')),
+                    !d.message.chars().any(|c| c.is_control()
+                        || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')),
                     "{:?}",
                     d.message
                 );

@@ -937,7 +937,7 @@ impl Parser<'_> {
                     key.as_ref().map_or(offset, |k| k.start),
                     format!(
                         "tables and arrays are nested deeper than {MAX_SCHEMA_DEPTH} levels at `{}`, expected at most {MAX_SCHEMA_DEPTH}",
-                        truncate(&display_pointer(&pointer), QUOTE_LIMIT)
+                        truncate(display_pointer(&pointer), QUOTE_LIMIT)
                     ),
                 );
                 return None;

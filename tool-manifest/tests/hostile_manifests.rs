@@ -41,12 +41,20 @@ fn located(text: &str) -> Diagnostic {
 #[test]
 fn deep_inline_arrays_and_tables_are_located_toml_errors() {
     for n in [100, 10_000, 200_000] {
-        let arrays = format!("{HEAD}[input]\ntype = \"object\"\nx = {}1{}\n", "[".repeat(n), "]".repeat(n));
+        let arrays = format!(
+            "{HEAD}[input]\ntype = \"object\"\nx = {}1{}\n",
+            "[".repeat(n),
+            "]".repeat(n)
+        );
         let d = located(&arrays);
         assert_eq!(d.line, 8, "{d}");
         assert!(d.message.contains("recursion"), "{d}");
 
-        let tables = format!("{HEAD}[input]\ntype = \"object\"\nx = {}1{}\n", "{a=".repeat(n), "}".repeat(n));
+        let tables = format!(
+            "{HEAD}[input]\ntype = \"object\"\nx = {}1{}\n",
+            "{a=".repeat(n),
+            "}".repeat(n)
+        );
         let d = located(&tables);
         assert_eq!(d.line, 8, "{d}");
     }
@@ -55,12 +63,18 @@ fn deep_inline_arrays_and_tables_are_located_toml_errors() {
 #[test]
 fn deep_dotted_keys_and_headers_are_located_on_their_line() {
     for n in [100, 10_000] {
-        let dotted = format!("{HEAD}[input]\ntype = \"object\"\nx{} = 1\n", ".a".repeat(n));
+        let dotted = format!(
+            "{HEAD}[input]\ntype = \"object\"\nx{} = 1\n",
+            ".a".repeat(n)
+        );
         let d = located(&dotted);
         assert_eq!((d.line, d.column), (8, 1), "{d}");
         assert!(d.message.contains("recursion limit"), "{d}");
 
-        let header = format!("{HEAD}[input]\ntype = \"object\"\n[input{}]\ntype = \"string\"\n", ".properties.a".repeat(n));
+        let header = format!(
+            "{HEAD}[input]\ntype = \"object\"\n[input{}]\ntype = \"string\"\n",
+            ".properties.a".repeat(n)
+        );
         let d = located(&header);
         assert_eq!((d.line, d.column), (8, 1), "{d}");
     }
@@ -91,7 +105,11 @@ fn schemas_nested_past_the_limit_are_refused_where_they_cross_it() {
     let text = nested_properties(60, true);
     let diagnostics = errors(&text);
     let d = &diagnostics.0[0];
-    assert_eq!(diagnostics.0.len(), 1, "one error, not one per level: {diagnostics}");
+    assert_eq!(
+        diagnostics.0.len(),
+        1,
+        "one error, not one per level: {diagnostics}"
+    );
     assert!(
         d.message.starts_with(&format!(
             "tables and arrays are nested deeper than {MAX_SCHEMA_DEPTH} levels at `/properties/a/properties/a/"
@@ -114,7 +132,10 @@ fn deep_example_inputs_are_refused_too() {
     );
     let diagnostics = errors(&text);
     assert!(
-        diagnostics.0.iter().any(|d| d.message.contains("nested deeper than") && d.line == 11),
+        diagnostics
+            .0
+            .iter()
+            .any(|d| d.message.contains("nested deeper than") && d.line == 11),
         "{diagnostics}"
     );
 }
@@ -141,13 +162,19 @@ fn references_and_recursive_schemas_are_clear_errors() {
 #[test]
 fn a_huge_manifest_is_refused_where_it_crosses_the_limit() {
     let filler = format!("# {}\n", "x".repeat(1000));
-    let text = format!("{HEAD}[input]\ntype = \"object\"\n{}", filler.repeat(2 * 1024));
+    let text = format!(
+        "{HEAD}[input]\ntype = \"object\"\n{}",
+        filler.repeat(2 * 1024)
+    );
     assert!(text.len() > MAX_MANIFEST_BYTES);
     let diagnostics = errors(&text);
     assert_eq!(diagnostics.0.len(), 1);
     let d = &diagnostics.0[0];
     assert!(
-        d.message.starts_with(&format!("the manifest is {} bytes, more than the {MAX_MANIFEST_BYTES}", text.len())),
+        d.message.starts_with(&format!(
+            "the manifest is {} bytes, more than the {MAX_MANIFEST_BYTES}",
+            text.len()
+        )),
         "{d}"
     );
     let (line, column) = Diagnostic::line_col(&text, MAX_MANIFEST_BYTES);
@@ -166,12 +193,21 @@ fn a_huge_file_in_a_directory_is_refused_and_the_others_still_checked() {
     let file = std::fs::File::create(&huge).expect("create");
     // Sparse: the size is reported without reading the file.
     file.set_len(64 * MAX_MANIFEST_BYTES as u64).expect("size");
-    std::fs::write(dir.path().join("ok.toml"), format!("name = \"wrong\"\n{}", &HEAD[11..]))
-        .expect("write");
+    std::fs::write(
+        dir.path().join("ok.toml"),
+        format!("name = \"wrong\"\n{}", &HEAD[11..]),
+    )
+    .expect("write");
     let diagnostics = load_dir(dir.path()).expect_err("refused");
     let text = diagnostics.to_string();
-    assert!(text.contains("huge.toml: the manifest is 67108864 bytes, more than the 1048576"), "{text}");
-    assert!(text.contains("ok.toml:1:8: tool name `wrong` differs from the file stem `ok`"), "{text}");
+    assert!(
+        text.contains("huge.toml: the manifest is 67108864 bytes, more than the 1048576"),
+        "{text}"
+    );
+    assert!(
+        text.contains("ok.toml:1:8: tool name `wrong` differs from the file stem `ok`"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -194,17 +230,28 @@ fn a_flood_of_mistakes_is_cut_to_a_bounded_list() {
         )
     );
     // Located at the first mistake not listed: one of the unknown keys.
-    let line = text.lines().nth(summary.line - 1).expect("a line of the text");
+    let line = text
+        .lines()
+        .nth(summary.line - 1)
+        .expect("a line of the text");
     assert!(line.starts_with('k') && summary.column == 1, "{summary}");
     assert!(
-        diagnostics.0.iter().filter(|d| d.line == summary.line).count() == 1,
+        diagnostics
+            .0
+            .iter()
+            .filter(|d| d.line == summary.line)
+            .count()
+            == 1,
         "that mistake is not listed: {summary}"
     );
 }
 
 #[test]
 fn a_megabyte_key_is_quoted_by_prefix_and_not_compared() {
-    let text = format!("{HEAD}{} = 1\n[input]\ntype = \"object\"\n", "k".repeat(MAX_MANIFEST_BYTES - 200));
+    let text = format!(
+        "{HEAD}{} = 1\n[input]\ntype = \"object\"\n",
+        "k".repeat(MAX_MANIFEST_BYTES - 200)
+    );
     let d = located(&text);
     assert!(d.message.starts_with("unknown key `kkkk"), "{d}");
     assert!(!d.message.contains("did you mean"), "{d}");
@@ -221,14 +268,31 @@ fn has_invisible(text: &str) -> bool {
 #[test]
 fn odd_unicode_in_names_keys_and_stems_is_shown_escaped() {
     let cases = [
-        (PATH, format!("name = \"t\\u202e\\u0000é\"\n{}[input]\ntype = \"object\"\n", &HEAD[11..])),
-        (PATH, format!("{HEAD}\"\\u202ek\\u200b\" = 1\n[input]\ntype = \"object\"\n")),
+        (
+            PATH,
+            format!(
+                "name = \"t\\u202e\\u0000é\"\n{}[input]\ntype = \"object\"\n",
+                &HEAD[11..]
+            ),
+        ),
+        (
+            PATH,
+            format!("{HEAD}\"\\u202ek\\u200b\" = 1\n[input]\ntype = \"object\"\n"),
+        ),
         (
             "tools/t\u{202e}\u{7}é.toml",
             format!("{HEAD}[input]\ntype = \"object\"\n"),
         ),
-        (PATH, format!("{HEAD}[input]\ntype = \"object\"\nproperties.\"a\\u2066\" = {{ type = \"string\" }}\nrequired = [\"a\\u2066\", \"\\u0007\"]\n")),
-        (PATH, format!("{HEAD}[input]\ntype = \"object\"\n\"\\ufeffproperties\" = 1\n")),
+        (
+            PATH,
+            format!(
+                "{HEAD}[input]\ntype = \"object\"\nproperties.\"a\\u2066\" = {{ type = \"string\" }}\nrequired = [\"a\\u2066\", \"\\u0007\"]\n"
+            ),
+        ),
+        (
+            PATH,
+            format!("{HEAD}[input]\ntype = \"object\"\n\"\\ufeffproperties\" = 1\n"),
+        ),
     ];
     for (path, text) in cases {
         let diagnostics = errors_at(path, &text);

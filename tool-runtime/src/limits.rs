@@ -268,11 +268,10 @@ mod tests {
             max_error_message_bytes: 1,
             ..Limits::default()
         };
-        let long = ToolResult::failure(ErrorBody::runtime(
-            crate::RuntimeCode::Failed,
-            "x".repeat(1000),
-            "act",
-        ), true);
+        let long = ToolResult::failure(
+            ErrorBody::runtime(crate::RuntimeCode::Failed, "x".repeat(1000), "act"),
+            true,
+        );
         let cut = limits.bound_result(long);
         let message = &cut.error().expect("failure").message;
         assert_eq!(message.len(), MIN_ERROR_MESSAGE_BYTES);

@@ -68,6 +68,15 @@ static TEXT: ToolMeta = meta(
     &[],
 );
 
+/// A pattern that backtracks exponentially on `aaaa…c` in a backtracking engine.
+static PATTERN: ToolMeta = meta(
+    "pattern",
+    Safety::ReadOnly,
+    Mode::Parallel,
+    r#"{"type": "string", "pattern": "^(a|aa)+(?=b)\\1$"}"#,
+    &[],
+);
+
 static WRITE: ToolMeta = meta(
     "write",
     Safety::Destructive,
@@ -136,6 +145,10 @@ fn registry(limits: Limits) -> Registry<Counter> {
             handler: Handler::Shared(anything),
         })
         .tool(ToolDef {
+            meta: &PATTERN,
+            handler: Handler::Shared(anything),
+        })
+        .tool(ToolDef {
             meta: &WRITE,
             handler: Handler::Exclusive(write),
         })
@@ -152,7 +165,12 @@ fn run<T>(future: impl Future<Output = T>) -> T {
         .block_on(future)
 }
 
-fn execute(registry: &Registry<Counter>, counter: &mut Counter, name: &str, args: &Value) -> ToolResult {
+fn execute(
+    registry: &Registry<Counter>,
+    counter: &mut Counter,
+    name: &str,
+    args: &Value,
+) -> ToolResult {
     run(registry.execute(&RunPolicy::full(), counter, name, args))
 }
 
@@ -237,7 +255,10 @@ fn the_depth_bound_is_exact_and_configurable() {
     let result = execute(&registry, &mut counter, "anything", &at_limit);
     assert!(result.is_success(), "{result:?}");
     let over = nested_arrays(DEFAULT_MAX_DEPTH + 1);
-    assert_eq!(message(&execute(&registry, &mut counter, "anything", &over)), DEPTH_REPORT);
+    assert_eq!(
+        message(&execute(&registry, &mut counter, "anything", &over)),
+        DEPTH_REPORT
+    );
 
     let shallow = registry_with(|limits| limits.max_depth = 2);
     assert!(execute(&shallow, &mut counter, "anything", &json!({"a": [1]})).is_success());
@@ -277,7 +298,10 @@ fn a_10_mb_string_is_refused_with_a_bounded_answer() {
         "The tool input is invalid: /text: Expected string length less or equal to 100"
     );
     let result = execute(&roomy, &mut counter, "tree", &huge);
-    assert_eq!(message(&result), "The tool input is invalid: /: Expected array");
+    assert_eq!(
+        message(&result),
+        "The tool input is invalid: /: Expected array"
+    );
     assert_eq!(counter.entered(), 0);
 }
 
@@ -285,7 +309,9 @@ fn a_10_mb_string_is_refused_with_a_bounded_answer() {
 fn a_20_000_key_object_gets_five_errors_and_a_count() {
     let registry = registry(Limits::default());
     let mut counter = Counter::default();
-    let wide: Map<String, Value> = (0..20_000).map(|i| (format!("k{i:05}"), json!(i))).collect();
+    let wide: Map<String, Value> = (0..20_000)
+        .map(|i| (format!("k{i:05}"), json!(i)))
+        .collect();
     let result = execute(&registry, &mut counter, "text", &Value::Object(wide));
     assert_eq!(
         message(&result),
@@ -300,13 +326,20 @@ fn a_20_000_key_object_gets_five_errors_and_a_count() {
 fn long_and_odd_keys_are_quoted_by_prefix_only() {
     let registry = registry(Limits::default());
     let mut counter = Counter::default();
-    let keys = ["é".repeat(5_000), "\u{202e}\u{0}/~".repeat(2_000), "🦀".repeat(3_000)];
+    let keys = [
+        "é".repeat(5_000),
+        "\u{202e}\u{0}/~".repeat(2_000),
+        "🦀".repeat(3_000),
+    ];
     let object: Map<String, Value> = keys.iter().map(|k| (k.clone(), json!(1))).collect();
     let result = execute(&registry, &mut counter, "text", &Value::Object(object));
     let text = message(&result);
     assert!(text.len() < 3 * 1024, "{} bytes", text.len());
     assert_eq!(text.matches("Unexpected property").count(), 3, "{text}");
-    assert!(text.contains("~1~0"), "keys are escaped as JSON Pointers: {text}");
+    assert!(
+        text.contains("~1~0"),
+        "keys are escaped as JSON Pointers: {text}"
+    );
 }
 
 #[test]
@@ -323,10 +356,19 @@ fn an_unknown_name_of_a_megabyte_is_quoted_by_prefix_only() {
 fn a_tool_s_long_error_detail_is_cut_to_the_message_bound() {
     let registry = registry(Limits::default());
     let mut counter = Counter::default();
-    let result = execute(&registry, &mut counter, "write", &json!({"detail": 1_000_000}));
+    let result = execute(
+        &registry,
+        &mut counter,
+        "write",
+        &json!({"detail": 1_000_000}),
+    );
     assert_eq!(result.code(), Some("TOO_LOUD"));
     let text = message(&result);
-    assert!(text.len() <= DEFAULT_MAX_ERROR_MESSAGE_BYTES, "{} bytes", text.len());
+    assert!(
+        text.len() <= DEFAULT_MAX_ERROR_MESSAGE_BYTES,
+        "{} bytes",
+        text.len()
+    );
     assert!(text.starts_with("The write was refused. éé"));
     assert!(text.ends_with('…'));
 
@@ -334,7 +376,11 @@ fn a_tool_s_long_error_detail_is_cut_to_the_message_bound() {
     let result = execute(&tight, &mut counter, "write", &json!({"detail": 1_000}));
     assert!(message(&result).len() <= 100);
     let result = execute(&tight, &mut counter, "write", &json!({"detail": 2}));
-    assert_eq!(message(&result), "The write was refused. éé", "short messages are kept whole");
+    assert_eq!(
+        message(&result),
+        "The write was refused. éé",
+        "short messages are kept whole"
+    );
 }
 
 fn calls(count: usize, name: &str) -> Vec<ToolCall> {
@@ -370,7 +416,8 @@ fn calls_past_the_batch_bound_are_answered_without_running() {
     let registry = registry_with(|limits| limits.max_batch_calls = 10);
     for name in ["anything", "write"] {
         let mut counter = Counter::default();
-        let results = run(registry.execute_batch(&RunPolicy::full(), &mut counter, &calls(25, name)));
+        let results =
+            run(registry.execute_batch(&RunPolicy::full(), &mut counter, &calls(25, name)));
         assert_eq!(results.len(), 25);
         assert!(results[..10].iter().all(ToolResult::is_success), "{name}");
         for result in &results[10..] {
@@ -383,4 +430,21 @@ fn calls_past_the_batch_bound_are_answered_without_running() {
         }
         assert_eq!(counter.entered(), 10, "{name}");
     }
+}
+
+#[test]
+fn a_pattern_that_backtracks_gets_an_answer() {
+    let registry = registry(Limits::default());
+    let mut counter = Counter::default();
+    for length in [10, 40, 10_000] {
+        let text = format!("{}c", "a".repeat(length));
+        let result = execute(&registry, &mut counter, "pattern", &json!(text));
+        let text = message(&result);
+        assert!(
+            text == "The tool input is invalid: /: Expected string to match pattern \"^(a|aa)+(?=b)\\\\1$\""
+                || text == "The tool input is invalid: /: Expected string that the pattern can be checked against",
+            "{text}"
+        );
+    }
+    assert_eq!(counter.entered(), 0);
 }

@@ -159,7 +159,11 @@ fn run(registry: &Registry<Journal>, journal: &mut Journal, calls: &[ToolCall]) 
 }
 
 fn call(n: usize, name: &str) -> ToolCall {
-    ToolCall::new(format!("call{n}"), name, json!({"id": format!("{name}{n}")}))
+    ToolCall::new(
+        format!("call{n}"),
+        name,
+        json!({"id": format!("{name}{n}")}),
+    )
 }
 
 /// `(code or "ok", stateChanged)` per result.
@@ -215,7 +219,10 @@ fn faults_in_a_sequential_message_stay_in_their_call() {
             "append6"
         ]
     );
-    assert_eq!(results[7].data(), Some(&json!({"id": "read7", "entries": 6})));
+    assert_eq!(
+        results[7].data(),
+        Some(&json!({"id": "read7", "entries": 6}))
+    );
 }
 
 #[test]
@@ -237,7 +244,10 @@ fn faults_in_a_parallel_message_stay_in_their_call() {
                 result.data(),
                 Some(&json!({"id": format!("read{n}"), "entries": 0}))
             ),
-            1 => assert_eq!(outcomes(std::slice::from_ref(result)), [outcome("TOOL_FAILED", false)]),
+            1 => assert_eq!(
+                outcomes(std::slice::from_ref(result)),
+                [outcome("TOOL_FAILED", false)]
+            ),
             _ => assert_eq!(
                 outcomes(std::slice::from_ref(result)),
                 [outcome("TOOL_TIMEOUT", false)]

@@ -130,7 +130,10 @@ fn an_update_never_replaces_a_corrupt_file() {
         settings.set_enabled("b", false);
     })
     .expect_err("corrupt");
-    assert!(matches!(error, SettingsError::Corrupt { line: 2, .. }), "{error}");
+    assert!(
+        matches!(error, SettingsError::Corrupt { line: 2, .. }),
+        "{error}"
+    );
     assert_eq!(std::fs::read_to_string(&file).expect("read"), corrupt);
 }
 
@@ -142,6 +145,11 @@ fn a_lock_that_cannot_be_taken_is_a_clear_error() {
     std::fs::create_dir(dir.path().join("tools.json.lock")).expect("mkdir");
     let error = ToolSettings::update(&file, |_| {}).expect_err("no lock");
     assert!(matches!(error, SettingsError::Lock { .. }), "{error}");
-    assert!(error.to_string().starts_with("cannot lock the tool settings `"), "{error}");
+    assert!(
+        error
+            .to_string()
+            .starts_with("cannot lock the tool settings `"),
+        "{error}"
+    );
     assert!(!file.exists(), "nothing was written");
 }
