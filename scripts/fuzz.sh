@@ -30,7 +30,9 @@ if [ "${#targets[@]}" -eq 0 ]; then
 fi
 
 # Seeds: the reference manifests for the manifest target.
-mkdir -p fuzz/corpus/manifest fuzz/corpus/execute
+for target in "${targets[@]}"; do
+    mkdir -p "fuzz/corpus/$target"
+done
 cp examples/chart-tools/tools/*.toml fuzz/corpus/manifest/ 2>/dev/null || true
 
 export CARGO_TARGET_DIR="${FUZZ_TARGET_DIR:-$PWD/fuzz/target}"
@@ -67,8 +69,8 @@ for target in "${targets[@]}"; do
     fi
     code=$?
     set -e
-    runs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$' | tail -1)
-    crashes=$(find "fuzz/artifacts/$target" -maxdepth 1 -type f \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' -o -name 'leak-*' \) | wc -l)
+    runs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$' | tail -1 || true)
+    crashes=$(find "fuzz/artifacts/$target" -maxdepth 1 -type f \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' -o -name 'leak-*' \) | wc -l || true)
     summary+=("$target: ${runs:-?} executions in ${seconds} s, exit $code, ${crashes} failing input(s) in fuzz/artifacts/$target/")
     if [ "$code" -ne 0 ]; then
         status=1
