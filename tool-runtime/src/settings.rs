@@ -3,8 +3,8 @@
 //! - A missing file is first use: every tool is enabled.
 //! - A corrupt file is an error naming the file; it is never overwritten or silently reset.
 //! - Writes are atomic: a temporary file in the same directory, then a rename.
-//! - Writers take an exclusive lock on `<file>.lock` next to the file (an OS file lock, released
-//!   when the process exits, even by a crash). [`ToolSettings::update`] reads, changes and writes
+//! - Writers take an exclusive OS file lock (released when the process exits, even by a crash)
+//!   on the file's directory (on Unix; elsewhere on `<file>.lock` next to the file). [`ToolSettings::update`] reads, changes and writes
 //!   under that lock, so concurrent updates from several processes each build on the previous
 //!   one: none is lost.
 //! - Names of tools that no longer exist are kept (the tool may come back).
@@ -44,10 +44,10 @@ pub enum SettingsError {
         /// What is wrong.
         message: String,
     },
-    /// The lock next to the file cannot be taken.
-    #[error("cannot lock the tool settings `{path}`: {source}")]
+    /// The lock of the file (see the module documentation) cannot be taken.
+    #[error("cannot lock the tool settings at `{path}`: {source}")]
     Lock {
-        /// The lock file.
+        /// What was locked.
         path: PathBuf,
         /// The I/O error.
         source: io::Error,
@@ -174,20 +174,46 @@ impl ToolSettings {
 }
 
 /// The exclusive lock of the settings at `path`, held until the returned file is dropped.
+///
+/// On Unix the lock is taken on the directory holding the file, so that no lock file is left
+/// next to it (a lock on the settings file itself would not do: each write replaces it with a
+/// new file). Elsewhere, where a directory cannot be opened as a file, it is taken on
+/// `<file>.lock`. A directory that cannot be opened is a [`SettingsError::Write`]: nothing can
+/// be written there.
 fn lock(path: &Path) -> Result<fs::File, SettingsError> {
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(".lock");
-    let lock_path = path.with_file_name(name);
-    let locked = fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&lock_path)
-        .and_then(|file| file.lock().map(|()| file));
-    locked.map_err(|source| SettingsError::Lock {
-        path: lock_path,
+    let target = lock_target(path);
+    let opened = if cfg!(unix) {
+        fs::File::open(&target)
+    } else {
+        fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&target)
+    };
+    let file = opened.map_err(|source| SettingsError::Write {
+        path: path.to_owned(),
         source,
-    })
+    })?;
+    file.lock().map_err(|source| SettingsError::Lock {
+        path: target,
+        source,
+    })?;
+    Ok(file)
+}
+
+/// What [`lock`] locks: the directory of `path` on Unix, `<file>.lock` elsewhere.
+fn lock_target(path: &Path) -> PathBuf {
+    if cfg!(unix) {
+        match path.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir.to_owned(),
+            _ => PathBuf::from("."),
+        }
+    } else {
+        let mut name = path.file_name().unwrap_or_default().to_os_string();
+        name.push(".lock");
+        path.with_file_name(name)
+    }
 }
 
 /// The parsed file, or `None` when there is none.

@@ -442,7 +442,8 @@ fn a_pattern_that_backtracks_gets_an_answer() {
         let text = message(&result);
         assert!(
             text == "The tool input is invalid: /: Expected string to match pattern \"^(a|aa)+(?=b)\\\\1$\""
-                || text == "The tool input is invalid: /: Expected string that the pattern can be checked against",
+                || text
+                    == "The tool input is invalid: /: Expected string that the pattern can be checked against",
             "{text}"
         );
     }

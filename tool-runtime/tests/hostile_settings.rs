@@ -138,18 +138,35 @@ fn an_update_never_replaces_a_corrupt_file() {
 }
 
 #[test]
-fn a_lock_that_cannot_be_taken_is_a_clear_error() {
+fn an_update_in_a_missing_directory_is_a_clear_error_and_creates_nothing() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let file = dir.path().join("tools.json");
-    // The lock's place is taken by a directory.
-    std::fs::create_dir(dir.path().join("tools.json.lock")).expect("mkdir");
-    let error = ToolSettings::update(&file, |_| {}).expect_err("no lock");
-    assert!(matches!(error, SettingsError::Lock { .. }), "{error}");
+    let file = dir.path().join("missing").join("tools.json");
+    let error = ToolSettings::update(&file, |settings| {
+        settings.set_enabled("a", false);
+    })
+    .expect_err("no directory");
+    assert!(matches!(error, SettingsError::Write { .. }), "{error}");
     assert!(
-        error
-            .to_string()
-            .starts_with("cannot lock the tool settings `"),
+        error.to_string().starts_with(&format!(
+            "cannot write the tool settings `{}`: ",
+            file.display()
+        )),
         "{error}"
     );
-    assert!(!file.exists(), "nothing was written");
+    assert!(!dir.path().join("missing").exists());
+}
+
+#[test]
+fn saving_leaves_only_the_settings_file() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("tools.json");
+    ToolSettings::update(&file, |settings| {
+        settings.set_enabled("a", false);
+    })
+    .expect("update");
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .expect("list")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["tools.json"]);
 }
