@@ -7,11 +7,11 @@ use serde_json::Value;
 use crate::envelope::{ACTION_FAILED, ErrorBody, RuntimeCode, ToolResult};
 use crate::policy::RunPolicy;
 use crate::registry::Registry;
+use crate::tool::Handler;
 
 /// The recovery hint of a call past [`Limits::max_batch_calls`](crate::Limits::max_batch_calls).
 pub const ACTION_TOO_MANY_CALLS: &str =
     "Do not retry in this message: send fewer tool calls per message.";
-use crate::tool::Handler;
 
 /// One tool call as the model issued it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
