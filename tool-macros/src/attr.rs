@@ -5,6 +5,7 @@ use syn::ext::IdentExt;
 use syn::parse::{ParseStream, Parser};
 use syn::{Expr, ExprLit, ExprPath, Ident, Lit, LitStr, Path, Token};
 use tool_manifest::model::write_accepted;
+use tool_manifest::suggest::{self, Case};
 use tool_manifest::{Mode, Safety};
 
 use crate::ast::Errors;
@@ -162,39 +163,9 @@ fn unknown_key(word: &str) -> String {
 
 /// The accepted word closest to `word`, when it is close enough to be a typo.
 pub(crate) fn closest(word: &str, accepted: &[&'static str]) -> Option<&'static str> {
-    accepted
-        .iter()
-        .map(|candidate| (edit_distance(word, candidate), *candidate))
-        .filter(|(distance, candidate)| *distance <= (candidate.len().max(word.len()) / 3).max(1))
-        .min_by_key(|(distance, _)| *distance)
-        .map(|(_, candidate)| candidate)
-}
-
-/// Edits (insert, delete, substitute, swap two neighbours) from `a` to `b`.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let width = b.len() + 1;
-    let mut d = vec![0usize; (a.len() + 1) * width];
-    for i in 0..=a.len() {
-        d[i * width] = i;
-    }
-    for (j, cell) in d.iter_mut().enumerate().take(width) {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut best = (d[(i - 1) * width + j] + 1)
-                .min(d[i * width + j - 1] + 1)
-                .min(d[(i - 1) * width + j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                best = best.min(d[(i - 2) * width + j - 2] + 1);
-            }
-            d[i * width + j] = best;
-        }
-    }
-    d[a.len() * width + b.len()]
+    suggest::closest(word, accepted, Case::Sensitive, |distance, candidate| {
+        distance <= (candidate.len().max(word.len()) / 3).max(1)
+    })
 }
 
 fn lit_str(value: &Expr) -> Option<&LitStr> {
@@ -287,16 +258,6 @@ mod tests {
         assert_eq!(closest("titel", KEYS), Some("title"));
         assert_eq!(closest("manfest", KEYS), Some("manifest"));
         assert_eq!(closest("colour", KEYS), None);
-    }
-
-    #[test]
-    fn edit_distance_counts_single_edits() {
-        assert_eq!(edit_distance("", "abc"), 3);
-        assert_eq!(edit_distance("abc", "abc"), 0);
-        assert_eq!(edit_distance("abc", "abd"), 1);
-        assert_eq!(edit_distance("abc", "ab"), 1);
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
-        assert_eq!(edit_distance("saftey", "safety"), 1);
     }
 
     fn errors_of(tokens: TokenStream) -> Vec<String> {

@@ -77,7 +77,7 @@ mod valid;
 ///
 /// `#[tool(manifest = crate::tools::drawing_create)]` binds the function to the module the
 /// generator wrote for `tools/drawing_create.toml`: the metadata is the manifest's `META`, the
-/// input must be that module's `Input`, the error `Error` or `Failure<Error>`. The attribute
+/// input must be that module's `Input`, the error `Error`, `Failure<Error>` (a declared code with guidance) or `Fault<Error>` (also `TOOL_FAILED` or `TOOL_NOT_ALLOWED`). The attribute
 /// may restate `safety` and `mode`; they are checked against the manifest at compile time, and
 /// a disagreement is one error naming the tool, both values and the manifest file. `name`,
 /// `title` and `category` come from the manifest only.

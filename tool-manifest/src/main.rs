@@ -11,6 +11,7 @@
 //! is named, with the command that refreshes them); 2 invalid manifests (every diagnostic is
 //! printed) or any other failure.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -123,12 +124,8 @@ fn main() -> ExitCode {
 }
 
 fn generate(locations: &Locations) -> Result<ExitCode, Failure> {
-    let resolved = resolve(locations)?;
-    let specs = manifest::load_dir(&resolved.manifests).map_err(Failure::Diagnostics)?;
-    let files =
-        outputs::render(&specs, &resolved.dirs).map_err(|e| Failure::Message(e.to_string()))?;
-    let changes =
-        outputs::generate(&files, &resolved.dirs).map_err(|e| Failure::Message(e.to_string()))?;
+    let (resolved, files) = render(locations)?;
+    let changes = outputs::generate(&files, &resolved.dirs).map_err(message)?;
     if changes.is_empty() {
         println!("up to date ({} files)", files.len());
     }
@@ -142,12 +139,8 @@ fn generate(locations: &Locations) -> Result<ExitCode, Failure> {
 }
 
 fn check(locations: &Locations) -> Result<ExitCode, Failure> {
-    let resolved = resolve(locations)?;
-    let specs = manifest::load_dir(&resolved.manifests).map_err(Failure::Diagnostics)?;
-    let files =
-        outputs::render(&specs, &resolved.dirs).map_err(|e| Failure::Message(e.to_string()))?;
-    let stale =
-        outputs::stale(&files, &resolved.dirs).map_err(|e| Failure::Message(e.to_string()))?;
+    let (resolved, files) = render(locations)?;
+    let stale = outputs::stale(&files, &resolved.dirs).map_err(message)?;
     if stale.is_empty() {
         println!("up to date ({} files)", files.len());
         return Ok(ExitCode::SUCCESS);
@@ -165,10 +158,22 @@ fn export(args: &ExportArgs) -> Result<ExitCode, Failure> {
     if args.read_only {
         specs.retain(|spec| spec.safety.is_read_only());
     }
-    let text =
-        dialect::export_json(args.dialect, &specs).map_err(|e| Failure::Message(e.to_string()))?;
+    let text = dialect::export_json(args.dialect, &specs).map_err(message)?;
     print!("{text}");
     Ok(ExitCode::SUCCESS)
+}
+
+/// The resolved locations and every output file the manifests there produce.
+fn render(locations: &Locations) -> Result<(Resolved, BTreeMap<PathBuf, String>), Failure> {
+    let resolved = resolve(locations)?;
+    let specs = manifest::load_dir(&resolved.manifests).map_err(Failure::Diagnostics)?;
+    let files = outputs::render(&specs, &resolved.dirs).map_err(message)?;
+    Ok((resolved, files))
+}
+
+/// Any other failure, by its message.
+fn message(error: impl std::fmt::Display) -> Failure {
+    Failure::Message(error.to_string())
 }
 
 /// `cargo tool-manifest generate`, with the flags this run was given.

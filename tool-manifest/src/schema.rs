@@ -10,25 +10,19 @@
 
 use serde_json::{Map, Value};
 
+use crate::suggest::{self, Case};
+
 /// The dialect every schema is written in.
 pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
 
-/// Keywords any schema node may carry: they document, they do not shape the Rust type.
-pub const ANNOTATIONS: &[&str] = &[
-    "description",
-    "title",
-    "default",
-    "examples",
-    "deprecated",
-    "readOnly",
-    "writeOnly",
-    "$comment",
-];
+/// Keywords any schema node may carry: they document, they do not shape the Rust type (nor
+/// reject a value).
+pub use crate::dialect::ANNOTATIONS;
 
 /// The type names of the subset, in the order messages list them.
 pub const TYPE_NAMES: &[&str] = &["string", "integer", "number", "boolean", "array", "object"];
 
-const STRING_KEYWORDS: &[&str] = &[
+pub(crate) const STRING_KEYWORDS: &[&str] = &[
     "enum",
     "const",
     "minLength",
@@ -36,7 +30,7 @@ const STRING_KEYWORDS: &[&str] = &[
     "pattern",
     "format",
 ];
-const NUMBER_KEYWORDS: &[&str] = &[
+pub(crate) const NUMBER_KEYWORDS: &[&str] = &[
     "minimum",
     "maximum",
     "exclusiveMinimum",
@@ -46,9 +40,10 @@ const NUMBER_KEYWORDS: &[&str] = &[
     "const",
 ];
 const BOOLEAN_KEYWORDS: &[&str] = &[];
-const ARRAY_KEYWORDS: &[&str] = &["items", "minItems", "maxItems", "uniqueItems"];
-const ROOT_OBJECT_KEYWORDS: &[&str] = &["properties", "required", "additionalProperties"];
-const OBJECT_KEYWORDS: &[&str] = &[
+pub(crate) const ARRAY_KEYWORDS: &[&str] = &["items", "minItems", "maxItems", "uniqueItems"];
+pub(crate) const ROOT_OBJECT_KEYWORDS: &[&str] =
+    &["properties", "required", "additionalProperties"];
+pub(crate) const OBJECT_KEYWORDS: &[&str] = &[
     "properties",
     "required",
     "additionalProperties",
@@ -240,10 +235,33 @@ pub fn unsupported(schema: &Value) -> Vec<SchemaIssue> {
     issues
 }
 
-/// The JSON text of a schema in canonical form: compact, keys sorted (the `serde_json` map is
-/// ordered while its `preserve_order` feature is off, which a test guards).
+/// The JSON text of a schema in canonical form: compact, keys sorted, no `$schema` key at the
+/// root.
 pub fn canonical_text(schema: &Value) -> String {
+    let mut schema = canonical_json(schema);
+    if let Value::Object(map) = &mut schema {
+        map.remove("$schema");
+    }
     schema.to_string()
+}
+
+/// The same JSON value with every object's keys in sorted order (whatever map type
+/// `serde_json` was built with).
+pub fn canonical_json(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            Value::Object(
+                entries
+                    .into_iter()
+                    .map(|(k, v)| (k.clone(), canonical_json(v)))
+                    .collect(),
+            )
+        }
+        Value::Array(items) => Value::Array(items.iter().map(canonical_json).collect()),
+        other => other.clone(),
+    }
 }
 
 /// A `default` or one `examples` value written inside a schema, with the schema node it must
@@ -776,7 +794,7 @@ fn push_visible(out: &mut String, c: char) {
     }
 }
 
-/// The closest candidate to `word` by edit distance, if it is close enough to be a typo.
+/// The closest candidate to `word`, ignoring case, if it is close enough to be a typo.
 pub(crate) fn closest<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
     // The distance is at least the difference in length: a word twice as long as every
     // candidate is no typo of one (and is not worth a quadratic comparison).
@@ -784,41 +802,12 @@ pub(crate) fn closest<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str>
     if word.len() > 2 * longest + 3 {
         return None;
     }
-    let lower = word.to_lowercase();
-    candidates
-        .iter()
-        .map(|c| (edit_distance(&lower, &c.to_lowercase()), *c))
-        .filter(|(d, c)| *d <= (c.chars().count().max(3) / 3).max(1))
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, c)| c)
-}
-
-/// The optimal string alignment distance: insertions, deletions, substitutions and swaps of
-/// two neighbouring characters each cost 1 (`saftey` is one step from `safety`).
-fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let width = b.len() + 1;
-    let mut d = vec![0usize; (a.len() + 1) * width];
-    for i in 0..=a.len() {
-        d[i * width] = i;
-    }
-    for (j, cell) in d.iter_mut().enumerate().take(width) {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut best = (d[(i - 1) * width + j] + 1)
-                .min(d[i * width + j - 1] + 1)
-                .min(d[(i - 1) * width + j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                best = best.min(d[(i - 2) * width + j - 2] + 1);
-            }
-            d[i * width + j] = best;
-        }
-    }
-    d[a.len() * width + b.len()]
+    suggest::closest(
+        word,
+        candidates,
+        Case::Insensitive,
+        |distance, candidate| distance <= (candidate.chars().count().max(3) / 3).max(1),
+    )
 }
 
 #[cfg(test)]
@@ -967,6 +956,19 @@ mod tests {
     }
 
     #[test]
+    fn canonical_json_drops_the_schema_keyword_at_the_root_only() {
+        let schema = serde_json::json!({
+            "type": "object",
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "properties": {"b": {"type": "string"}, "a": {"type": "integer"}}
+        });
+        assert_eq!(
+            canonical_text(&schema),
+            r#"{"properties":{"a":{"type":"integer"},"b":{"type":"string"}},"type":"object"}"#
+        );
+    }
+
+    #[test]
     fn canonical_text_sorts_keys() {
         // Guards against `serde_json/preserve_order` being switched on by feature unification.
         let value: Value = serde_json::from_str(
@@ -1020,8 +1022,5 @@ mod tests {
         );
         assert_eq!(closest("tilte", &["name", "title", "mode"]), Some("title"));
         assert_eq!(closest("colour", &["name", "safety", "mode"]), None);
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
-        assert_eq!(edit_distance("ab", "ba"), 1);
-        assert_eq!(edit_distance("", "abc"), 3);
     }
 }

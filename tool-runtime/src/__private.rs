@@ -18,7 +18,9 @@ pub use serde_json;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::tool::{BoxFuture, CallResult, DeclaredError, Failure, IntoToolOutput, ToolError};
+use crate::tool::{
+    BoxFuture, CallResult, DeclaredError, Failure, Fault, IntoToolOutput, ToolError,
+};
 use crate::{Safety, ToolMeta};
 
 /// The input schema of a code-first tool: schemars' draft 2020-12 schema of `T`.
@@ -103,7 +105,7 @@ impl<E: CodeFirstError> ErrorKind<E> for CodeFirst {
 /// The error type of a manifest-bound tool: the generated enum `D` or `Failure<D>`.
 #[diagnostic::on_unimplemented(
     message = "a manifest-bound tool must fail with the `Error` generated from its manifest, found `{Self}`",
-    label = "expected `{D}` or `Failure<{D}>`",
+    label = "expected `{D}`, `Failure<{D}>` or `Fault<{D}>`",
     note = "the manifest's `[[errors]]` are the only codes this tool may return; declare new codes there"
 )]
 pub trait ManifestError<D> {
@@ -118,6 +120,12 @@ impl<D: DeclaredError> ManifestError<D> for D {
 }
 
 impl<D: DeclaredError> ManifestError<D> for Failure<D> {
+    fn into_tool_error(self) -> ToolError {
+        self.into()
+    }
+}
+
+impl<D: DeclaredError> ManifestError<D> for Fault<D> {
     fn into_tool_error(self) -> ToolError {
         self.into()
     }

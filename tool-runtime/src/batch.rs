@@ -100,12 +100,12 @@ impl<C> Registry<C> {
         }
         let shared: &C = ctx;
         futures::future::join_all(calls.iter().map(|call| async move {
-            let tool = match self.admit(policy, &call.name, &call.arguments) {
-                Ok(tool) => tool,
+            let (tool, arguments) = match self.admit(policy, &call.name, &call.arguments) {
+                Ok(admitted) => admitted,
                 Err(refused) => return refused,
             };
             match tool.def.handler {
-                Handler::Shared(f) => tool.run_shared(f, shared, &call.arguments).await,
+                Handler::Shared(f) => tool.run_shared(f, shared, &arguments).await,
                 // Unreachable: such a call makes the message sequential.
                 Handler::Exclusive(_) => ToolResult::failure(
                     ErrorBody::runtime(

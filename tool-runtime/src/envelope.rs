@@ -17,7 +17,8 @@ use serde_json::Value;
 pub enum RuntimeCode {
     /// The arguments fail the tool's schema.
     InputInvalid,
-    /// A read-only run, a disabled tool, or a call denied by the approval gate.
+    /// A read-only run, a disabled tool, a call denied by the approval gate, or a call the tool
+    /// refused for the host's policy (`ToolError::NotAllowed`).
     NotAllowed,
     /// No tool of that name.
     NotFound,
@@ -79,6 +80,9 @@ pub const ACTION_DISABLED: &str =
 /// The recovery hint of `TOOL_NOT_ALLOWED` for a call the approval gate denied.
 pub const ACTION_DENIED: &str =
     "Do not retry the same call: it was not approved. Ask the user how to proceed.";
+/// The recovery hint of `TOOL_NOT_ALLOWED` when the tool itself refused the call.
+pub const ACTION_REFUSED_BY_TOOL: &str =
+    "Do not retry: the host does not allow this call. Tell the user, or answer without this tool.";
 /// The recovery hint of `TOOL_NOT_FOUND`.
 pub const ACTION_NOT_FOUND: &str = "Call one of the offered tools by its exact name.";
 /// The recovery hint of `TOOL_TIMEOUT` for a read-only tool.

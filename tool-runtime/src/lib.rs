@@ -68,8 +68,8 @@
 pub mod tool;
 
 pub use tool::{
-    BoxFuture, CallResult, DeclaredError, ExclusiveFn, Failure, Handler, IntoToolOutput, SharedFn,
-    ToolDef, ToolError, ToolOutput, Unchanged,
+    BoxFuture, CallResult, DeclaredError, ExclusiveFn, Failure, Fault, Handler, IntoToolOutput,
+    SharedFn, ToolDef, ToolError, ToolOutput, Unchanged,
 };
 pub use tool_manifest::{
     ErrorMeta, ErrorSpec, ExampleMeta, ExampleSpec, Mode, Safety, StaticSchema, ToolMeta, ToolSpec,
@@ -93,7 +93,26 @@ pub use registry::{DEFAULT_TIMEOUT, Registry, RegistryBuilder, RegistryError, Re
 pub use settings::{SettingsError, ToolSettings};
 pub use validate::{FieldError, InputErrors, InputSchema, SchemaError, TOOL_INPUT_ERROR_LIMIT};
 
+// ---- provider definitions per run, and the MCP server (dialect work) ----
+
+pub mod definitions;
+#[cfg(feature = "mcp")]
+pub mod mcp;
+
+pub use tool_manifest::dialect::{Dialect, ExportError, Violation};
+
 // ---- redaction and secrets (redaction work) ----
+
+pub mod credentials;
+pub mod redact;
+pub mod secrets;
+
+pub use credentials::{
+    Credential, CredentialError, CredentialKind, CredentialScope, CredentialStore, FileStore,
+    HostedPlaceholder, HostedStore, MemoryStore,
+};
+pub use redact::{LOCAL_PATH, REDACTED, RedactedPrompt, Redactor, redact_string};
+pub use secrets::{KeyStatus, ProviderSettings, SecretString, SettingsView};
 
 // ---- the `#[tool]` attribute and its support (macro work) ----
 

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 use tool_manifest::ToolMeta;
+use tool_manifest::dialect::Dialect;
 
 /// Consulted before each `destructive` call; `false` denies it (`TOOL_NOT_ALLOWED`, nothing runs).
 /// It receives the tool's frozen metadata and the arguments as the model sent them: the gate is
@@ -21,6 +22,13 @@ pub struct RunPolicy {
     pub disabled: BTreeSet<String>,
     /// Consulted before each destructive call.
     pub approval: Option<ApprovalGate>,
+    /// The provider form the run's tools are offered in (`None`: the canonical schemas). With
+    /// [`Dialect::OpenAi`] (strict mode, where every optional field is required but nullable)
+    /// a call's `null`s for originally optional fields are read as absent before validation;
+    /// `null` anywhere else is still invalid. See [`Registry::definitions`].
+    ///
+    /// [`Registry::definitions`]: crate::Registry::definitions
+    pub dialect: Option<Dialect>,
 }
 
 impl fmt::Debug for RunPolicy {
@@ -29,6 +37,7 @@ impl fmt::Debug for RunPolicy {
             .field("read_only", &self.read_only)
             .field("disabled", &self.disabled)
             .field("approval", &self.approval.as_ref().map(|_| "gate"))
+            .field("dialect", &self.dialect)
             .finish()
     }
 }
@@ -73,6 +82,22 @@ impl RunPolicy {
     ) -> Self {
         self.approval = Some(Arc::new(gate));
         self
+    }
+
+    /// Offers the run's tools in a provider's form: [`Registry::definitions`] exports in it, and
+    /// with [`Dialect::OpenAi`] the `null`s strict mode sends for optional fields are accepted as
+    /// absent.
+    ///
+    /// [`Registry::definitions`]: crate::Registry::definitions
+    #[must_use]
+    pub fn with_dialect(mut self, dialect: Dialect) -> Self {
+        self.dialect = Some(dialect);
+        self
+    }
+
+    /// True when calls may carry OpenAI strict mode's `null`s for absent optional fields.
+    pub fn accepts_openai_nulls(&self) -> bool {
+        self.dialect == Some(Dialect::OpenAi)
     }
 
     /// Check 1 (listing): may the tool appear in this run at all?

@@ -1,6 +1,7 @@
 //! The registry: every tool of a host, its compiled schema and its time limit, and the one
 //! `execute` entry every call goes through.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::panic::AssertUnwindSafe;
@@ -11,10 +12,11 @@ use serde_json::Value;
 use tool_manifest::model::is_valid_tool_name;
 use tool_manifest::{Mode, Safety, ToolMeta, ToolSpec};
 
+use crate::definitions::DialectCache;
 use crate::envelope::{
     ACTION_DENIED, ACTION_DISABLED, ACTION_FAILED, ACTION_FAILED_DESTRUCTIVE, ACTION_INPUT_INVALID,
-    ACTION_NOT_FOUND, ACTION_READ_ONLY_RUN, ACTION_TIMEOUT, ACTION_TIMEOUT_DESTRUCTIVE, ErrorBody,
-    RuntimeCode, ToolResult,
+    ACTION_NOT_FOUND, ACTION_READ_ONLY_RUN, ACTION_REFUSED_BY_TOOL, ACTION_TIMEOUT,
+    ACTION_TIMEOUT_DESTRUCTIVE, ErrorBody, RuntimeCode, ToolResult,
 };
 use crate::limits::Limits;
 use crate::policy::{Refusal, RunPolicy};
@@ -37,8 +39,10 @@ const NAME_QUOTE_LIMIT: usize = 64;
 pub(crate) struct Registered<C> {
     pub(crate) def: ToolDef<C>,
     schema: InputSchema,
-    spec: ToolSpec,
+    pub(crate) spec: ToolSpec,
     timeout: Duration,
+    /// The tool's provider definitions and strict-mode nullable fields, computed once on demand.
+    pub(crate) dialects: DialectCache,
 }
 
 /// Every tool of a host, with its schema compiled once. Immutable once built.
@@ -427,6 +431,7 @@ fn register<C>(
             schema,
             spec,
             timeout: timeouts.get(meta.name).copied().unwrap_or(default_timeout),
+            dialects: DialectCache::default(),
         }),
         _ => Err(problems),
     }
@@ -526,6 +531,10 @@ impl<C> Registry<C> {
 
     /// Runs one call through the policy check, validation, the tool and the envelope.
     ///
+    /// When the policy's dialect is OpenAI strict mode, the `null`s it sends for originally
+    /// optional fields are removed before validation (and the tool sees them absent); the
+    /// arguments are not copied when there is no such `null`.
+    ///
     /// Needs a Tokio runtime with the time driver enabled (for the time limit).
     pub async fn execute(
         &self,
@@ -534,24 +543,25 @@ impl<C> Registry<C> {
         name: &str,
         arguments: &Value,
     ) -> ToolResult {
-        let tool = match self.admit(policy, name, arguments) {
-            Ok(tool) => tool,
+        let (tool, arguments) = match self.admit(policy, name, arguments) {
+            Ok(admitted) => admitted,
             Err(refused) => return self.limits.bound_result(refused),
         };
         let result = match tool.def.handler {
-            Handler::Shared(f) => tool.run_shared(f, ctx, arguments).await,
-            Handler::Exclusive(f) => tool.run_exclusive(f, ctx, arguments).await,
+            Handler::Shared(f) => tool.run_shared(f, ctx, &arguments).await,
+            Handler::Exclusive(f) => tool.run_exclusive(f, ctx, &arguments).await,
         };
         self.limits.bound_result(result)
     }
 
-    /// Check 2 and validation: the tool, or the envelope refusing the call.
-    pub(crate) fn admit(
-        &self,
+    /// Check 2 and validation: the tool and the arguments it receives (without the `null`s of
+    /// the policy's dialect), or the envelope refusing the call.
+    pub(crate) fn admit<'a>(
+        &'a self,
         policy: &RunPolicy,
         name: &str,
-        arguments: &Value,
-    ) -> Result<&Registered<C>, ToolResult> {
+        arguments: &'a Value,
+    ) -> Result<(&'a Registered<C>, Cow<'a, Value>), ToolResult> {
         let Some(tool) = self.tools.get(name) else {
             return Err(self.not_found(policy, name));
         };
@@ -573,7 +583,8 @@ impl<C> Registry<C> {
         if let Some(refusal) = policy.call_refusal(tool.def.meta, arguments) {
             return Err(not_allowed(name, refusal));
         }
-        if let Err(errors) = tool.schema.check(arguments) {
+        let arguments = tool.accepted_arguments(policy, arguments);
+        if let Err(errors) = tool.schema.check(&arguments) {
             return Err(ToolResult::failure(
                 ErrorBody::runtime(
                     RuntimeCode::InputInvalid,
@@ -583,7 +594,7 @@ impl<C> Registry<C> {
                 false,
             ));
         }
-        Ok(tool)
+        Ok((tool, arguments))
     }
 
     fn not_found(&self, policy: &RunPolicy, name: &str) -> ToolResult {
@@ -748,6 +759,15 @@ impl<C> Registered<C> {
                 ),
                 false,
             ),
+            // A refusal comes before the tool changed anything.
+            Err(ToolError::NotAllowed(message)) => ToolResult::failure(
+                ErrorBody::runtime(
+                    RuntimeCode::NotAllowed,
+                    bounded(&message, 300),
+                    ACTION_REFUSED_BY_TOOL,
+                ),
+                false,
+            ),
             // A failure without a declared code may come after the tool changed state (its
             // output could not be serialized, say): a destructive tool never reassures.
             Err(ToolError::Failed(message)) => ToolResult::failure(
@@ -793,20 +813,16 @@ pub fn close_names<'a>(name: &str, candidates: &[&'a str]) -> Vec<&'a str> {
     if name.chars().count() > 4 * NAME_QUOTE_LIMIT {
         return Vec::new();
     }
-    let mut ranked: Vec<(usize, &'a str)> = candidates
-        .iter()
-        .filter_map(|candidate| {
-            let distance = edit_distance(name, candidate);
-            let shorter = name.chars().count().min(candidate.chars().count());
-            let prefix = name
-                .chars()
-                .zip(candidate.chars())
-                .take_while(|(a, b)| a == b)
-                .count();
-            let close = distance <= (shorter / 3).max(2) || prefix >= 4;
-            close.then_some((distance, *candidate))
-        })
-        .collect();
+    use tool_manifest::suggest::{Case, close_to};
+    let mut ranked = close_to(name, candidates, Case::Sensitive, |distance, candidate| {
+        let shorter = name.chars().count().min(candidate.chars().count());
+        let prefix = name
+            .chars()
+            .zip(candidate.chars())
+            .take_while(|(a, b)| a == b)
+            .count();
+        distance <= (shorter / 3).max(2) || prefix >= 4
+    });
     ranked.sort();
     ranked
         .into_iter()
@@ -815,33 +831,9 @@ pub fn close_names<'a>(name: &str, candidates: &[&'a str]) -> Vec<&'a str> {
         .collect()
 }
 
-/// Levenshtein distance in characters.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    let mut current = vec![0; b.len() + 1];
-    for (i, ca) in a.chars().enumerate() {
-        current[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = previous[j] + usize::from(ca != *cb);
-            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
-        }
-        std::mem::swap(&mut previous, &mut current);
-    }
-    previous[b.len()]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn edit_distance_counts_characters() {
-        assert_eq!(edit_distance("", "abc"), 3);
-        assert_eq!(edit_distance("pane_creat", "pane_create"), 1);
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
-        assert_eq!(edit_distance("é", "e"), 1);
-    }
 
     #[test]
     fn close_names_rank_by_distance_and_stop_at_three() {

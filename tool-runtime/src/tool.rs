@@ -169,6 +169,53 @@ impl<E: DeclaredError> From<E> for Failure<E> {
     }
 }
 
+/// What a manifest-bound tool may fail with: one of the codes its manifest declares, or one of
+/// the two outcomes the runtime itself defines. It cannot invent a code: the declared side is
+/// exactly [`Failure<E>`] of the generated error enum.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fault<E> {
+    /// A declared code, with optional guidance.
+    Declared(Failure<E>),
+    /// A failure without a declared code: `TOOL_FAILED` (for a destructive tool,
+    /// `stateChanged: true`, since it may have changed state half-way).
+    Failed(String),
+    /// A refusal before anything changed: `TOOL_NOT_ALLOWED`, `stateChanged: false`.
+    NotAllowed(String),
+}
+
+impl<E: DeclaredError> Fault<E> {
+    /// The code the model sees: the declared one, `TOOL_FAILED` or `TOOL_NOT_ALLOWED`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Fault::Declared(failure) => failure.error.code(),
+            Fault::Failed(_) => "TOOL_FAILED",
+            Fault::NotAllowed(_) => "TOOL_NOT_ALLOWED",
+        }
+    }
+}
+
+impl<E: DeclaredError> From<E> for Fault<E> {
+    fn from(error: E) -> Self {
+        Fault::Declared(Failure::new(error))
+    }
+}
+
+impl<E> From<Failure<E>> for Fault<E> {
+    fn from(failure: Failure<E>) -> Self {
+        Fault::Declared(failure)
+    }
+}
+
+impl<E: DeclaredError> From<Fault<E>> for ToolError {
+    fn from(fault: Fault<E>) -> Self {
+        match fault {
+            Fault::Declared(failure) => failure.into(),
+            Fault::Failed(message) => ToolError::Failed(message),
+            Fault::NotAllowed(reason) => ToolError::NotAllowed(reason),
+        }
+    }
+}
+
 /// Why a tool call failed, before it is put into the envelope.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ToolError {
@@ -184,12 +231,22 @@ pub enum ToolError {
     Input(String),
     /// The tool failed without a declared code (`TOOL_FAILED`).
     Failed(String),
+    /// The tool refused to run for a reason of the host's policy that only the tool can see (an
+    /// execution environment that does not enforce what the tool requires, say): the registry
+    /// answers `TOOL_NOT_ALLOWED` with `stateChanged: false`. Return it only before the tool
+    /// changed anything.
+    NotAllowed(String),
 }
 
 impl ToolError {
     /// A failure without a declared code.
     pub fn failed(message: impl Into<String>) -> Self {
         ToolError::Failed(message.into())
+    }
+
+    /// A refusal before the tool changed anything (`TOOL_NOT_ALLOWED`).
+    pub fn not_allowed(message: impl Into<String>) -> Self {
+        ToolError::NotAllowed(message.into())
     }
 }
 
@@ -210,7 +267,9 @@ impl fmt::Display for ToolError {
                 detail: Some(detail),
             } => write!(f, "{code}: {detail}"),
             ToolError::Declared { code, detail: None } => f.write_str(code),
-            ToolError::Input(message) | ToolError::Failed(message) => f.write_str(message),
+            ToolError::Input(message)
+            | ToolError::Failed(message)
+            | ToolError::NotAllowed(message) => f.write_str(message),
         }
     }
 }

@@ -1,1 +1,245 @@
-fn main() {}
+//! `chart-tools`: the demo chart's tools on the command line.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use chart_tools::chart::Chart;
+use clap::{Args, Parser, Subcommand};
+use tool_runtime::{Redactor, Registry, RunPolicy, SecretString, ToolSettings};
+
+/// The demo chart's agent tools, enforced by their registry.
+#[derive(Debug, Parser)]
+#[command(name = "chart-tools", version)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Runs tool calls read as JSON Lines on stdin against a fresh demo chart.
+    ///
+    /// Each input line is one model message: a JSON array of calls
+    /// {"id": string, "name": string, "arguments"?: object}. Each message is answered by one line:
+    /// a JSON array of {"id", "name", "result"}, one per call and in call order, "result" being
+    /// the envelope ({"success": true, "data", "stateChanged"} or {"success": false, "error",
+    /// "stateChanged"}). A line that is not such an array is answered by
+    /// {"error": {"code": "MESSAGE_INVALID", "message"}} saying where it is wrong (calls are
+    /// numbered from 1), and the run goes on. Blank lines are skipped. Every answer is flushed
+    /// at once. One chart serves the whole run: each message sees the changes of the ones before.
+    /// Exits 0 at the end of the input.
+    Run(RunArgs),
+
+    /// Serves the demo chart's tools over MCP on stdio (newline-delimited JSON-RPC).
+    ///
+    /// tools/list returns the run's tools with every annotation written explicitly from the
+    /// declared safety; tools/call goes through the registry (policy, validation, the tool) and
+    /// answers the envelope as structuredContent and as text, with isError when it failed. In a
+    /// read-only server a write tool is not listed, and a call to it is answered with the
+    /// TOOL_NOT_ALLOWED envelope.
+    Mcp(McpArgs),
+
+    /// Redacts a user prompt read on stdin and writes it to stdout.
+    ///
+    /// Auth values (`Bearer …`, `Basic …`) and `sk-…` keys become [REDACTED]; home directories
+    /// (/home/NAME, /Users/NAME, C:\Users\NAME) become [LOCAL_PATH]; the values of the environment
+    /// variables PROVIDER_API_KEY and SEARCH_API_KEY, when set, become [REDACTED] wherever they
+    /// appear.
+    Redact,
+}
+
+#[derive(Debug, Args)]
+struct McpArgs {
+    #[command(flatten)]
+    policy: PolicyArgs,
+
+    /// What the user answers to every ask_user question (as for `run`).
+    #[arg(long, value_name = "TEXT")]
+    answer: Option<String>,
+}
+
+#[derive(Debug, Args)]
+struct RunArgs {
+    #[command(flatten)]
+    policy: PolicyArgs,
+
+    /// What the user answers to every ask_user question. Without it, the user picks the first
+    /// offered option, and answers "yes" to an open question.
+    #[arg(long, value_name = "TEXT")]
+    answer: Option<String>,
+}
+
+/// What the host allows in a run (shared by the commands that run tools).
+#[derive(Debug, Args)]
+struct PolicyArgs {
+    /// Offers and runs only read-only tools; a call to any other tool is refused with
+    /// TOOL_NOT_ALLOWED and changes nothing.
+    #[arg(long)]
+    read_only: bool,
+
+    /// Switches a tool off for this run (repeatable). Its calls are refused with
+    /// TOOL_NOT_ALLOWED. Not written to the settings file.
+    #[arg(long = "disable", value_name = "NAME")]
+    disable: Vec<String>,
+
+    /// Reads the tools the user switched off from this settings file
+    /// ({"disabledTools": [...]}); a missing file means every tool is enabled. The file is only
+    /// read, never written. An unreadable or corrupt file is an error (exit status 2).
+    #[arg(long, value_name = "FILE")]
+    settings: Option<PathBuf>,
+
+    /// Lets code_interpreter run code where the machine cannot cut it off from the network
+    /// (no user+network namespaces). Dangerous: the code can then reach any host, service or
+    /// file the user can. Without it, such calls are refused with TOOL_NOT_ALLOWED.
+    #[cfg(feature = "code-interpreter")]
+    #[arg(long)]
+    allow_unisolated: bool,
+}
+
+/// A failure of the command itself (not of a tool call, which is answered as data).
+struct Fatal {
+    message: String,
+    status: u8,
+}
+
+impl Fatal {
+    /// Bad input from the user (arguments, settings file): exit status 2.
+    fn usage(message: impl Into<String>) -> Self {
+        Fatal {
+            message: message.into(),
+            status: 2,
+        }
+    }
+
+    /// Anything else: exit status 1.
+    fn other(message: impl Into<String>) -> Self {
+        Fatal {
+            message: message.into(),
+            status: 1,
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Command::Run(args) => run(args),
+        Command::Mcp(args) => mcp(args),
+        Command::Redact => redact(),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(fatal) => {
+            eprintln!("error: {}", fatal.message);
+            ExitCode::from(fatal.status)
+        }
+    }
+}
+
+/// The demo chart a run works on, with the host's answers and opt-ins.
+fn chart(policy: &PolicyArgs, answer: Option<String>) -> Chart {
+    let mut chart = Chart::demo();
+    chart.set_ask_user(chart_tools::run::answer_user(answer));
+    #[cfg(feature = "code-interpreter")]
+    {
+        let interpreter = chart_tools::interpreter::Interpreter::local()
+            .allow_unisolated(policy.allow_unisolated);
+        if let Some(refusal) = interpreter.refusal() {
+            eprintln!("warning: code_interpreter calls will be refused: {refusal}");
+        } else if policy.allow_unisolated && !interpreter.provider().enforces_network_policy() {
+            eprintln!(
+                "warning: code_interpreter runs code WITHOUT network isolation (--allow-unisolated)"
+            );
+        }
+        chart.set_interpreter(interpreter);
+    }
+    #[cfg(not(feature = "code-interpreter"))]
+    let _ = policy;
+    chart
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime, Fatal> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Fatal::other(format!("cannot start the runtime: {e}")))
+}
+
+fn mcp(args: McpArgs) -> Result<(), Fatal> {
+    let registry = chart_tools::registry().map_err(|e| Fatal::other(e.to_string()))?;
+    let policy = args.policy.policy(&registry)?;
+    let chart = chart(&args.policy, args.answer);
+    runtime()?
+        .block_on(tool_runtime::mcp::serve_stdio(
+            std::sync::Arc::new(registry),
+            policy,
+            chart,
+            "chart-tools",
+            env!("CARGO_PKG_VERSION"),
+        ))
+        .map_err(|e| Fatal::other(format!("the MCP server stopped: {e}")))
+}
+
+fn redact() -> Result<(), Fatal> {
+    use std::io::{Read, Write};
+    let mut prompt = String::new();
+    std::io::stdin().read_to_string(&mut prompt).map_err(|e| {
+        Fatal::usage(format!(
+            "cannot read the prompt from stdin (UTF-8 text expected): {e}"
+        ))
+    })?;
+    let keys: Vec<SecretString> = ["PROVIDER_API_KEY", "SEARCH_API_KEY"]
+        .into_iter()
+        .filter_map(|name| std::env::var(name).ok())
+        .filter(|value| !value.is_empty())
+        .map(SecretString::from)
+        .collect();
+    let keys: Vec<&SecretString> = keys.iter().collect();
+    let redactor = Redactor::new(&keys);
+    let mut stdout = std::io::stdout().lock();
+    stdout
+        .write_all(redactor.redact(&prompt).as_bytes())
+        .and_then(|()| stdout.flush())
+        .map_err(|e| Fatal::other(format!("cannot write the prompt: {e}")))
+}
+
+fn run(args: RunArgs) -> Result<(), Fatal> {
+    let registry = chart_tools::registry().map_err(|e| Fatal::other(e.to_string()))?;
+    let policy = args.policy.policy(&registry)?;
+    let mut chart = chart(&args.policy, args.answer);
+    runtime()?
+        .block_on(chart_tools::run::run(
+            &registry,
+            &policy,
+            &mut chart,
+            tokio::io::BufReader::new(tokio::io::stdin()),
+            tokio::io::stdout(),
+        ))
+        .map_err(|e| Fatal::other(format!("cannot read messages or write answers: {e}")))
+}
+
+impl PolicyArgs {
+    /// The run's policy: `--read-only`, the settings file's disabled tools, and `--disable`.
+    fn policy(&self, registry: &Registry<Chart>) -> Result<RunPolicy, Fatal> {
+        let mut policy = if self.read_only {
+            RunPolicy::read_only()
+        } else {
+            RunPolicy::full()
+        };
+        if let Some(path) = &self.settings {
+            let settings = ToolSettings::load(path).map_err(|e| Fatal::usage(e.to_string()))?;
+            settings.apply(&mut policy);
+        }
+        for name in &self.disable {
+            if registry.get(name).is_none() {
+                let names: Vec<String> = registry.names().map(|n| format!("`{n}`")).collect();
+                return Err(Fatal::usage(format!(
+                    "unknown tool `{name}` in `--disable`, expected one of {}",
+                    names.join(", ")
+                )));
+            }
+            policy.disabled.insert(name.clone());
+        }
+        Ok(policy)
+    }
+}

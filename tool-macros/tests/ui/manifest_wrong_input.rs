@@ -1,45 +1,6 @@
 use tool_runtime::tool;
 
-/// A module of the shape the generator writes.
-mod tools {
-    pub mod drawing_create {
-        #[derive(
-            Debug,
-            ::tool_runtime::__private::serde::Deserialize,
-            ::tool_runtime::__private::schemars::JsonSchema,
-        )]
-        #[serde(crate = "::tool_runtime::__private::serde")]
-        #[schemars(crate = "::tool_runtime::__private::schemars")]
-        pub struct Input {
-            pub pane_id: String,
-        }
-
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        pub enum Error {
-            PaneNotFound,
-        }
-
-        impl ::tool_runtime::DeclaredError for Error {
-            fn code(&self) -> &'static str {
-                "PANE_NOT_FOUND"
-            }
-        }
-
-        pub static META: ::tool_runtime::ToolMeta = ::tool_runtime::ToolMeta {
-            name: "drawing_create",
-            title: "Create a drawing",
-            description: "Draws on a pane.",
-            safety: ::tool_runtime::Safety::Destructive,
-            mode: ::tool_runtime::Mode::Sequential,
-            category: None,
-            input_schema: ::tool_runtime::StaticSchema::Json(r#"{"type":"object"}"#),
-            output_schema: None,
-            errors: &[],
-            examples: &[],
-            source: "tools/drawing_create.toml",
-        };
-    }
-}
+include!("support/drawing_create.rs");
 
 struct Chart;
 

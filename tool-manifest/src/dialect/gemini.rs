@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 
 use super::{
     NUMBER_WIDTH_FORMATS, Notes, Report, Rule, append_notes, describe_keyword, join, json_type,
-    merge_into, resolve_local, split_type_union, types_of, walk,
+    merge_into, rename_one_of, resolve_local, split_type_union, types_of, walk,
 };
 use crate::model::ToolSpec;
 
@@ -324,16 +324,7 @@ fn rewrite(map: &mut Map<String, Value>, ptr: &str, report: &mut Report) {
             }
             continue;
         }
-        if let Some(one_of) = map.remove("oneOf") {
-            if map.contains_key("anyOf") {
-                report.push(
-                    &join(ptr, "oneOf"),
-                    "gemini.keywords",
-                    "`oneOf` next to `anyOf` cannot be expressed",
-                );
-            } else {
-                map.insert("anyOf".to_owned(), one_of);
-            }
+        if rename_one_of(map, ptr, "gemini.keywords", report) {
             continue;
         }
         if let Some(mut split) = split_type_union(map) {

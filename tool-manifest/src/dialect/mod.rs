@@ -35,6 +35,7 @@ pub mod openai;
 mod schema;
 
 pub use openai::{openai_nullable_pointers, strip_openai_nulls};
+pub use schema::ANNOTATIONS;
 pub(crate) use schema::*;
 
 /// A consumer of tool definitions.

@@ -25,7 +25,7 @@ use serde_json::{Map, Value, json};
 
 use super::{
     ANNOTATIONS, NUMBER_WIDTH_FORMATS, Notes, Report, Rule, check_local_refs, join, merge_into,
-    required_names, resolve_local, split_type_union, walk,
+    rename_one_of, required_names, resolve_local, split_type_union, walk,
 };
 use crate::model::ToolSpec;
 
@@ -334,16 +334,7 @@ fn rewrite(map: &mut Map<String, Value>, ptr: &str, ctx: &mut Ctx<'_>) -> usize 
             }
             continue;
         }
-        if let Some(one_of) = map.remove("oneOf") {
-            if map.contains_key("anyOf") {
-                ctx.report.push(
-                    &join(ptr, "oneOf"),
-                    "openai.keywords",
-                    "`oneOf` next to `anyOf` cannot be expressed",
-                );
-            } else {
-                map.insert("anyOf".to_owned(), one_of);
-            }
+        if rename_one_of(map, ptr, "openai.keywords", ctx.report) {
             continue;
         }
         if let Some(split) = split_type_union(map) {

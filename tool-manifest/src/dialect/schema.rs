@@ -169,8 +169,9 @@ pub(crate) fn types_of(node: &Map<String, Value>) -> Vec<String> {
     }
 }
 
-/// Keywords that only annotate a schema: they never reject a value.
-pub(crate) const ANNOTATIONS: &[&str] = &[
+/// Keywords any schema node may carry: they document, they never reject a value (nor shape a
+/// generated Rust type).
+pub const ANNOTATIONS: &[&str] = &[
     "description",
     "title",
     "default",
@@ -221,6 +222,30 @@ pub(crate) fn json_type(value: &Value) -> &'static str {
 /// Does a value of JSON type `actual` satisfy the schema type `wanted`?
 pub(crate) fn type_matches(wanted: &str, actual: &str) -> bool {
     wanted == actual || (wanted == "number" && actual == "integer")
+}
+
+/// Turns a node's `oneOf` into `anyOf` (a provider without `oneOf` gets its branches as
+/// `anyOf`), unless the node has an `anyOf` already: that is reported under `rule`. Returns
+/// whether the node had a `oneOf`.
+pub(crate) fn rename_one_of(
+    map: &mut Map<String, Value>,
+    ptr: &str,
+    rule: &'static str,
+    report: &mut Report,
+) -> bool {
+    let Some(one_of) = map.remove("oneOf") else {
+        return false;
+    };
+    if map.contains_key("anyOf") {
+        report.push(
+            &join(ptr, "oneOf"),
+            rule,
+            "`oneOf` next to `anyOf` cannot be expressed",
+        );
+    } else {
+        map.insert("anyOf".to_owned(), one_of);
+    }
+    true
 }
 
 /// Splits a node whose `type` lists two or more non-null types into an `anyOf` with one branch

@@ -67,6 +67,9 @@ pub struct Chart {
     next_drawing: u32,
     next_comparison: u32,
     ask_user: Option<AskUserFn>,
+    /// How `code_interpreter` runs code; set by the host with `Chart::with_interpreter`.
+    #[cfg(feature = "code-interpreter")]
+    pub(crate) interpreter: Option<crate::interpreter::Interpreter>,
 }
 
 impl fmt::Debug for Chart {
@@ -127,6 +130,8 @@ impl Chart {
             next_pane: 0,
             next_comparison: 1,
             ask_user: None,
+            #[cfg(feature = "code-interpreter")]
+            interpreter: None,
         }
     }
 }

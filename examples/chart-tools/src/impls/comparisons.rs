@@ -1,0 +1,48 @@
+//! `comparisons_list`, `comparison_create`, `comparisons_clear`.
+
+use tool_runtime::tool;
+
+use super::{Written, declared_errors};
+use crate::chart::{Chart, ChartError, ComparisonView, ComparisonsCleared, ComparisonsList};
+use crate::tools;
+use tool_runtime::Fault;
+
+declared_errors!(comparisons_list_error: tools::comparisons_list::Error { PaneNotFound });
+declared_errors!(comparison_create_error: tools::comparison_create::Error {
+    PaneNotFound,
+    InstrumentNotFound,
+    ComparisonExists,
+});
+declared_errors!(comparisons_clear_error: tools::comparisons_clear::Error { PaneNotFound });
+
+#[tool(manifest = crate::tools::comparisons_list)]
+pub(crate) fn comparisons_list(
+    chart: &Chart,
+    input: tools::comparisons_list::Input,
+) -> Result<ComparisonsList, Fault<tools::comparisons_list::Error>> {
+    chart
+        .comparisons_list(input.pane_id.as_deref())
+        .map_err(comparisons_list_error)
+}
+
+#[tool(manifest = crate::tools::comparison_create)]
+pub(crate) fn comparison_create(
+    chart: &mut Chart,
+    input: tools::comparison_create::Input,
+) -> Result<ComparisonView, Fault<tools::comparison_create::Error>> {
+    chart
+        .comparison_create(&input.symbol, input.pane_id.as_deref())
+        .map_err(comparison_create_error)
+}
+
+#[tool(manifest = crate::tools::comparisons_clear)]
+pub(crate) fn comparisons_clear(
+    chart: &mut Chart,
+    input: tools::comparisons_clear::Input,
+) -> Result<Written<ComparisonsCleared>, Fault<tools::comparisons_clear::Error>> {
+    let cleared = chart
+        .comparisons_clear(input.pane_id.as_deref())
+        .map_err(comparisons_clear_error)?;
+    let changed = !cleared.removed.is_empty();
+    Ok(Written::new(cleared, changed))
+}

@@ -1,0 +1,142 @@
+//! `drawings_list`, `drawing_create`, `drawing_update`, `drawing_delete`, `drawings_copy`,
+//! `drawings_clear`.
+
+use tool_runtime::tool;
+
+use super::{Written, declared_errors};
+use crate::chart::{
+    Anchor, Chart, ChartError, Drawing, DrawingDeleted, DrawingsCleared, DrawingsCopied,
+    DrawingsList, StyleChange,
+};
+use crate::tools;
+use tool_runtime::Fault;
+
+declared_errors!(drawings_list_error: tools::drawings_list::Error { PaneNotFound });
+declared_errors!(drawing_create_error: tools::drawing_create::Error {
+    PaneNotFound,
+    DateOutOfRange,
+    AnchorCountMismatch,
+    TextRequired,
+});
+declared_errors!(drawing_update_error: tools::drawing_update::Error {
+    DrawingNotFound,
+    DateOutOfRange,
+    AnchorCountMismatch,
+    NothingToChange,
+});
+declared_errors!(drawing_delete_error: tools::drawing_delete::Error { DrawingNotFound });
+declared_errors!(drawings_copy_error: tools::drawings_copy::Error {
+    PaneNotFound,
+    SamePane,
+    DrawingNotFound,
+    DateOutOfRange,
+});
+declared_errors!(drawings_clear_error: tools::drawings_clear::Error { PaneNotFound });
+
+#[tool(manifest = crate::tools::drawings_list)]
+pub(crate) fn drawings_list(
+    chart: &Chart,
+    input: tools::drawings_list::Input,
+) -> Result<DrawingsList, Fault<tools::drawings_list::Error>> {
+    chart
+        .drawings_list(input.pane_id.as_deref())
+        .map_err(drawings_list_error)
+}
+
+/// The anchors and style change of a `drawing_create` or `drawing_update` input.
+macro_rules! anchors {
+    ($anchors:expr) => {
+        $anchors
+            .into_iter()
+            .map(|a| Anchor {
+                time: a.time,
+                price: a.price,
+            })
+            .collect::<Vec<_>>()
+    };
+}
+
+macro_rules! style_change {
+    ($style:expr) => {
+        $style.map(|s| StyleChange {
+            color: s.color,
+            width: s.width,
+            line_style: s.line_style.map(Into::into),
+        })
+    };
+}
+
+#[tool(manifest = crate::tools::drawing_create)]
+pub(crate) fn drawing_create(
+    chart: &mut Chart,
+    input: tools::drawing_create::Input,
+) -> Result<Drawing, Fault<tools::drawing_create::Error>> {
+    chart
+        .drawing_create(
+            &input.pane_id,
+            input.kind.into(),
+            anchors!(input.anchors),
+            style_change!(input.style),
+            input.text,
+        )
+        .map_err(drawing_create_error)
+}
+
+#[tool(manifest = crate::tools::drawing_update)]
+pub(crate) fn drawing_update(
+    chart: &mut Chart,
+    input: tools::drawing_update::Input,
+) -> Result<Written<Drawing>, Fault<tools::drawing_update::Error>> {
+    let before = chart
+        .drawings_list(None)
+        .ok()
+        .and_then(|list| list.drawings.into_iter().find(|d| d.id == input.drawing_id));
+    let after = chart
+        .drawing_update(
+            &input.drawing_id,
+            input.anchors.map(|anchors| anchors!(anchors)),
+            style_change!(input.style),
+            input.text,
+        )
+        .map_err(drawing_update_error)?;
+    let changed = before.as_ref() != Some(&after);
+    Ok(Written::new(after, changed))
+}
+
+#[tool(manifest = crate::tools::drawing_delete)]
+pub(crate) fn drawing_delete(
+    chart: &mut Chart,
+    input: tools::drawing_delete::Input,
+) -> Result<DrawingDeleted, Fault<tools::drawing_delete::Error>> {
+    chart
+        .drawing_delete(&input.drawing_id)
+        .map_err(drawing_delete_error)
+}
+
+#[tool(manifest = crate::tools::drawings_copy)]
+pub(crate) fn drawings_copy(
+    chart: &mut Chart,
+    input: tools::drawings_copy::Input,
+) -> Result<Written<DrawingsCopied>, Fault<tools::drawings_copy::Error>> {
+    let copied = chart
+        .drawings_copy(
+            &input.from_pane_id,
+            &input.to_pane_id,
+            input.drawing_ids.as_deref(),
+        )
+        .map_err(drawings_copy_error)?;
+    let changed = !copied.copied.is_empty();
+    Ok(Written::new(copied, changed))
+}
+
+#[tool(manifest = crate::tools::drawings_clear)]
+pub(crate) fn drawings_clear(
+    chart: &mut Chart,
+    input: tools::drawings_clear::Input,
+) -> Result<Written<DrawingsCleared>, Fault<tools::drawings_clear::Error>> {
+    let cleared = chart
+        .drawings_clear(input.pane_id.as_deref())
+        .map_err(drawings_clear_error)?;
+    let changed = !cleared.removed.is_empty();
+    Ok(Written::new(cleared, changed))
+}

@@ -1,0 +1,81 @@
+//! `indicators_query`, `instruments_query_name`, `market_bars_query`, `market_timeshare_query`,
+//! `market_timeshare_range_query`.
+
+use tool_runtime::tool;
+
+use super::declared_errors;
+use crate::chart::{BarsQuery, Chart, ChartError, IndicatorsQuery, InstrumentMatches, Timeshare};
+use crate::tools;
+use tool_runtime::Fault;
+
+declared_errors!(indicators_query_error: tools::indicators_query::Error {
+    PaneNotFound,
+    IndicatorNotFound,
+});
+declared_errors!(market_bars_query_error: tools::market_bars_query::Error {
+    InstrumentNotFound,
+    DateOutOfRange,
+    InvalidTimeRange,
+});
+declared_errors!(market_timeshare_query_error: tools::market_timeshare_query::Error {
+    InstrumentNotFound,
+});
+declared_errors!(market_timeshare_range_query_error: tools::market_timeshare_range_query::Error {
+    InstrumentNotFound,
+    DateOutOfRange,
+    InvalidTimeRange,
+});
+
+#[tool(manifest = crate::tools::indicators_query)]
+pub(crate) fn indicators_query(
+    chart: &Chart,
+    input: tools::indicators_query::Input,
+) -> Result<IndicatorsQuery, Fault<tools::indicators_query::Error>> {
+    chart
+        .indicators_query(&input.pane_id, input.name.map(Into::into), input.limit)
+        .map_err(indicators_query_error)
+}
+
+#[tool(manifest = crate::tools::instruments_query_name)]
+pub(crate) fn instruments_query_name(
+    chart: &Chart,
+    input: tools::instruments_query_name::Input,
+) -> Result<InstrumentMatches, tools::instruments_query_name::Error> {
+    Ok(chart.instruments_query_name(&input.query, input.limit))
+}
+
+#[tool(manifest = crate::tools::market_bars_query)]
+pub(crate) fn market_bars_query(
+    chart: &Chart,
+    input: tools::market_bars_query::Input,
+) -> Result<BarsQuery, Fault<tools::market_bars_query::Error>> {
+    chart
+        .market_bars_query(
+            &input.symbol,
+            input.interval.into(),
+            input.from,
+            input.to,
+            input.limit,
+        )
+        .map_err(market_bars_query_error)
+}
+
+#[tool(manifest = crate::tools::market_timeshare_query)]
+pub(crate) fn market_timeshare_query(
+    chart: &Chart,
+    input: tools::market_timeshare_query::Input,
+) -> Result<Timeshare, Fault<tools::market_timeshare_query::Error>> {
+    chart
+        .market_timeshare_query(&input.symbol)
+        .map_err(market_timeshare_query_error)
+}
+
+#[tool(manifest = crate::tools::market_timeshare_range_query)]
+pub(crate) fn market_timeshare_range_query(
+    chart: &Chart,
+    input: tools::market_timeshare_range_query::Input,
+) -> Result<Timeshare, Fault<tools::market_timeshare_range_query::Error>> {
+    chart
+        .market_timeshare_range_query(&input.symbol, input.from, input.to)
+        .map_err(market_timeshare_range_query_error)
+}

@@ -1,0 +1,31 @@
+//! `web_search` (the chart's offline index) and `ask_user` (the host's callback).
+
+use tool_runtime::tool;
+
+use super::declared_errors;
+use crate::chart::{Chart, ChartError, SearchResults, UserAnswer};
+use crate::tools;
+use tool_runtime::Fault;
+
+declared_errors!(web_search_error: tools::web_search::Error { SearchQueryEmpty });
+declared_errors!(ask_user_error: tools::ask_user::Error { UserUnavailable });
+
+#[tool(manifest = crate::tools::web_search)]
+pub(crate) fn web_search(
+    chart: &Chart,
+    input: tools::web_search::Input,
+) -> Result<SearchResults, Fault<tools::web_search::Error>> {
+    chart
+        .web_search(&input.query, input.limit)
+        .map_err(web_search_error)
+}
+
+#[tool(manifest = crate::tools::ask_user)]
+pub(crate) fn ask_user(
+    chart: &Chart,
+    input: tools::ask_user::Input,
+) -> Result<UserAnswer, Fault<tools::ask_user::Error>> {
+    chart
+        .ask_user(&input.question, &input.options.unwrap_or_default())
+        .map_err(ask_user_error)
+}

@@ -1,0 +1,308 @@
+//! Provider definitions of a run's tools, and the arguments a provider's dialect sends.
+//!
+//! [`Registry::definitions`] offers the tools a [`RunPolicy`] resolves in the policy's dialect
+//! ([`RunPolicy::with_dialect`]): exactly what [`tool_manifest::dialect::export`] produces for
+//! those tools, with every tool's conversion computed once per registry and dialect, on first
+//! use, and reused by every later run.
+//!
+//! The same policy tells [`Registry::execute`] how to read a call. OpenAI strict mode makes every
+//! optional field required but nullable, so a model sends `null` for a field it leaves out: with
+//! [`Dialect::OpenAi`] those `null`s, and only those, are read as absent before validation.
+
+use std::borrow::Cow;
+use std::sync::OnceLock;
+
+use serde_json::Value;
+use tool_manifest::dialect::{
+    self, Dialect, ExportError, Violation, openai_nullable_pointers, strip_openai_nulls,
+};
+
+use crate::policy::RunPolicy;
+use crate::registry::{Registered, Registry};
+
+/// What one tool's declaration gives each dialect, computed on first use.
+#[derive(Debug, Default)]
+pub(crate) struct DialectCache {
+    /// One conversion per dialect, indexed by [`slot`].
+    converted: [OnceLock<Result<Value, Vec<Violation>>>; 4],
+    /// The properties OpenAI strict mode makes nullable: their schema pointers, and where their
+    /// `null`s can appear in the arguments.
+    nullable: OnceLock<(Vec<String>, NullablePlaces)>,
+}
+
+/// Where a call's arguments can hold a `null` that OpenAI strict mode sent for an absent field.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum NullablePlaces {
+    /// No property becomes nullable: there is never anything to remove.
+    Nowhere,
+    /// Exactly at these paths (property names from the root): every nullable property sits on
+    /// a chain of `properties` and the schema has no reference that could reach one elsewhere.
+    Paths(Vec<Vec<String>>),
+    /// Below references, array items or combinators: any `null` may be one.
+    Anywhere,
+}
+
+impl NullablePlaces {
+    fn of(schema: &Value, pointers: &[String]) -> Self {
+        if pointers.is_empty() {
+            return NullablePlaces::Nowhere;
+        }
+        if has_reference(schema, 0) {
+            return NullablePlaces::Anywhere;
+        }
+        let paths: Option<Vec<Vec<String>>> = pointers.iter().map(|p| property_path(p)).collect();
+        paths.map_or(NullablePlaces::Anywhere, NullablePlaces::Paths)
+    }
+
+    /// True when `arguments` may hold a `null` to remove.
+    fn may_strip(&self, arguments: &Value) -> bool {
+        match self {
+            NullablePlaces::Nowhere => false,
+            NullablePlaces::Paths(paths) => paths.iter().any(|path| {
+                path.iter()
+                    .try_fold(arguments, |value, name| value.get(name))
+                    .is_some_and(Value::is_null)
+            }),
+            NullablePlaces::Anywhere => contains_null(arguments),
+        }
+    }
+}
+
+/// How deep [`has_reference`] looks; a deeper schema counts as having one.
+const SCHEMA_DEPTH_LIMIT: usize = 64;
+
+/// True when a reference keyword appears anywhere in `schema`.
+fn has_reference(schema: &Value, depth: usize) -> bool {
+    if depth > SCHEMA_DEPTH_LIMIT {
+        return true;
+    }
+    match schema {
+        Value::Object(map) => map.iter().any(|(key, value)| {
+            matches!(key.as_str(), "$ref" | "$dynamicRef" | "$recursiveRef")
+                || has_reference(value, depth + 1)
+        }),
+        Value::Array(items) => items.iter().any(|v| has_reference(v, depth + 1)),
+        _ => false,
+    }
+}
+
+/// `/properties/filter/properties/since` → `["filter", "since"]`; `None` when the pointer goes
+/// through anything but `properties`.
+fn property_path(pointer: &str) -> Option<Vec<String>> {
+    let mut segments = pointer.strip_prefix('/')?.split('/');
+    let mut path = Vec::new();
+    while let Some(keyword) = segments.next() {
+        let name = segments.next()?;
+        if keyword != "properties" {
+            return None;
+        }
+        path.push(name.replace("~1", "/").replace("~0", "~"));
+    }
+    Some(path)
+}
+
+/// The index of a dialect in [`DialectCache::converted`].
+const fn slot(dialect: Dialect) -> usize {
+    match dialect {
+        Dialect::Mcp => 0,
+        Dialect::OpenAi => 1,
+        Dialect::Anthropic => 2,
+        Dialect::Gemini => 3,
+    }
+}
+
+impl<C> Registered<C> {
+    /// The tool's definition in `dialect`, converted and checked once.
+    pub(crate) fn definition(&self, dialect: Dialect) -> &Result<Value, Vec<Violation>> {
+        self.dialects.converted[slot(dialect)].get_or_init(|| dialect::convert(dialect, &self.spec))
+    }
+
+    /// The properties OpenAI strict mode makes nullable (JSON Pointers into the input schema).
+    pub(crate) fn nullable_pointers(&self) -> &[String] {
+        &self.nullable().0
+    }
+
+    fn nullable(&self) -> &(Vec<String>, NullablePlaces) {
+        self.dialects.nullable.get_or_init(|| {
+            let schema = &self.spec.input_schema;
+            let pointers = openai_nullable_pointers(schema);
+            let places = NullablePlaces::of(schema, &pointers);
+            (pointers, places)
+        })
+    }
+
+    /// The arguments as the tool's canonical schema reads them under `policy`: without OpenAI
+    /// strict mode's `null`s for originally optional fields. Borrowed when there is none (for
+    /// schemas with references, when there is no `null` at all).
+    pub(crate) fn accepted_arguments<'a>(
+        &self,
+        policy: &RunPolicy,
+        arguments: &'a Value,
+    ) -> Cow<'a, Value> {
+        if policy.accepts_openai_nulls() && self.nullable().1.may_strip(arguments) {
+            return Cow::Owned(strip_openai_nulls(&self.spec.input_schema, arguments));
+        }
+        Cow::Borrowed(arguments)
+    }
+}
+
+/// True when a `null` appears anywhere in `value` (iterative: no recursion on deep input).
+fn contains_null(value: &Value) -> bool {
+    let mut pending = vec![value];
+    while let Some(value) = pending.pop() {
+        match value {
+            Value::Null => return true,
+            Value::Array(items) => pending.extend(items),
+            Value::Object(map) => pending.extend(map.values()),
+            Value::Bool(_) | Value::Number(_) | Value::String(_) => {}
+        }
+    }
+    false
+}
+
+impl<C> Registry<C> {
+    /// The definitions of the run's tools ([`Registry::resolve`]) in the policy's dialect
+    /// ([`RunPolicy::with_dialect`]): a JSON array in the provider's request shape, sorted by
+    /// name, equal to [`dialect::export`] of [`Registry::resolve_specs`]. Each tool's conversion
+    /// is computed once per registry and dialect and reused by every run.
+    ///
+    /// A policy without a dialect gets the canonical form: each tool's [`ToolSpec`] as JSON.
+    /// An MCP server offers more than the [`Dialect::Mcp`] export: its `outputSchema` describes
+    /// the envelope each call returns (see `mcp::McpServer::tools`, feature `mcp`).
+    ///
+    /// # Errors
+    /// Every tool of the run that the dialect cannot express, with the pointer and the rule, and
+    /// the rules about the whole set (OpenAI's limit of functions per request).
+    ///
+    /// [`ToolSpec`]: crate::ToolSpec
+    pub fn definitions(&self, policy: &RunPolicy) -> Result<Value, ExportError> {
+        let resolved: Vec<&Registered<C>> = self
+            .tools
+            .values()
+            .filter(|t| policy.lists(t.def.meta))
+            .collect();
+        let Some(dialect) = policy.dialect else {
+            return Ok(Value::Array(
+                resolved
+                    .iter()
+                    .map(|t| serde_json::to_value(&t.spec).unwrap_or(Value::Null))
+                    .collect(),
+            ));
+        };
+        if dialect == Dialect::OpenAi && resolved.len() > dialect::openai::MAX_FUNCTIONS {
+            // A rule about the whole set: the exporter words it (rare, not worth caching).
+            let specs: Vec<_> = resolved.iter().map(|t| t.spec.clone()).collect();
+            return dialect::export(dialect, &specs);
+        }
+        let mut definitions = Vec::with_capacity(resolved.len());
+        let mut violations = Vec::new();
+        for tool in resolved {
+            match tool.definition(dialect) {
+                Ok(definition) => definitions.push(definition.clone()),
+                Err(found) => violations.extend(found.iter().cloned()),
+            }
+        }
+        if violations.is_empty() {
+            Ok(Value::Array(definitions))
+        } else {
+            violations.sort();
+            violations.dedup();
+            Err(ExportError {
+                dialect,
+                violations,
+            })
+        }
+    }
+
+    /// One tool's definition in `dialect` (computed once), whether or not a run lists it;
+    /// `None` for an unknown tool.
+    ///
+    /// # Errors
+    /// The rules of the dialect the tool breaks.
+    pub fn definition(&self, name: &str, dialect: Dialect) -> Option<Result<&Value, &[Violation]>> {
+        self.tools
+            .get(name)
+            .map(|t| t.definition(dialect).as_ref().map_err(Vec::as_slice))
+    }
+
+    /// The properties of a tool that OpenAI strict mode makes required but nullable (JSON
+    /// Pointers into its input schema, sorted); their `null`s are read as absent in a run with
+    /// [`Dialect::OpenAi`]. `None` for an unknown tool.
+    pub fn openai_nullable_pointers(&self, name: &str) -> Option<&[String]> {
+        self.tools.get(name).map(Registered::nullable_pointers)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn nulls_are_found_at_any_depth() {
+        assert!(!contains_null(&json!({"a": [1, "x", {"b": true}]})));
+        assert!(contains_null(&json!({"a": [1, "x", {"b": null}]})));
+        assert!(contains_null(&Value::Null));
+        assert!(!contains_null(&json!({})));
+    }
+
+    #[test]
+    fn pointers_along_properties_become_paths() {
+        assert_eq!(
+            property_path("/properties/filter/properties/since"),
+            Some(vec!["filter".to_owned(), "since".to_owned()])
+        );
+        assert_eq!(
+            property_path("/properties/a~1b/properties/properties"),
+            Some(vec!["a/b".to_owned(), "properties".to_owned()])
+        );
+        assert_eq!(property_path("/items/properties/x"), None);
+        assert_eq!(property_path("/$defs/A/properties/x"), None);
+        assert_eq!(property_path("/properties"), None);
+    }
+
+    #[test]
+    fn places_are_exact_only_without_references() {
+        let plain = json!({"type": "object", "properties": {
+            "a": {"type": "object", "properties": {"b": {"type": "string"}}},
+            "c": {"type": "integer"}
+        }, "required": ["a"]});
+        let pointers = openai_nullable_pointers(&plain);
+        let places = NullablePlaces::of(&plain, &pointers);
+        assert_eq!(
+            places,
+            NullablePlaces::Paths(vec![
+                vec!["a".to_owned(), "b".to_owned()],
+                vec!["c".to_owned()]
+            ])
+        );
+        assert!(places.may_strip(&json!({"a": {"b": null}})));
+        assert!(places.may_strip(&json!({"a": {}, "c": null})));
+        assert!(!places.may_strip(&json!({"a": null, "x": null})));
+
+        // `c` reuses `a`'s schema: `/c/b` is nullable too, though no pointer names it.
+        let reused = json!({"type": "object", "properties": {
+            "a": {"type": "object", "properties": {"b": {"type": "string"}}},
+            "c": {"$ref": "#/properties/a"}
+        }});
+        let pointers = openai_nullable_pointers(&reused);
+        let places = NullablePlaces::of(&reused, &pointers);
+        assert_eq!(places, NullablePlaces::Anywhere);
+        assert!(places.may_strip(&json!({"c": {"b": null}})));
+
+        let closed =
+            json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]});
+        assert_eq!(
+            NullablePlaces::of(&closed, &openai_nullable_pointers(&closed)),
+            NullablePlaces::Nowhere
+        );
+    }
+
+    #[test]
+    fn every_dialect_has_its_own_slot() {
+        let mut slots: Vec<usize> = Dialect::ALL.iter().map(|d| slot(*d)).collect();
+        slots.sort_unstable();
+        slots.dedup();
+        assert_eq!(slots, [0, 1, 2, 3]);
+    }
+}

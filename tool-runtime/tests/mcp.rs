@@ -1,0 +1,590 @@
+//! The MCP server end to end: an in-process server and rmcp's client over a duplex stream.
+
+#![cfg(feature = "mcp")]
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use rmcp::model::{CallToolRequestParams, CallToolResult, ErrorCode, Tool};
+use rmcp::service::{RoleClient, RunningService};
+use rmcp::{ServiceError, ServiceExt};
+use serde_json::{Value, json};
+use tokio::sync::RwLock;
+use tool_runtime::mcp::McpServer;
+use tool_runtime::{
+    BoxFuture, CallResult, ErrorMeta, Handler, Mode, Registry, RunPolicy, Safety, StaticSchema,
+    ToolDef, ToolError, ToolMeta, ToolOutput,
+};
+
+#[derive(Debug)]
+struct Chart {
+    panes: Vec<String>,
+    drawings: Vec<String>,
+}
+
+impl Chart {
+    fn new() -> Self {
+        Chart {
+            panes: vec!["main".to_owned(), "lower".to_owned()],
+            drawings: Vec::new(),
+        }
+    }
+}
+
+static PANES_LIST: ToolMeta = ToolMeta {
+    name: "panes_list",
+    title: "List panes",
+    description: "Lists the chart's panes.",
+    safety: Safety::ReadOnly,
+    mode: Mode::Parallel,
+    category: Some("chart"),
+    input_schema: StaticSchema::Json(
+        r#"{"type":"object","properties":{"prefix":{"type":"string"}},"additionalProperties":false}"#,
+    ),
+    output_schema: Some(StaticSchema::Json(
+        r#"{"type":"object","properties":{"panes":{"type":"array","items":{"type":"string"}}},"required":["panes"],"additionalProperties":false}"#,
+    )),
+    errors: &[],
+    examples: &[],
+    source: "tests/mcp.rs",
+};
+
+fn panes_list<'a>(chart: &'a Chart, args: &'a Value) -> BoxFuture<'a, CallResult> {
+    Box::pin(async move {
+        let prefix = args.get("prefix").and_then(Value::as_str).unwrap_or("");
+        let panes: Vec<&String> = chart
+            .panes
+            .iter()
+            .filter(|p| p.starts_with(prefix))
+            .collect();
+        Ok(ToolOutput {
+            data: json!({ "panes": panes }),
+            state_changed: false,
+        })
+    })
+}
+
+static DRAWING_ERRORS: &[ErrorMeta] = &[ErrorMeta {
+    code: "PANE_NOT_FOUND",
+    message: "Pane not found.",
+    retryable: true,
+    recommended_action: "Call panes_list to get the valid pane IDs, then retry.",
+}];
+
+static DRAWING_CREATE: ToolMeta = ToolMeta {
+    name: "drawing_create",
+    title: "Create a drawing",
+    description: "Draws a horizontal line on a pane.",
+    safety: Safety::Destructive,
+    mode: Mode::Sequential,
+    category: Some("chart"),
+    input_schema: StaticSchema::Json(
+        r#"{"type":"object","properties":{"pane_id":{"type":"string"},"price":{"type":"number"}},"required":["pane_id","price"],"additionalProperties":false}"#,
+    ),
+    output_schema: None,
+    errors: DRAWING_ERRORS,
+    examples: &[],
+    source: "tests/mcp.rs",
+};
+
+fn drawing_create<'a>(chart: &'a mut Chart, args: &'a Value) -> BoxFuture<'a, CallResult> {
+    Box::pin(async move {
+        let pane = args["pane_id"].as_str().unwrap_or_default();
+        if !chart.panes.iter().any(|p| p == pane) {
+            return Err(ToolError::Declared {
+                code: "PANE_NOT_FOUND",
+                detail: Some(format!("Valid pane IDs: {}.", chart.panes.join(", "))),
+            });
+        }
+        let id = format!("d{}", chart.drawings.len() + 1);
+        chart.drawings.push(id.clone());
+        Ok(ToolOutput {
+            data: json!({ "id": id }),
+            state_changed: true,
+        })
+    })
+}
+
+/// Declares an output schema; for the query `"off-schema"` it returns something else.
+static WEB_SEARCH: ToolMeta = ToolMeta {
+    name: "web_search",
+    title: "Search the web",
+    description: "Searches the web.",
+    safety: Safety::ReadOnly,
+    mode: Mode::Parallel,
+    category: Some("web"),
+    input_schema: StaticSchema::Json(
+        r#"{"type":"object","properties":{"query":{"type":"string","minLength":1}},"required":["query"],"additionalProperties":false}"#,
+    ),
+    output_schema: Some(StaticSchema::Json(
+        r#"{"type":"object","properties":{"results":{"type":"array","items":{"type":"string"}}},"required":["results"],"additionalProperties":false}"#,
+    )),
+    errors: &[],
+    examples: &[],
+    source: "tests/mcp.rs",
+};
+
+fn web_search<'a>(_chart: &'a Chart, args: &'a Value) -> BoxFuture<'a, CallResult> {
+    Box::pin(async move {
+        let query = args["query"].as_str().unwrap_or_default();
+        let data = if query == "off-schema" {
+            json!({ "hits": 3 })
+        } else {
+            json!({ "results": [format!("about {query}")] })
+        };
+        Ok(ToolOutput {
+            data,
+            state_changed: false,
+        })
+    })
+}
+
+fn registry() -> Arc<Registry<Chart>> {
+    Arc::new(
+        Registry::builder()
+            .tool(ToolDef {
+                meta: &PANES_LIST,
+                handler: Handler::Shared(panes_list),
+            })
+            .tool(ToolDef {
+                meta: &DRAWING_CREATE,
+                handler: Handler::Exclusive(drawing_create),
+            })
+            .tool(ToolDef {
+                meta: &WEB_SEARCH,
+                handler: Handler::Shared(web_search),
+            })
+            .build()
+            .expect("the test tools are valid"),
+    )
+}
+
+struct Session {
+    client: RunningService<RoleClient, ()>,
+    chart: Arc<RwLock<Chart>>,
+}
+
+impl Session {
+    async fn start(policy: RunPolicy) -> Session {
+        let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+        let server = McpServer::new(registry(), policy, Chart::new(), "chart-test", "1.2.3")
+            .expect("every test tool has an MCP definition");
+        let chart = Arc::clone(server.context());
+        tokio::spawn(server.serve(server_io));
+        let client = ().serve(client_io).await.expect("the client connects");
+        Session { client, chart }
+    }
+
+    async fn tools(&self) -> Vec<Tool> {
+        self.client
+            .list_all_tools()
+            .await
+            .expect("tools/list answers")
+    }
+
+    async fn call(&self, name: &str, arguments: Value) -> Result<CallToolResult, ServiceError> {
+        let Value::Object(arguments) = arguments else {
+            panic!("arguments are an object");
+        };
+        self.client
+            .call_tool(CallToolRequestParams::new(name.to_owned()).with_arguments(arguments))
+            .await
+    }
+
+    async fn envelope(&self, name: &str, arguments: Value) -> (Value, bool) {
+        let result = self.call(name, arguments).await.expect("a tool result");
+        let structured = result
+            .structured_content
+            .clone()
+            .expect("the envelope is the structured content");
+        let texts: Vec<String> = result
+            .content
+            .iter()
+            .map(|c| c.as_text().expect("text content").text.clone())
+            .collect();
+        assert_eq!(texts.len(), 1, "one text content");
+        let text: Value = serde_json::from_str(&texts[0]).expect("the text is the JSON envelope");
+        assert_eq!(text, structured, "the text and the structure agree");
+        assert_eq!(
+            result.is_error,
+            Some(structured["success"] != json!(true)),
+            "isError is true exactly when success is false"
+        );
+        (structured, result.is_error == Some(true))
+    }
+}
+
+fn names(tools: &[Tool]) -> Vec<String> {
+    tools.iter().map(|t| t.name.to_string()).collect()
+}
+
+fn annotations(tool: &Tool) -> Value {
+    serde_json::to_value(tool.annotations.as_ref().expect("explicit annotations"))
+        .expect("annotations serialize")
+}
+
+#[tokio::test]
+async fn a_full_server_lists_every_tool_with_explicit_annotations() {
+    let session = Session::start(RunPolicy::full()).await;
+    let tools = session.tools().await;
+    assert_eq!(
+        names(&tools),
+        ["drawing_create", "panes_list", "web_search"]
+    );
+    assert_eq!(
+        annotations(&tools[0]),
+        json!({"title": "Create a drawing", "readOnlyHint": false, "destructiveHint": true, "idempotentHint": false, "openWorldHint": false})
+    );
+    assert_eq!(
+        annotations(&tools[1]),
+        json!({"title": "List panes", "readOnlyHint": true, "destructiveHint": false, "idempotentHint": false, "openWorldHint": false})
+    );
+    assert_eq!(
+        annotations(&tools[2]),
+        json!({"title": "Search the web", "readOnlyHint": true, "destructiveHint": false, "idempotentHint": false, "openWorldHint": true})
+    );
+    assert_eq!(
+        Value::Object((*tools[0].input_schema).clone()),
+        DRAWING_CREATE
+            .input_schema
+            .to_value()
+            .expect("the frozen schema is JSON")
+    );
+    assert_eq!(tools[0].title.as_deref(), Some("Create a drawing"));
+    assert_eq!(
+        tools[0].description.as_deref(),
+        Some("Draws a horizontal line on a pane.")
+    );
+    let info = session
+        .client
+        .peer_info()
+        .expect("the server introduced itself");
+    let server = info.server_info.as_ref().expect("the server named itself");
+    assert_eq!(server.name, "chart-test");
+    assert_eq!(server.version, "1.2.3");
+}
+
+#[tokio::test]
+async fn a_read_only_server_lists_only_read_only_tools() {
+    let session = Session::start(RunPolicy::read_only()).await;
+    let tools = session.tools().await;
+    assert_eq!(names(&tools), ["panes_list", "web_search"]);
+    for tool in &tools {
+        assert_eq!(annotations(tool)["readOnlyHint"], true, "{}", tool.name);
+        assert_eq!(annotations(tool)["destructiveHint"], false, "{}", tool.name);
+    }
+    let disabled = Session::start(RunPolicy::read_only().disable("web_search")).await;
+    assert_eq!(names(&disabled.tools().await), ["panes_list"]);
+}
+
+#[tokio::test]
+async fn a_call_returns_the_envelope_as_structure_and_text() {
+    let session = Session::start(RunPolicy::full()).await;
+    let (envelope, is_error) = session
+        .envelope("panes_list", json!({"prefix": "ma"}))
+        .await;
+    assert!(!is_error);
+    assert_eq!(
+        envelope,
+        json!({"success": true, "data": {"panes": ["main"]}, "stateChanged": false})
+    );
+
+    let (envelope, is_error) = session
+        .envelope("drawing_create", json!({"pane_id": "main", "price": 1.5}))
+        .await;
+    assert!(!is_error);
+    assert_eq!(
+        envelope,
+        json!({"success": true, "data": {"id": "d1"}, "stateChanged": true})
+    );
+    assert_eq!(session.chart.read().await.drawings, ["d1"]);
+}
+
+#[tokio::test]
+async fn invalid_input_is_a_result_with_is_error() {
+    let session = Session::start(RunPolicy::full()).await;
+    let (envelope, is_error) = session
+        .envelope(
+            "drawing_create",
+            json!({"pane_id": "main", "price": "high"}),
+        )
+        .await;
+    assert!(is_error);
+    assert_eq!(
+        envelope,
+        json!({
+            "success": false,
+            "error": {
+                "code": "TOOL_INPUT_INVALID",
+                "message": "The tool input is invalid: /price: Expected number",
+                "retryable": true,
+                "recommendedAction": "Correct the invalid field and retry the request."
+            },
+            "stateChanged": false
+        })
+    );
+    assert!(session.chart.read().await.drawings.is_empty());
+}
+
+#[tokio::test]
+async fn a_declared_domain_error_is_a_result_with_its_hint() {
+    let session = Session::start(RunPolicy::full()).await;
+    let (envelope, is_error) = session
+        .envelope("drawing_create", json!({"pane_id": "upper", "price": 1}))
+        .await;
+    assert!(is_error);
+    assert_eq!(envelope["error"]["code"], "PANE_NOT_FOUND");
+    assert_eq!(
+        envelope["error"]["message"],
+        "Pane not found. Valid pane IDs: main, lower."
+    );
+    assert_eq!(
+        envelope["error"]["recommendedAction"],
+        "Call panes_list to get the valid pane IDs, then retry."
+    );
+    assert_eq!(envelope["stateChanged"], false);
+}
+
+#[tokio::test]
+async fn a_write_in_a_read_only_server_is_refused_as_a_result() {
+    let session = Session::start(RunPolicy::read_only()).await;
+    let (envelope, is_error) = session
+        .envelope("drawing_create", json!({"pane_id": "main", "price": 1}))
+        .await;
+    assert!(is_error);
+    assert_eq!(
+        envelope,
+        json!({
+            "success": false,
+            "error": {
+                "code": "TOOL_NOT_ALLOWED",
+                "message": "The tool `drawing_create` changes state and this run is read-only.",
+                "retryable": false,
+                "recommendedAction": "Do not retry: this run is read-only. Use only the tools offered in this run."
+            },
+            "stateChanged": false
+        })
+    );
+    assert!(
+        session.chart.read().await.drawings.is_empty(),
+        "the tool never ran"
+    );
+}
+
+#[tokio::test]
+async fn an_unknown_tool_is_the_protocols_invalid_params_error() {
+    let session = Session::start(RunPolicy::full()).await;
+    let error = session
+        .call("drawing_craete", json!({}))
+        .await
+        .expect_err("an unknown tool is a protocol error");
+    let ServiceError::McpError(error) = error else {
+        panic!("expected a JSON-RPC error, got {error:?}");
+    };
+    assert_eq!(error.code, ErrorCode::INVALID_PARAMS);
+    assert_eq!(error.code.0, -32602);
+    assert_eq!(
+        error.message,
+        "unknown tool `drawing_craete`, close names: `drawing_create`"
+    );
+}
+
+#[tokio::test]
+async fn structured_content_validates_against_the_declared_output_schema() {
+    let session = Session::start(RunPolicy::full()).await;
+    let tools = session.tools().await;
+    let validator = |name: &str| {
+        let tool = tools
+            .iter()
+            .find(|t| t.name == name)
+            .expect("the tool is listed");
+        let schema = Value::Object(
+            (**tool
+                .output_schema
+                .as_ref()
+                .expect("every tool declares its output"))
+            .clone(),
+        );
+        assert_eq!(schema["type"], "object", "MCP wants an object root");
+        jsonschema::draft202012::new(&schema).expect("the output schema compiles")
+    };
+    let cases = [
+        ("panes_list", json!({})),
+        ("panes_list", json!({"prefix": 7})),
+        ("drawing_create", json!({"pane_id": "main", "price": 2})),
+        ("drawing_create", json!({"pane_id": "nowhere", "price": 2})),
+        ("drawing_create", json!({"price": 2})),
+        ("web_search", json!({"query": "eurusd"})),
+        ("web_search", json!({"query": ""})),
+        ("web_search", json!({"query": "off-schema"})),
+    ];
+    let mut outcomes = BTreeSet::new();
+    for (name, arguments) in cases {
+        let (envelope, is_error) = session.envelope(name, arguments.clone()).await;
+        let validator = validator(name);
+        let errors: Vec<String> = validator
+            .iter_errors(&envelope)
+            .map(|e| e.to_string())
+            .collect();
+        assert!(
+            errors.is_empty(),
+            "{name} {arguments}: {envelope} does not validate: {errors:?}"
+        );
+        outcomes.insert(is_error);
+    }
+    assert_eq!(
+        outcomes,
+        BTreeSet::from([false, true]),
+        "successes and errors were both checked"
+    );
+    // The declared output schema constrains `data`: a success that breaks it is not valid.
+    let wrong = json!({"success": true, "data": {"hits": 3}, "stateChanged": false});
+    assert!(!validator("web_search").is_valid(&wrong));
+}
+
+#[tokio::test]
+async fn output_off_its_declared_schema_becomes_tool_failed() {
+    let session = Session::start(RunPolicy::full()).await;
+    let (envelope, is_error) = session
+        .envelope("web_search", json!({"query": "off-schema"}))
+        .await;
+    assert!(is_error);
+    assert_eq!(envelope["error"]["code"], "TOOL_FAILED");
+    assert_eq!(
+        envelope["error"]["message"],
+        "The tool `web_search` returned output that does not match its declared output schema."
+    );
+    assert_eq!(envelope["stateChanged"], false);
+}
+
+#[tokio::test]
+async fn concurrent_writes_of_one_session_never_overlap() {
+    let session = Session::start(RunPolicy::full()).await;
+    let write =
+        |price: i64| session.envelope("drawing_create", json!({"pane_id": "main", "price": price}));
+    let read = || session.envelope("panes_list", json!({}));
+    let (a, b, c, r1, r2) = tokio::join!(write(1), write(2), write(3), read(), read());
+    let ids: BTreeSet<String> = [a, b, c]
+        .into_iter()
+        .map(|(envelope, _)| {
+            envelope["data"]["id"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(
+        ids,
+        BTreeSet::from(["d1".to_owned(), "d2".to_owned(), "d3".to_owned()])
+    );
+    for (envelope, _) in [r1, r2] {
+        assert_eq!(envelope["success"], true);
+    }
+    assert_eq!(session.chart.read().await.drawings.len(), 3);
+}
+
+#[tokio::test]
+async fn missing_arguments_read_as_an_empty_object() {
+    let session = Session::start(RunPolicy::full()).await;
+    let result = session
+        .client
+        .call_tool(CallToolRequestParams::new("panes_list"))
+        .await
+        .expect("a tool result");
+    assert_eq!(result.is_error, Some(false));
+    assert_eq!(
+        result.structured_content,
+        Some(json!({"success": true, "data": {"panes": ["main", "lower"]}, "stateChanged": false}))
+    );
+}
+
+#[tokio::test]
+async fn an_mcp_session_reads_null_as_a_value_whatever_the_policy_says() {
+    let policy = RunPolicy::full().with_dialect(tool_runtime::Dialect::OpenAi);
+    let server = McpServer::new(registry(), policy, Chart::new(), "chart-test", "1.2.3")
+        .expect("every test tool has an MCP definition");
+    assert_eq!(server.policy().dialect, Some(tool_runtime::Dialect::Mcp));
+    let result = server.execute("panes_list", &json!({"prefix": null})).await;
+    assert_eq!(result.code(), Some("TOOL_INPUT_INVALID"));
+    assert_eq!(
+        result.error().map(|e| e.message.as_str()),
+        Some("The tool input is invalid: /prefix: Expected string")
+    );
+}
+
+#[tokio::test]
+async fn the_free_serve_function_serves_a_session() {
+    let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+    let server = tokio::spawn(tool_runtime::mcp::serve(
+        registry(),
+        RunPolicy::read_only(),
+        Chart::new(),
+        "chart-test",
+        "1.2.3",
+        server_io,
+    ));
+    let client = ().serve(client_io).await.expect("the client connects");
+    let tools = client.list_all_tools().await.expect("tools/list answers");
+    assert_eq!(names(&tools), ["panes_list", "web_search"]);
+    client
+        .cancel()
+        .await
+        .expect("the client closes the session");
+    server
+        .await
+        .expect("the server task ends")
+        .expect("the session ends cleanly when the client leaves");
+}
+
+#[tokio::test]
+async fn reads_share_the_context_and_writes_have_it_to_themselves() {
+    use futures::FutureExt as _;
+
+    let server = McpServer::new(
+        registry(),
+        RunPolicy::full(),
+        Chart::new(),
+        "chart-test",
+        "1",
+    )
+    .expect("every test tool has an MCP definition");
+    let write = json!({"pane_id": "main", "price": 1});
+
+    // While another reader holds the context, reads run and writes wait.
+    let reading = server.context().read().await;
+    let read = server.execute("panes_list", &json!({})).now_or_never();
+    assert_eq!(read.map(|r| r.is_success()), Some(true), "reads share");
+    assert!(
+        server
+            .execute("drawing_create", &write)
+            .now_or_never()
+            .is_none(),
+        "a write waits for the readers"
+    );
+    drop(reading);
+
+    // While a write holds the context, reads wait; refused and invalid calls answer at once.
+    let writing = server.context().write().await;
+    assert!(
+        server
+            .execute("panes_list", &json!({}))
+            .now_or_never()
+            .is_none(),
+        "a read waits for the write"
+    );
+    let invalid = server
+        .execute("drawing_create", &json!({"pane_id": "main"}))
+        .now_or_never()
+        .expect("invalid input answers without the context");
+    assert_eq!(invalid.code(), Some("TOOL_INPUT_INVALID"));
+    drop(writing);
+
+    let read_only = McpServer::new(registry(), RunPolicy::read_only(), Chart::new(), "t", "1")
+        .expect("every test tool has an MCP definition");
+    let _writing = read_only.context().write().await;
+    let refused = read_only
+        .execute("drawing_create", &write)
+        .now_or_never()
+        .expect("a refusal answers without the context");
+    assert_eq!(refused.code(), Some("TOOL_NOT_ALLOWED"));
+}

@@ -1,0 +1,388 @@
+//! Tables of prompt redaction cases, one per rule of the spec, plus text that must stay as it is.
+
+use std::borrow::Cow;
+
+use tool_runtime::{Redactor, SecretString, redact_string};
+
+/// Runs a table with both searchers (SIMD and automaton): each input must become the expected
+/// text, borrowed exactly when unchanged.
+fn check(redactor: &Redactor, cases: &[(&str, &str)]) {
+    check_with(redactor, cases);
+    check_with(&redactor.clone().with_automaton_search(), cases);
+}
+
+fn check_with(redactor: &Redactor, cases: &[(&str, &str)]) {
+    let mut failures = Vec::new();
+    for &(input, expected) in cases {
+        let got = redactor.redact(input);
+        if got != expected {
+            failures.push(format!(
+                "{input:?}\n   expected {expected:?}\n   got      {got:?}"
+            ));
+            continue;
+        }
+        let borrowed = matches!(got, Cow::Borrowed(_));
+        if borrowed != (input == expected) {
+            failures.push(format!(
+                "{input:?}: borrowed = {borrowed}, but the text {} changed",
+                if input == expected { "has not" } else { "has" }
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases failed with {redactor:?}:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
+}
+
+const CREDENTIALS: &[(&str, &str)] = &[
+    (
+        "Authorization: Bearer abc123",
+        "Authorization: Bearer [REDACTED]",
+    ),
+    (
+        "Bearer eyJhbGciOi.eyJzdWIi.SflKx-_~+/=",
+        "Bearer [REDACTED]",
+    ),
+    (
+        r#"{"Authorization": "Bearer tok.en-1_2~3+4/5=="}"#,
+        r#"{"Authorization": "Bearer [REDACTED]"}"#,
+    ),
+    (
+        "curl -H 'Authorization: Basic dXNlcjpwYXNz' https://x.io",
+        "curl -H 'Authorization: Basic [REDACTED]' https://x.io",
+    ),
+    ("Basic YWxhZGRpbjpvcGVuc2VzYW1l", "Basic [REDACTED]"),
+    ("Basic a.b-c_d~e+f/g=", "Basic [REDACTED]"),
+    ("BEARER ABCDEF", "BEARER [REDACTED]"),
+    ("BASIC ABCDEF==", "BASIC [REDACTED]"),
+    ("BeaRER abc", "BeaRER [REDACTED]"),
+    ("bearer abc.def", "bearer [REDACTED]"),
+    ("basic dXNlcjpwYXNz", "basic [REDACTED]"),
+    ("bearer averyveryverylongsecretvalue", "bearer [REDACTED]"),
+    ("Bearer\tabc", "Bearer\t[REDACTED]"),
+    ("Bearer   abc", "Bearer   [REDACTED]"),
+    (
+        "Authorization:Bearer abc",
+        "Authorization:Bearer [REDACTED]",
+    ),
+    ("Bearer tokenvalue", "Bearer [REDACTED]"),
+    (
+        "https://x.io/cb?authorization=Bearer+abc123&x=1",
+        "https://x.io/cb?authorization=Bearer+[REDACTED]&x=1",
+    ),
+    (
+        "https://x.io/cb?authorization=Bearer%20abc123",
+        "https://x.io/cb?authorization=Bearer%20[REDACTED]",
+    ),
+    ("Bearer sk-abc", "Bearer [REDACTED]"),
+    ("sk-abc123", "[REDACTED]"),
+    ("key=sk-proj-AbC_12-xyz", "key=[REDACTED]"),
+    ("sk-ant-api03-abcDEF_123-xyz", "[REDACTED]"),
+    (r#"{"api_key": "sk-abc"}"#, r#"{"api_key": "[REDACTED]"}"#),
+    (
+        "https://api.example.com/v1?key=sk-abc123&x=1",
+        "https://api.example.com/v1?key=[REDACTED]&x=1",
+    ),
+    ("(sk-abc)", "([REDACTED])"),
+    ("use sk-abc. then", "use [REDACTED]. then"),
+    ("x-api-key: sk-ant-api03-AAAA", "x-api-key: [REDACTED]"),
+    (
+        "multiple: sk-one1 and sk-two2",
+        "multiple: [REDACTED] and [REDACTED]",
+    ),
+    ("OPENAI_API_KEY=sk-proj-1\n", "OPENAI_API_KEY=[REDACTED]\n"),
+    ("'sk-abc'", "'[REDACTED]'"),
+    ("task-sk-abc", "task-[REDACTED]"),
+    ("sk-sk-sk-abc sk-x-sk-y", "[REDACTED] [REDACTED]"),
+    (
+        "Bearer abc and Basic def",
+        "Bearer [REDACTED] and Basic [REDACTED]",
+    ),
+    ("`Bearer abc`", "`Bearer [REDACTED]`"),
+    // Not credentials.
+    ("a basic chart", "a basic chart"),
+    ("the bearer token", "the bearer token"),
+    ("Authorization: Bearer", "Authorization: Bearer"),
+    ("Bearer ==abc", "Bearer ==abc"),
+    ("Basically it works", "Basically it works"),
+    ("xBearer abc", "xBearer abc"),
+    ("the Bearer", "the Bearer"),
+    ("Bearer $TOKEN", "Bearer $TOKEN"),
+    ("risk-free rate", "risk-free rate"),
+    ("desk-top", "desk-top"),
+    ("sk- alone", "sk- alone"),
+    ("SK-abc", "SK-abc"),
+    ("a wearer of hats", "a wearer of hats"),
+];
+
+const HOME_PATHS: &[(&str, &str)] = &[
+    ("/home/alice/data/q3.csv", "[LOCAL_PATH]/data/q3.csv"),
+    ("/Users/bob/Desktop", "[LOCAL_PATH]/Desktop"),
+    ("C:\\Users\\carol\\x.csv", "[LOCAL_PATH]\\x.csv"),
+    ("C:/Users/carol/x.csv", "[LOCAL_PATH]/x.csv"),
+    (
+        r#"{"path": "C:\\Users\\carol\\x.csv"}"#,
+        r#"{"path": "[LOCAL_PATH]\\x.csv"}"#,
+    ),
+    ("open /home/alice", "open [LOCAL_PATH]"),
+    ("/home/jane.doe/x", "[LOCAL_PATH]/x"),
+    ("/home/jean-luc/x", "[LOCAL_PATH]/x"),
+    ("/Users/José/x", "[LOCAL_PATH]/x"),
+    ("ls /home/Ærøskøbing", "ls [LOCAL_PATH]"),
+    ("cd /home/ü", "cd [LOCAL_PATH]"),
+    (r#""/Users/Jane Doe/x""#, r#""[LOCAL_PATH]/x""#),
+    ("'C:\\Users\\Jane Doe'", "'[LOCAL_PATH]'"),
+    ("`/Users/Jane Doe`", "`[LOCAL_PATH]`"),
+    ("/Users/Jane Doe/Desktop", "[LOCAL_PATH]/Desktop"),
+    ("/Users/Jane van Doe/x", "[LOCAL_PATH]/x"),
+    ("C:\\Users\\Jane Doe\\x", "[LOCAL_PATH]\\x"),
+    ("file:///home/alice/x", "file://[LOCAL_PATH]/x"),
+    ("file:///C:/Users/alice/x", "file:///[LOCAL_PATH]/x"),
+    ("see /home/alice.", "see [LOCAL_PATH]."),
+    ("(/home/alice)", "([LOCAL_PATH])"),
+    ("«/home/alice»", "«[LOCAL_PATH]»"),
+    ("d:\\users\\dave", "[LOCAL_PATH]"),
+    ("C:\\USERS\\DAVE\\x", "[LOCAL_PATH]\\x"),
+    ("path=/home/eve/.bashrc", "path=[LOCAL_PATH]/.bashrc"),
+    ("/home/alice and /home/bob", "[LOCAL_PATH] and [LOCAL_PATH]"),
+    ("/home/alice,/home/bob", "[LOCAL_PATH],[LOCAL_PATH]"),
+    ("/Users/alice\n/Users/bob", "[LOCAL_PATH]\n[LOCAL_PATH]"),
+    ("\"/home/alice", "\"[LOCAL_PATH]"),
+    ("/home/alice/home/bob", "[LOCAL_PATH]/home/bob"),
+    ("C:\\Users\\Public\\x", "[LOCAL_PATH]\\x"),
+    ("/home/alice:/bin", "[LOCAL_PATH]:/bin"),
+    ("/Users/o'brien/x", "[LOCAL_PATH]/x"),
+    ("in /home/alice's folder", "in [LOCAL_PATH] folder"),
+    ("'/home/alice'", "'[LOCAL_PATH]'"),
+    ("'/home/alice' and", "'[LOCAL_PATH]' and"),
+    ("C:\\Users\\bob:stream", "[LOCAL_PATH]:stream"),
+    ("\\\\?\\C:\\Users\\bob\\x", "\\\\?\\[LOCAL_PATH]\\x"),
+    ("/home/bob/../alice", "[LOCAL_PATH]/../alice"),
+    (
+        "scp me@host:/home/alice/x .",
+        "scp me@host:[LOCAL_PATH]/x .",
+    ),
+    (
+        "PATH=/Users/al/bin;C:\\Users\\al\\bin",
+        "PATH=[LOCAL_PATH]/bin;[LOCAL_PATH]\\bin",
+    ),
+    // Not home directories.
+    ("/usr/share/x", "/usr/share/x"),
+    ("/opt/home/x", "/opt/home/x"),
+    ("~/home/x", "~/home/x"),
+    ("/home/", "/home/"),
+    ("/home", "/home"),
+    ("/home/...", "/home/..."),
+    ("C:\\Users", "C:\\Users"),
+    ("C:Users\\bob", "C:Users\\bob"),
+    ("/users/alice", "/users/alice"),
+    (
+        "https://example.com/home/alice",
+        "https://example.com/home/alice",
+    ),
+    ("ABC:\\Users\\x", "ABC:\\Users\\x"),
+    ("the users/admins list", "the users/admins list"),
+    ("[LOCAL_PATH]/home/x", "[LOCAL_PATH]/home/x"),
+];
+
+const PROVIDER_KEY: &str = "prov-7Hq2Xk9w";
+const SEARCH_KEY: &str = "tvly-3f9a8b7c";
+
+const CONFIGURED_KEYS: &[(&str, &str)] = &[
+    ("my key is prov-7Hq2Xk9w", "my key is [REDACTED]"),
+    ("xxprov-7Hq2Xk9wyy", "xx[REDACTED]yy"),
+    ("prov-7Hq2Xk9wprov-7Hq2Xk9w", "[REDACTED][REDACTED]"),
+    ("prov-7Hq2Xk9wtvly-3f9a8b7c", "[REDACTED][REDACTED]"),
+    (r#"{"k":"tvly-3f9a8b7c"}"#, r#"{"k":"[REDACTED]"}"#),
+    (
+        "https://api.tavily.com/search?api_key=tvly-3f9a8b7c&q=x",
+        "https://api.tavily.com/search?api_key=[REDACTED]&q=x",
+    ),
+    (
+        "a tvly-3f9a8b7c b tvly-3f9a8b7c c tvly-3f9a8b7c",
+        "a [REDACTED] b [REDACTED] c [REDACTED]",
+    ),
+    ("PROV-7HQ2XK9W", "PROV-7HQ2XK9W"),
+    ("prov-7Hq2Xk9", "prov-7Hq2Xk9"),
+];
+
+fn with_keys(keys: &[&str]) -> Redactor {
+    let keys: Vec<SecretString> = keys.iter().map(|k| SecretString::new(*k)).collect();
+    let refs: Vec<&SecretString> = keys.iter().collect();
+    Redactor::new(&refs)
+}
+
+#[test]
+fn credentials_and_sk_keys() {
+    check(&Redactor::without_keys(), CREDENTIALS);
+}
+
+#[test]
+fn home_directories() {
+    check(&Redactor::without_keys(), HOME_PATHS);
+}
+
+#[test]
+fn configured_keys() {
+    check(&with_keys(&[PROVIDER_KEY, SEARCH_KEY]), CONFIGURED_KEYS);
+}
+
+#[test]
+fn configured_keys_of_any_shape() {
+    let cases: &[(&str, &[(&str, &str)])] = &[
+        (
+            "open sesame 42",
+            &[("say open sesame 42 now", "say [REDACTED] now")],
+        ),
+        (
+            "a.b*c+(d)",
+            &[
+                ("x a.b*c+(d) y", "x [REDACTED] y"),
+                ("aXb*c+(d)", "aXb*c+(d)"),
+            ],
+        ),
+        (
+            "пароль-секрет",
+            &[("ключ: пароль-секрет.", "ключ: [REDACTED].")],
+        ),
+        ("line1\nline2", &[("<line1\nline2>", "<[REDACTED]>")]),
+        ("42", &[("a42b 1942", "a[REDACTED]b 19[REDACTED]")]),
+        ("ab\"cd'ef", &[("k=ab\"cd'ef;", "k=[REDACTED];")]),
+        ("back\\slash", &[("\"back\\slash\"", "\"[REDACTED]\"")]),
+        ("🔑key🔑", &[("x🔑key🔑x", "x[REDACTED]x")]),
+        ("dGVzdA==", &[("token dGVzdA==", "token [REDACTED]")]),
+        ("home/", &[("x home/ y", "x [REDACTED] y")]),
+        ("sk-", &[("a sk- b", "a [REDACTED] b")]),
+        ("Bearer", &[("Bearer abc", "[REDACTED] [REDACTED]")]),
+        ("/home/alice", &[("cat /home/alice", "cat [REDACTED]")]),
+        // Inside a home path: the path marker hides it.
+        ("alice.k3y", &[("/home/alice.k3y/x", "[LOCAL_PATH]/x")]),
+        // Straddling a home path: one joined `[REDACTED]`.
+        ("ce/data", &[("/home/alice/data", "[REDACTED]")]),
+        // Inside a bearer token.
+        (
+            "Zq9-secret",
+            &[("Bearer abcZq9-secretdef", "Bearer [REDACTED]")],
+        ),
+    ];
+    for &(key, table) in cases {
+        check(&with_keys(&[key]), table);
+    }
+}
+
+#[test]
+fn overlapping_and_nested_keys() {
+    check(
+        &with_keys(&["abcdef12", "ef12ghij"]),
+        &[
+            ("abcdef12ghij", "[REDACTED]"),
+            ("-abcdef12-", "-[REDACTED]-"),
+        ],
+    );
+    check(
+        &with_keys(&["secret-long-key-1", "long-key"]),
+        &[
+            ("secret-long-key-1", "[REDACTED]"),
+            ("a long-key", "a [REDACTED]"),
+        ],
+    );
+    let long = "Zx".repeat(300);
+    let text = format!("before {long} after {long}");
+    check(
+        &with_keys(&[&long]),
+        &[(&text, "before [REDACTED] after [REDACTED]")],
+    );
+}
+
+#[test]
+fn empty_and_duplicate_keys_are_ignored() {
+    let redactor = with_keys(&["", "dup-key-1", "dup-key-1"]);
+    assert_eq!(redactor.key_count(), 1);
+    check(
+        &redactor,
+        &[
+            ("nothing here", "nothing here"),
+            ("dup-key-1", "[REDACTED]"),
+        ],
+    );
+}
+
+#[test]
+fn clean_text_is_borrowed() {
+    let redactor = with_keys(&[PROVIDER_KEY, SEARCH_KEY]);
+    let clean = [
+        "",
+        "Show me AAPL daily candles with a 20-period moving average.",
+        "Déplacez la ligne à 182,50 € — 日経平均 と比較して",
+        "Open /opt/home/reports/q3.csv and /usr/share/data.",
+        "the users/admins and a basic trend; risk-free rate",
+        "http://example.com/home/index.html?user=alice",
+        "C: drive, Users list, sk- prefix, Bearer",
+    ];
+    for text in clean {
+        let got = redactor.redact(text);
+        assert!(
+            matches!(got, Cow::Borrowed(t) if t == text),
+            "{text:?} came back as {got:?}"
+        );
+    }
+}
+
+#[test]
+fn mixed_prompt() {
+    let key = SecretString::new(SEARCH_KEY);
+    let prompt = "Load /Users/jane.doe/q3.csv, auth with Bearer eyJ0.abc and key sk-proj-Q1w2E3, \
+                  search with tvly-3f9a8b7c.";
+    assert_eq!(
+        redact_string(prompt, &[&key]),
+        "Load [LOCAL_PATH]/q3.csv, auth with Bearer [REDACTED] and key [REDACTED], \
+         search with [REDACTED]."
+    );
+}
+
+#[test]
+fn prompts_are_redacted_values() {
+    let key = SecretString::new(PROVIDER_KEY);
+    let redactor = Redactor::new(&[&key]);
+    let prompt = redactor.prompt("use prov-7Hq2Xk9w in /home/alice/x");
+    assert_eq!(prompt.as_str(), "use [REDACTED] in [LOCAL_PATH]/x");
+    assert_eq!(
+        serde_json::to_string(&prompt).expect("a prompt serializes"),
+        "\"use [REDACTED] in [LOCAL_PATH]/x\""
+    );
+    assert!(!format!("{redactor:?}").contains(PROVIDER_KEY));
+}
+
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn the_simd_searcher_is_used_where_available() {
+    if std::is_x86_feature_detected!("ssse3") {
+        let redactor = with_keys(&[PROVIDER_KEY, SEARCH_KEY]);
+        assert!(format!("{redactor:?}").contains("\"simd\""), "{redactor:?}");
+        let automaton = redactor.with_automaton_search();
+        assert!(
+            format!("{automaton:?}").contains("\"automaton\""),
+            "{automaton:?}"
+        );
+    }
+}
+
+#[test]
+fn long_runs_of_anchors() {
+    let redactor = Redactor::without_keys();
+    let sk = "sk-".repeat(20_000);
+    assert_eq!(redactor.redact(&format!("a {sk} b")), "a [REDACTED] b");
+    let homes = "/home/".repeat(10_000);
+    assert!(redactor.redact(&homes) == homes, "no name after any prefix");
+    // Each `Bearer` is the value of the one before it.
+    let bearers = "Bearer ".repeat(10_000);
+    let expected = format!("Bearer {}", "[REDACTED] ".repeat(9_999));
+    assert!(
+        redactor.redact(&bearers) == expected,
+        "a long run of `Bearer`"
+    );
+}
