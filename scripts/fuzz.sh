@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Runs every fuzz target for a bounded time and prints what each did.
 #
-#   scripts/fuzz.sh [SECONDS] [TARGET...]      (default: 60 seconds, `manifest` and `execute`)
+#   scripts/fuzz.sh [SECONDS] [TARGET...]      (default: 60 seconds, every target)
 #
-# `redact` (the prompt redaction) is a third target, built with the fuzz crate's `redact`
-# feature: `scripts/fuzz.sh 60 redact`.
+# Targets: `manifest` (parsing and generation), `execute` (the registry against the reference
+# tools), `redact` (prompt redaction).
 #
 # The targets live in fuzz/ (a cargo-fuzz crate, outside the workspace). They are libFuzzer
 # targets (libfuzzer-sys) and build on the stable toolchain:
@@ -26,7 +26,7 @@ seconds="${1:-60}"
 shift || true
 targets=("$@")
 if [ "${#targets[@]}" -eq 0 ]; then
-    targets=(manifest execute)
+    targets=(manifest execute redact)
 fi
 
 # Seeds: the reference manifests for the manifest target.
@@ -37,11 +37,6 @@ cp examples/chart-tools/tools/*.toml fuzz/corpus/manifest/ 2>/dev/null || true
 
 export CARGO_TARGET_DIR="${FUZZ_TARGET_DIR:-$PWD/fuzz/target}"
 host="$(rustc -vV | sed -n 's/^host: //p')"
-# The `redact` target needs the redaction module of tool-runtime: built only when asked for.
-features=()
-for target in "${targets[@]}"; do
-    if [ "$target" = redact ]; then features=(--features redact); fi
-done
 use_cargo_fuzz=false
 if cargo fuzz --version >/dev/null 2>&1; then
     use_cargo_fuzz=true
@@ -50,7 +45,7 @@ else
 -Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table \
 -Cllvm-args=-sanitizer-coverage-trace-compares -Cdebug-assertions -Coverflow-checks"
     # An explicit --target keeps the flags off build scripts and proc macros.
-    (cd fuzz && cargo build --release --bins --target "$host" "${features[@]}" 2>&1 | grep -E '^(error|warning)' -A 5 || true)
+    (cd fuzz && cargo build --release --bins --target "$host" 2>&1 | grep -E '^(error|warning)' -A 5 || true)
 fi
 
 status=0
@@ -62,7 +57,7 @@ for target in "${targets[@]}"; do
         -artifact_prefix="fuzz/artifacts/$target/")
     set +e
     if $use_cargo_fuzz; then
-        (cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run --sanitizer none "${features[@]}" "$target" \
+        (cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run --sanitizer none "$target" \
             "corpus/$target" -- "${flags[@]/fuzz\//}") >"$log" 2>&1
     else
         "$CARGO_TARGET_DIR/$host/release/$target" "${flags[@]}" "fuzz/corpus/$target" >"$log" 2>&1

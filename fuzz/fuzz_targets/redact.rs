@@ -1,7 +1,5 @@
 //! `redact_string` / `Redactor` with arbitrary prompts and configured keys.
 //!
-//! Built only with the `redact` feature, once the redaction module is part of `tool-runtime`.
-//!
 //! Invariants: never a panic; a configured key never survives in what the prompt itself
 //! contributes to the output (the text between the `[REDACTED]` and `[LOCAL_PATH]` markers: a
 //! key can only reappear by straddling a marker, which the redaction module documents); the
