@@ -76,6 +76,19 @@ pub const RESERVED_CODES: &[&str] = &[
 /// Longest excerpt of a user-written value quoted in a message.
 const QUOTE_LIMIT: usize = 80;
 
+/// The largest manifest read, in bytes (1 MiB): a tool's declaration is a few kilobytes.
+pub const MAX_MANIFEST_BYTES: usize = 1 << 20;
+
+/// The deepest nesting of tables and arrays in `[input]`, `[output]` and an example's `input`
+/// (TOML itself stops at a few hundred levels; no tool's arguments need more than a handful).
+pub const MAX_SCHEMA_DEPTH: usize = 32;
+
+/// The longest diagnostic message, in characters (before invisible characters are escaped).
+const MESSAGE_LIMIT: usize = 1000;
+
+/// The most diagnostics reported for one file; the rest are counted.
+pub const MAX_DIAGNOSTICS_PER_FILE: usize = 100;
+
 /// One manifest, read: the spec when it is valid, every mistake otherwise, and the declared
 /// name (when there is one) for the whole-set checks.
 #[derive(Debug, Clone)]
@@ -103,17 +116,57 @@ pub fn parse_manifest(path: &Path, text: &str) -> Result<ToolSpec, Diagnostics> 
 
 /// Parses one manifest, keeping what the whole-set checks need even when it has mistakes.
 pub fn parse(path: &Path, text: &str) -> Parsed {
+    if text.len() > MAX_MANIFEST_BYTES {
+        return too_large(path, text);
+    }
     let mut parser = Parser {
         file: path.to_path_buf(),
         text,
         diagnostics: Vec::new(),
+        suppressed: 0,
+        first_suppressed: 0,
     };
     let (spec, name) = parser.manifest(path);
-    let diagnostics = parser.diagnostics;
+    let mut diagnostics = parser.diagnostics;
+    if parser.suppressed > 0 {
+        let (line, column) = Diagnostic::line_col(text, parser.first_suppressed);
+        diagnostics.push(Diagnostic::at(
+            path,
+            line,
+            column,
+            format!(
+                "too many mistakes: {} more, the first of them here (only the first {MAX_DIAGNOSTICS_PER_FILE} are listed)",
+                parser.suppressed
+            ),
+        ));
+    }
     Parsed {
         spec: if diagnostics.is_empty() { spec } else { None },
         name,
         diagnostics,
+    }
+}
+
+/// A manifest over [`MAX_MANIFEST_BYTES`], located where it crosses the limit; nothing of it is
+/// parsed.
+fn too_large(path: &Path, text: &str) -> Parsed {
+    let mut end = MAX_MANIFEST_BYTES.min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let (line, column) = Diagnostic::line_col(text, end);
+    Parsed {
+        spec: None,
+        name: None,
+        diagnostics: vec![Diagnostic::at(
+            path,
+            line,
+            column,
+            format!(
+                "the manifest is {} bytes, more than the {MAX_MANIFEST_BYTES} a manifest may have (it crosses the limit here)",
+                text.len()
+            ),
+        )],
     }
 }
 
@@ -129,6 +182,19 @@ pub fn load_dir(dir: &Path) -> Result<Vec<ToolSpec>, Diagnostics> {
     let mut names = Vec::new();
     let mut diagnostics = Vec::new();
     for file in files {
+        // A huge file is refused before it is read.
+        if let Ok(metadata) = std::fs::metadata(&file)
+            && metadata.len() > MAX_MANIFEST_BYTES as u64
+        {
+            diagnostics.push(Diagnostic::file(
+                &file,
+                format!(
+                    "the manifest is {} bytes, more than the {MAX_MANIFEST_BYTES} a manifest may have",
+                    metadata.len()
+                ),
+            ));
+            continue;
+        }
         let text = match std::fs::read(&file) {
             Ok(bytes) => match String::from_utf8(bytes) {
                 Ok(text) => text,
@@ -265,10 +331,25 @@ struct Parser<'t> {
     file: PathBuf,
     text: &'t str,
     diagnostics: Vec<Diagnostic>,
+    /// Mistakes past [`MAX_DIAGNOSTICS_PER_FILE`]: counted, not located (locating each costs a
+    /// pass over the text).
+    suppressed: usize,
+    /// Where the first of them is.
+    first_suppressed: usize,
 }
 
 impl Parser<'_> {
     fn error(&mut self, offset: usize, message: impl Into<String>) {
+        if self.diagnostics.len() >= MAX_DIAGNOSTICS_PER_FILE {
+            if self.suppressed == 0 {
+                self.first_suppressed = offset;
+            }
+            self.suppressed += 1;
+            return;
+        }
+        // Messages quote what the file says: bounded, and with invisible or reordering
+        // characters escaped so that what is shown is what is written.
+        let message = truncate(&message.into(), MESSAGE_LIMIT);
         let (line, column) = Diagnostic::line_col(self.text, offset);
         self.diagnostics
             .push(Diagnostic::at(&self.file, line, column, message));
@@ -279,9 +360,18 @@ impl Parser<'_> {
         if !errors.is_empty() {
             for error in errors {
                 let message = format!("invalid TOML: {}", error.message());
-                match error.span() {
-                    Some(span) => self.error(span.start, message),
-                    None => self.diagnostics.push(Diagnostic::file(&self.file, message)),
+                match error.span().map(|span| span.start).or_else(|| {
+                    // TOML's limit on dotted keys has no location: point at the longest key.
+                    message
+                        .contains("recursion")
+                        .then(|| longest_key_line(self.text))
+                        .flatten()
+                }) {
+                    Some(offset) => self.error(offset, message),
+                    None => self.diagnostics.push(Diagnostic::file(
+                        &self.file,
+                        truncate(&message, MESSAGE_LIMIT),
+                    )),
                 }
             }
             return (None, None);
@@ -359,6 +449,7 @@ impl Parser<'_> {
         if let Some(stem) = path.file_stem().and_then(|s| s.to_str())
             && stem != name
         {
+            let stem = truncate(stem, QUOTE_LIMIT);
             self.error(
                 offset,
                 format!(
@@ -844,6 +935,19 @@ impl Parser<'_> {
         index: &mut SpanIndex,
     ) -> Option<Value> {
         let offset = item.span().start;
+        if matches!(item.get_ref(), DeValue::Array(_) | DeValue::Table(_)) {
+            let level = pointer.bytes().filter(|b| *b == b'/').count() + 1;
+            if level > MAX_SCHEMA_DEPTH {
+                self.error(
+                    key.as_ref().map_or(offset, |k| k.start),
+                    format!(
+                        "tables and arrays are nested deeper than {MAX_SCHEMA_DEPTH} levels at `{}`, expected at most {MAX_SCHEMA_DEPTH}",
+                        truncate(display_pointer(&pointer), QUOTE_LIMIT)
+                    ),
+                );
+                return None;
+            }
+        }
         let value = match item.get_ref() {
             DeValue::String(s) => Some(Value::String(s.to_string())),
             DeValue::Boolean(b) => Some(Value::Bool(*b)),
@@ -906,6 +1010,27 @@ impl Parser<'_> {
         index.spans.insert(pointer, (key, item.span()));
         value
     }
+}
+
+/// The start of the line whose key (before `=`, or in a `[table]` header) has the most dotted
+/// parts, when some key has at least two.
+fn longest_key_line(text: &str) -> Option<usize> {
+    let mut best: Option<(usize, usize)> = None;
+    let mut start = 0;
+    for line in text.split_inclusive('\n') {
+        let trimmed = line.trim_start();
+        let key = if trimmed.starts_with('[') {
+            trimmed
+        } else {
+            trimmed.split('=').next().unwrap_or_default()
+        };
+        let dots = key.matches('.').count();
+        if dots > 0 && best.is_none_or(|(most, _)| dots > most) {
+            best = Some((dots, start));
+        }
+        start += line.len();
+    }
+    best.map(|(_, offset)| offset)
 }
 
 /// The path as given, with `/` separators on every platform.

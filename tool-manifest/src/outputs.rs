@@ -259,25 +259,51 @@ pub fn orphans(
     Ok(found)
 }
 
-/// Writes every file whose content differs from disk (creating directories as needed), each
-/// atomically (a temporary file in the same directory, then a rename). Returns the paths
-/// written, in order.
+/// Writes every file whose content differs from disk (creating directories as needed), all or
+/// nothing: every new content is first written to a temporary file next to its target, and only
+/// when all are written are they renamed into place. When staging fails nothing is replaced;
+/// when a rename fails the files already replaced get their previous content back. Returns the
+/// paths written, in order.
 ///
 /// # Errors
 /// The first file that cannot be read, written or renamed into place.
 pub fn write_changed(files: &BTreeMap<PathBuf, String>) -> Result<Vec<PathBuf>, OutputError> {
-    let mut written = Vec::new();
+    // What differs, and what it held before (for putting it back).
+    let mut changed: Vec<(&PathBuf, &String, Option<Vec<u8>>)> = Vec::new();
     for (path, content) in files {
-        if read_existing(path)?.as_deref() == Some(content.as_str()) {
-            continue;
+        let before = match std::fs::read(path) {
+            Ok(bytes) => Some(bytes),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+            Err(e) => return Err(OutputError::new("read", path, e)),
+        };
+        if before.as_deref() != Some(content.as_bytes()) {
+            changed.push((path, content, before));
         }
-        write_atomically(path, content)?;
-        written.push(path.clone());
     }
-    Ok(written)
+    let mut staged: Vec<PathBuf> = Vec::with_capacity(changed.len());
+    for (path, content, _) in &changed {
+        match stage(path, content.as_bytes()) {
+            Ok(temporary) => staged.push(temporary),
+            Err(e) => {
+                discard(&staged);
+                return Err(e);
+            }
+        }
+    }
+    for (i, ((path, _, _), temporary)) in changed.iter().zip(&staged).enumerate() {
+        if let Err(e) = std::fs::rename(temporary, path) {
+            discard(&staged[i..]);
+            for (done, _, before) in &changed[..i] {
+                restore(done, before.as_deref());
+            }
+            return Err(OutputError::new("write", path, e));
+        }
+    }
+    Ok(changed.into_iter().map(|(path, ..)| path.clone()).collect())
 }
 
-fn write_atomically(path: &Path, content: &str) -> Result<(), OutputError> {
+/// Writes `content` to a temporary file in the directory of `path`; returns the temporary file.
+fn stage(path: &Path, content: &[u8]) -> Result<PathBuf, OutputError> {
     let parent = match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),
@@ -292,11 +318,31 @@ fn write_atomically(path: &Path, content: &str) -> Result<(), OutputError> {
         let _ = std::fs::remove_file(&temporary);
         return Err(OutputError::new("write", &temporary, e));
     }
-    if let Err(e) = std::fs::rename(&temporary, path) {
-        let _ = std::fs::remove_file(&temporary);
-        return Err(OutputError::new("write", path, e));
+    Ok(temporary)
+}
+
+/// Removes staged files that will not be renamed into place.
+fn discard(staged: &[PathBuf]) {
+    for temporary in staged {
+        let _ = std::fs::remove_file(temporary);
     }
-    Ok(())
+}
+
+/// Puts back what `path` held before this run (removes it when it did not exist). Best effort:
+/// the error being reported is the one that made the run fail.
+fn restore(path: &Path, before: Option<&[u8]>) {
+    match before {
+        None => {
+            let _ = std::fs::remove_file(path);
+        }
+        Some(bytes) => {
+            if let Ok(temporary) = stage(path, bytes)
+                && std::fs::rename(&temporary, path).is_err()
+            {
+                let _ = std::fs::remove_file(&temporary);
+            }
+        }
+    }
 }
 
 /// Deletes the [`orphans`]. Returns the paths removed.

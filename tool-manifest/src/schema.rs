@@ -763,17 +763,48 @@ pub(crate) fn short(value: &Value) -> String {
 
 /// Cuts `text` to at most `max` characters, marking the cut with `…`.
 pub(crate) fn truncate(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        text.to_owned()
+    let mut cut = String::new();
+    for (i, c) in text.chars().enumerate() {
+        if i + 1 >= max && text.chars().nth(max).is_some() {
+            cut.push('…');
+            break;
+        }
+        push_visible(&mut cut, c);
+    }
+    cut
+}
+
+/// Pushes `c`, or its `\u{…}` escape when it is a control character or one that is invisible
+/// or reorders text (bidirectional controls, zero-width characters, the byte order mark): a
+/// message must show what is written, not hide or reverse it.
+fn push_visible(out: &mut String, c: char) {
+    let invisible = c.is_control()
+        || matches!(
+            c,
+            '\u{00ad}'
+                | '\u{061c}'
+                | '\u{180e}'
+                | '\u{200b}'..='\u{200f}'
+                | '\u{2028}'..='\u{202e}'
+                | '\u{2060}'..='\u{206f}'
+                | '\u{feff}'
+                | '\u{fff9}'..='\u{fffb}'
+        );
+    if invisible {
+        out.push_str(&format!("\\u{{{:04x}}}", u32::from(c)));
     } else {
-        let mut cut: String = text.chars().take(max.saturating_sub(1)).collect();
-        cut.push('…');
-        cut
+        out.push(c);
     }
 }
 
 /// The closest candidate to `word`, ignoring case, if it is close enough to be a typo.
 pub(crate) fn closest<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
+    // The distance is at least the difference in length: a word twice as long as every
+    // candidate is no typo of one (and is not worth a quadratic comparison).
+    let longest = candidates.iter().map(|c| c.len()).max().unwrap_or(0);
+    if word.len() > 2 * longest + 3 {
+        return None;
+    }
     suggest::closest(
         word,
         candidates,

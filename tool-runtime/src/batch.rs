@@ -12,6 +12,10 @@ use crate::policy::RunPolicy;
 use crate::registry::Registry;
 use crate::tool::Handler;
 
+/// The recovery hint of a call past [`Limits::max_batch_calls`](crate::Limits::max_batch_calls).
+pub const ACTION_TOO_MANY_CALLS: &str =
+    "Do not retry in this message: send fewer tool calls per message.";
+
 /// One tool call as the model issued it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ToolCall {
@@ -63,6 +67,33 @@ impl<C> Registry<C> {
         ctx: &mut C,
         calls: &[ToolCall],
     ) -> Vec<ToolResult> {
+        // Past the limit, calls are answered without running; each still has its result.
+        let (admitted, refused) = calls.split_at(calls.len().min(self.limits.max_batch_calls));
+        let mut results = self.execute_admitted(policy, ctx, admitted).await;
+        results.extend(refused.iter().map(|_| self.too_many_calls(calls.len())));
+        results
+    }
+
+    fn too_many_calls(&self, count: usize) -> ToolResult {
+        self.limits.bound_result(ToolResult::failure(
+            ErrorBody::runtime(
+                RuntimeCode::NotAllowed,
+                format!(
+                    "The message has {count} tool calls and at most {} may run; this call was not run.",
+                    self.limits.max_batch_calls
+                ),
+                ACTION_TOO_MANY_CALLS,
+            ),
+            false,
+        ))
+    }
+
+    async fn execute_admitted(
+        &self,
+        policy: &RunPolicy,
+        ctx: &mut C,
+        calls: &[ToolCall],
+    ) -> Vec<ToolResult> {
         if self.is_sequential(calls) {
             let mut results = Vec::with_capacity(calls.len());
             for call in calls {
@@ -98,9 +129,11 @@ impl<C> Registry<C> {
         results
             .into_iter()
             .map(|result| {
-                result
-                    .or_else(|| rest.next())
-                    .expect("`join_all` answers once for every pending call")
+                self.limits.bound_result(
+                    result
+                        .or_else(|| rest.next())
+                        .expect("`join_all` answers once for every pending call"),
+                )
             })
             .collect()
     }

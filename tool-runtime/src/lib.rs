@@ -7,9 +7,10 @@
 //! 1. [`Registry::resolve`] lists the tools of the run: a read-only run drops every tool that is
 //!    not `read-only`, disabled tools are dropped.
 //! 2. [`Registry::execute`] checks the policy again for every call (`TOOL_NOT_ALLOWED`, nothing
-//!    runs), consults the approval gate before destructive calls, validates the arguments against
-//!    the schema compiled at build time (`TOOL_INPUT_INVALID` with a short report), and only then
-//!    calls the tool. Every outcome is a [`ToolResult`] envelope, returned as data.
+//!    runs), checks the arguments against the registry's [`Limits`] (depth and size, measured
+//!    without recursion), consults the approval gate before destructive calls, validates the
+//!    arguments against the schema compiled at build time (`TOOL_INPUT_INVALID` with a short
+//!    report), and only then calls the tool. Every outcome is a [`ToolResult`] envelope, returned as data.
 //! 3. [`Registry::execute_batch`] runs the calls of one model message: concurrently, sharing
 //!    `&C`, when every tool is `parallel`; one at a time in order, each with `&mut C`, when any is
 //!    `sequential`. One result per call, in call order; panics and timeouts stay in their call.
@@ -78,6 +79,7 @@ pub use tool_manifest::{
 
 pub mod batch;
 pub mod envelope;
+pub mod limits;
 pub mod policy;
 pub mod registry;
 pub mod settings;
@@ -85,6 +87,7 @@ pub mod validate;
 
 pub use batch::ToolCall;
 pub use envelope::{ErrorBody, RuntimeCode, ToolResult};
+pub use limits::{LimitExceeded, Limits};
 pub use policy::{ApprovalGate, Refusal, RunPolicy};
 pub use registry::{DEFAULT_TIMEOUT, Registry, RegistryBuilder, RegistryError, RegistryProblem};
 pub use settings::{SettingsError, ToolSettings};

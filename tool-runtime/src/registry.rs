@@ -19,6 +19,7 @@ use crate::envelope::{
     ACTION_NOT_FOUND, ACTION_READ_ONLY_RUN, ACTION_REFUSED_BY_TOOL, ACTION_TIMEOUT,
     ACTION_TIMEOUT_DESTRUCTIVE, ErrorBody, RuntimeCode, ToolResult,
 };
+use crate::limits::Limits;
 use crate::policy::{Refusal, RunPolicy};
 use crate::tool::{BoxFuture, CallResult, ExclusiveFn, Handler, SharedFn, ToolDef, ToolError};
 use crate::validate::{INPUT_INVALID_PREFIX, InputSchema, bounded};
@@ -50,6 +51,7 @@ pub(crate) struct Registered<C> {
 /// Built with [`Registry::builder`]; `Send + Sync` for any context type.
 pub struct Registry<C> {
     pub(crate) tools: BTreeMap<&'static str, Registered<C>>,
+    pub(crate) limits: Limits,
 }
 
 impl<C> fmt::Debug for Registry<C> {
@@ -66,6 +68,7 @@ pub struct RegistryBuilder<C> {
     declared: Vec<&'static ToolMeta>,
     default_timeout: Duration,
     timeouts: BTreeMap<String, Duration>,
+    limits: Limits,
 }
 
 impl<C> fmt::Debug for RegistryBuilder<C> {
@@ -78,6 +81,7 @@ impl<C> fmt::Debug for RegistryBuilder<C> {
             )
             .field("default_timeout", &self.default_timeout)
             .field("timeouts", &self.timeouts)
+            .field("limits", &self.limits)
             .finish()
     }
 }
@@ -232,6 +236,7 @@ impl<C> Default for RegistryBuilder<C> {
             declared: Vec::new(),
             default_timeout: DEFAULT_TIMEOUT,
             timeouts: BTreeMap::new(),
+            limits: Limits::default(),
         }
     }
 }
@@ -270,6 +275,13 @@ impl<C> RegistryBuilder<C> {
     #[must_use]
     pub fn timeout(mut self, name: impl Into<String>, limit: Duration) -> Self {
         self.timeouts.insert(name.into(), limit);
+        self
+    }
+
+    /// Bounds on arguments, error messages and messages' calls ([`Limits::default`] unless set).
+    #[must_use]
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
         self
     }
 
@@ -351,7 +363,10 @@ impl<C> RegistryBuilder<C> {
             }
         }
         if problems.is_empty() {
-            Ok(Registry { tools })
+            Ok(Registry {
+                tools,
+                limits: self.limits,
+            })
         } else {
             problems.sort_by(|a, b| {
                 (a.tool_name(), a.to_string()).cmp(&(b.tool_name(), b.to_string()))
@@ -481,6 +496,11 @@ impl<C> Registry<C> {
         self.tools.is_empty()
     }
 
+    /// The bounds on arguments, error messages and messages' calls.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
     /// The time limit of a tool's calls.
     pub fn timeout_of(&self, name: &str) -> Option<Duration> {
         self.tools.get(name).map(|t| t.timeout)
@@ -526,12 +546,13 @@ impl<C> Registry<C> {
     ) -> ToolResult {
         let (tool, arguments) = match self.admit(policy, name, arguments) {
             Ok(admitted) => admitted,
-            Err(refused) => return refused,
+            Err(refused) => return self.limits.bound_result(refused),
         };
-        match tool.def.handler {
+        let result = match tool.def.handler {
             Handler::Shared(f) => tool.run_shared(f, ctx, &arguments).await,
             Handler::Exclusive(f) => tool.run_exclusive(f, ctx, &arguments).await,
-        }
+        };
+        self.limits.bound_result(result)
     }
 
     /// Check 2 and validation: the tool and the arguments it receives (without the `null`s of
@@ -545,6 +566,21 @@ impl<C> Registry<C> {
         let Some(tool) = self.tools.get(name) else {
             return Err(self.not_found(policy, name));
         };
+        // The bounds come before anything walks the arguments (the approval gate, validation,
+        // deserialization), and after the refusals that do not look at them.
+        if let Some(refusal) = policy.listing_refusal(tool.def.meta) {
+            return Err(not_allowed(name, refusal));
+        }
+        if let Err(exceeded) = self.limits.check_arguments(arguments) {
+            return Err(ToolResult::failure(
+                ErrorBody::runtime(
+                    RuntimeCode::InputInvalid,
+                    format!("{INPUT_INVALID_PREFIX}{exceeded}"),
+                    ACTION_INPUT_INVALID,
+                ),
+                false,
+            ));
+        }
         if let Some(refusal) = policy.call_refusal(tool.def.meta, arguments) {
             return Err(not_allowed(name, refusal));
         }

@@ -3,6 +3,10 @@
 //! - A missing file is first use: every tool is enabled.
 //! - A corrupt file is an error naming the file; it is never overwritten or silently reset.
 //! - Writes are atomic: a temporary file in the same directory, then a rename.
+//! - Writers take an exclusive OS file lock (released when the process exits, even by a crash)
+//!   on the file's directory (on Unix; elsewhere on `<file>.lock` next to the file). [`ToolSettings::update`] reads, changes and writes
+//!   under that lock, so concurrent updates from several processes each build on the previous
+//!   one: none is lost.
 //! - Names of tools that no longer exist are kept (the tool may come back).
 
 use std::collections::BTreeSet;
@@ -39,6 +43,14 @@ pub enum SettingsError {
         column: usize,
         /// What is wrong.
         message: String,
+    },
+    /// The lock of the file (see the module documentation) cannot be taken.
+    #[error("cannot lock the tool settings at `{path}`: {source}")]
+    Lock {
+        /// What was locked.
+        path: PathBuf,
+        /// The I/O error.
+        source: io::Error,
     },
     /// The file cannot be written.
     #[error("cannot write the tool settings `{path}`: {source}")]
@@ -101,11 +113,38 @@ impl ToolSettings {
         }
     }
 
-    /// Writes the settings atomically. Refuses to replace a file that is corrupt.
+    /// Reads the settings at `path`, applies `change` and writes them back, holding the file's
+    /// lock throughout: concurrent updates (from other processes too) are applied one after the
+    /// other and none is lost. Returns the settings as written.
     ///
     /// # Errors
-    /// When the existing file is corrupt or unreadable, or the new file cannot be written.
+    /// When the lock cannot be taken, the existing file is corrupt or unreadable (it is left
+    /// untouched), or the new file cannot be written.
+    pub fn update(
+        path: impl Into<PathBuf>,
+        change: impl FnOnce(&mut ToolSettings),
+    ) -> Result<ToolSettings, SettingsError> {
+        let path = path.into();
+        let _lock = lock(&path)?;
+        let mut settings = ToolSettings::load(path)?;
+        change(&mut settings);
+        settings.write()?;
+        Ok(settings)
+    }
+
+    /// Writes the settings atomically, replacing what is on disk (use [`ToolSettings::update`]
+    /// to build on it). Refuses to replace a file that is corrupt.
+    ///
+    /// # Errors
+    /// When the lock cannot be taken, the existing file is corrupt or unreadable, or the new
+    /// file cannot be written.
     pub fn save(&self) -> Result<(), SettingsError> {
+        let _lock = lock(&self.path)?;
+        self.write()
+    }
+
+    /// [`ToolSettings::save`] with the lock held.
+    fn write(&self) -> Result<(), SettingsError> {
         read(&self.path)?;
         let file = SettingsFile {
             disabled_tools: self.disabled.clone(),
@@ -131,6 +170,49 @@ impl ToolSettings {
         let mut policy = RunPolicy::full();
         self.apply(&mut policy);
         policy
+    }
+}
+
+/// The exclusive lock of the settings at `path`, held until the returned file is dropped.
+///
+/// On Unix the lock is taken on the directory holding the file, so that no lock file is left
+/// next to it (a lock on the settings file itself would not do: each write replaces it with a
+/// new file). Elsewhere, where a directory cannot be opened as a file, it is taken on
+/// `<file>.lock`. A directory that cannot be opened is a [`SettingsError::Write`]: nothing can
+/// be written there.
+fn lock(path: &Path) -> Result<fs::File, SettingsError> {
+    let target = lock_target(path);
+    let opened = if cfg!(unix) {
+        fs::File::open(&target)
+    } else {
+        fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&target)
+    };
+    let file = opened.map_err(|source| SettingsError::Write {
+        path: path.to_owned(),
+        source,
+    })?;
+    file.lock().map_err(|source| SettingsError::Lock {
+        path: target,
+        source,
+    })?;
+    Ok(file)
+}
+
+/// What [`lock`] locks: the directory of `path` on Unix, `<file>.lock` elsewhere.
+fn lock_target(path: &Path) -> PathBuf {
+    if cfg!(unix) {
+        match path.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir.to_owned(),
+            _ => PathBuf::from("."),
+        }
+    } else {
+        let mut name = path.file_name().unwrap_or_default().to_os_string();
+        name.push(".lock");
+        path.with_file_name(name)
     }
 }
 

@@ -77,6 +77,9 @@ impl InputSchema {
 
     /// Validates `instance`; on failure every error, sorted, ready for the report.
     ///
+    /// Validation recurses along the instance: bound its depth first
+    /// ([`Limits::check_arguments`](crate::Limits::check_arguments), as the registry does).
+    ///
     /// # Errors
     /// The field errors when `instance` does not match the schema.
     pub fn check(&self, instance: &Value) -> Result<(), InputErrors> {
