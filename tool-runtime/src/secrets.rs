@@ -3,8 +3,11 @@
 //!
 //! - [`SecretString`] holds a provider or search-service key. Its `Debug` and `Display` print
 //!   `[REDACTED]`, it does not implement `Serialize` (a struct holding one cannot derive
-//!   `Serialize` by mistake), and its bytes are overwritten with zeros when it is dropped (best
-//!   effort: copies made by the caller through [`SecretString::expose_secret`] are not tracked).
+//!   `Serialize` by mistake), and its bytes are overwritten with zeros when it is dropped (with
+//!   the `zeroize` crate; copies made by the caller through [`SecretString::expose_secret`] are
+//!   not tracked). It is written here rather than taken from the `secrecy` crate because it also
+//!   needs to be read from configuration (`Deserialize`, `FromStr`) and to feed the
+//!   [`Redactor`]'s literal search, with the same `[REDACTED]` spelling as redaction.
 //! - [`ProviderSettings`] is what the host keeps: the provider, the model, the search service and
 //!   the two keys. What a UI gets is its [`SettingsView`], which has no key at all, only a
 //!   [`KeyStatus`] per key. Serializing a `ProviderSettings` writes its view.
@@ -52,10 +55,9 @@ impl SecretString {
 
 impl Drop for SecretString {
     fn drop(&mut self) {
-        let mut bytes = std::mem::take(&mut self.0).into_bytes();
-        bytes.fill(0);
-        // Keeps the zeroing from being optimised away as a dead store.
-        std::hint::black_box(&bytes);
+        // `zeroize` writes zeros over the whole allocation (capacity included) with writes the
+        // compiler may not remove as dead stores.
+        zeroize::Zeroize::zeroize(&mut self.0);
     }
 }
 
