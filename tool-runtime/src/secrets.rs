@@ -5,9 +5,9 @@
 //!   `[REDACTED]`, it does not implement `Serialize` (a struct holding one cannot derive
 //!   `Serialize` by mistake), and its bytes are overwritten with zeros when it is dropped (with
 //!   the `zeroize` crate; copies made by the caller through [`SecretString::expose_secret`] are
-//!   not tracked). It is written here rather than taken from the `secrecy` crate because it also
-//!   needs to be read from configuration (`Deserialize`, `FromStr`) and to feed the
-//!   [`Redactor`]'s literal search, with the same `[REDACTED]` spelling as redaction.
+//!   not tracked). It is a small newtype rather than `secrecy::SecretString` so that it also has
+//!   a `Display` (`[REDACTED]`, the spelling redaction uses), `FromStr` and `Deserialize` without
+//!   extra traits at call sites; the zeroing is the `zeroize` crate's, as in `secrecy`.
 //! - [`ProviderSettings`] is what the host keeps: the provider, the model, the search service and
 //!   the two keys. What a UI gets is its [`SettingsView`], which has no key at all, only a
 //!   [`KeyStatus`] per key. Serializing a `ProviderSettings` writes its view.
