@@ -10,8 +10,8 @@
 //! - `<n>/generate`: `manifest::load_dir` (parse, check, meta-validate, validate the examples),
 //!   `outputs::render` (tools index, schemas, every provider export, docs) and
 //!   `codegen::generate` (the Rust module): every output `generate` produces. The outputs are
-//!   rendered in sets of 100 tools: OpenAI accepts at most 128 functions in one request, so
-//!   `render` refuses one set of 1,000 (codegen takes every tool at once).
+//!   rendered in sets of 100 tools, as when the recorded numbers were taken (codegen takes every
+//!   tool at once).
 //!
 //! Ratios: `generate ÷ toml_parse` per size (target ≤ 3× at 1,000), and `generate` at 10,000 ÷ at
 //! 1,000 (linear growth: ≤ 11×). `generate_phases/*/1000` splits `generate` at 1,000 into its
@@ -166,8 +166,7 @@ fn toml_parse(files: &[PathBuf]) -> usize {
         .sum()
 }
 
-/// How many tools one rendered set holds: OpenAI accepts at most 128 functions in one request,
-/// so `outputs::render` refuses a set larger than that.
+/// How many tools one rendered set holds (kept as when the recorded numbers were taken).
 const SET: usize = 100;
 
 fn generate(tools: &Path) -> usize {

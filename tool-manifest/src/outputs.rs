@@ -107,7 +107,7 @@ pub fn render(
     for dialect in Dialect::ALL {
         files.insert(
             providers.join(dialect.file_name()),
-            dialect::export_json(*dialect, ordered)?,
+            dialect::catalog_json(*dialect, ordered)?,
         );
     }
     for (page, text) in crate::docs::render(ordered) {

@@ -129,6 +129,14 @@ fn max_functions() {
     assert_eq!(err.violations[0].rule, "openai.max-functions");
     assert_eq!(err.violations[0].tool, "tool_128");
     dialect::export(Dialect::OpenAi, &many[..128]).expect("128 is the limit");
+    // The limit is per request: the checked-in catalog of a larger set is still written, and
+    // a duplicate name is still refused there.
+    let catalog = dialect::export_catalog(Dialect::OpenAi, &many).expect("no request limit");
+    assert_eq!(catalog.as_array().map(Vec::len), Some(129));
+    let mut twice = many.clone();
+    twice.push(many[0].clone());
+    let err = dialect::export_catalog(Dialect::OpenAi, &twice).expect_err("duplicate");
+    assert_has(&err.violations, "openai.unique-name", "/name");
 }
 
 #[test]

@@ -193,13 +193,32 @@ impl fmt::Display for ExportError {
 
 impl std::error::Error for ExportError {}
 
-/// The definitions of `specs` for `dialect`: a JSON array in the provider's own request shape,
-/// sorted by tool name.
+/// The definitions of every tool of a set for `dialect` (the checked-in
+/// `generated/providers/<dialect>.json`): each tool converted and checked, names unique. Unlike
+/// [`export`], no limit of a single request applies (OpenAI's 128 functions): a project may
+/// declare more tools than one run offers.
+///
+/// # Errors
+/// Every violation of every tool, with the tool, the JSON Pointer and the rule.
+pub fn export_catalog(dialect: Dialect, specs: &[ToolSpec]) -> Result<Value, ExportError> {
+    export_with(dialect, specs, false)
+}
+
+/// The definitions of `specs` for `dialect` as one request offers them: a JSON array in the
+/// provider's own request shape, sorted by tool name.
 ///
 /// # Errors
 /// Every tool that breaks a rule of the dialect after conversion, and every rule about the whole
 /// set (unique names, the number of functions per request), all reported together.
 pub fn export(dialect: Dialect, specs: &[ToolSpec]) -> Result<Value, ExportError> {
+    export_with(dialect, specs, true)
+}
+
+fn export_with(
+    dialect: Dialect,
+    specs: &[ToolSpec],
+    one_request: bool,
+) -> Result<Value, ExportError> {
     let mut sorted: Vec<&ToolSpec> = specs.iter().collect();
     sorted.sort_by(|a, b| a.name.cmp(&b.name));
 
@@ -211,7 +230,7 @@ pub fn export(dialect: Dialect, specs: &[ToolSpec]) -> Result<Value, ExportError
             Err(mut found) => violations.append(&mut found),
         }
     }
-    violations.extend(check_set(dialect, &sorted));
+    violations.extend(check_set(dialect, &sorted, one_request));
 
     if violations.is_empty() {
         Ok(Value::Array(definitions))
@@ -231,10 +250,21 @@ pub fn export(dialect: Dialect, specs: &[ToolSpec]) -> Result<Value, ExportError
 /// # Errors
 /// As [`export`].
 pub fn export_json(dialect: Dialect, specs: &[ToolSpec]) -> Result<String, ExportError> {
-    let value = export(dialect, specs)?;
-    let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
+    Ok(pretty(&export(dialect, specs)?))
+}
+
+/// [`export_catalog`] as file text: pretty-printed, keys sorted, ending in a newline.
+///
+/// # Errors
+/// As [`export_catalog`].
+pub fn catalog_json(dialect: Dialect, specs: &[ToolSpec]) -> Result<String, ExportError> {
+    Ok(pretty(&export_catalog(dialect, specs)?))
+}
+
+fn pretty(value: &Value) -> String {
+    let mut text = serde_json::to_string_pretty(value).unwrap_or_default();
     text.push('\n');
-    Ok(text)
+    text
 }
 
 /// The definition of one tool for `dialect`, converted and then checked against every rule.
@@ -298,7 +328,7 @@ pub fn check(dialect: Dialect, definition: &Value, spec: &ToolSpec) -> Vec<Viola
 }
 
 /// Rules about the whole set: unique names, and the number of functions in one request.
-fn check_set(dialect: Dialect, sorted: &[&ToolSpec]) -> Vec<Violation> {
+fn check_set(dialect: Dialect, sorted: &[&ToolSpec], one_request: bool) -> Vec<Violation> {
     let mut violations = Vec::new();
     let unique = match dialect {
         Dialect::Mcp => mcp::UNIQUE_NAMES,
@@ -318,7 +348,7 @@ fn check_set(dialect: Dialect, sorted: &[&ToolSpec]) -> Vec<Violation> {
             });
         }
     }
-    if dialect == Dialect::OpenAi && sorted.len() > openai::MAX_FUNCTIONS {
+    if one_request && dialect == Dialect::OpenAi && sorted.len() > openai::MAX_FUNCTIONS {
         violations.push(Violation {
             tool: sorted[openai::MAX_FUNCTIONS].name.clone(),
             pointer: String::new(),
