@@ -78,6 +78,100 @@ impl From<ServerInitializeError> for McpError {
     }
 }
 
+/// Serves `server` over newline-delimited JSON-RPC on `input`/`output`, answering lines rmcp
+/// would drop (see [`McpServer::serve_stdio`]). Answers and rmcp's messages are written whole
+/// lines at a time, never interleaved.
+async fn serve_lines<C, R, W>(server: McpServer<C>, input: R, output: W) -> Result<(), McpError>
+where
+    C: Send + Sync + 'static,
+    R: tokio::io::AsyncRead + Unpin,
+    W: tokio::io::AsyncWrite + Unpin,
+{
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+    let (ours, theirs) = tokio::io::duplex(1 << 16);
+    let (from_server, mut to_server) = tokio::io::split(ours);
+    let (lines, mut outgoing) = tokio::sync::mpsc::unbounded_channel::<Vec<u8>>();
+
+    let forward_input = {
+        let lines = lines.clone();
+        async move {
+            let mut input = BufReader::new(input);
+            let mut line = Vec::new();
+            loop {
+                line.clear();
+                if input.read_until(b'\n', &mut line).await? == 0 {
+                    break;
+                }
+                if line.iter().all(u8::is_ascii_whitespace) {
+                    continue;
+                }
+                match unanswerable(&line) {
+                    None => {
+                        if !line.ends_with(b"\n") {
+                            line.push(b'\n');
+                        }
+                        to_server.write_all(&line).await?;
+                    }
+                    Some(answer) => {
+                        // The writer only stops once every sender is gone.
+                        let _ = lines.send(answer);
+                    }
+                }
+            }
+            // End of input: rmcp sees the end of its stream and closes the session.
+            to_server.shutdown().await
+        }
+    };
+    let forward_output = async move {
+        let mut from_server = BufReader::new(from_server);
+        let mut line = Vec::new();
+        loop {
+            line.clear();
+            if from_server.read_until(b'\n', &mut line).await? == 0 {
+                return Ok::<(), std::io::Error>(());
+            }
+            let _ = lines.send(line.clone());
+        }
+    };
+    let write = async move {
+        let mut output = output;
+        while let Some(line) = outgoing.recv().await {
+            output.write_all(&line).await?;
+            output.flush().await?;
+        }
+        Ok::<(), std::io::Error>(())
+    };
+    let (served, input, forwarded, written) =
+        tokio::join!(server.serve(theirs), forward_input, forward_output, write);
+    served?;
+    input?;
+    forwarded?;
+    written?;
+    Ok(())
+}
+
+/// The JSON-RPC error answer for a line rmcp cannot take, or `None` for a message to pass on.
+fn unanswerable(line: &[u8]) -> Option<Vec<u8>> {
+    let (code, message) = match serde_json::from_slice::<Value>(line) {
+        Err(error) => (-32700, bounded(&format!("Parse error: {error}"), 200)),
+        Ok(Value::Object(_)) => return None,
+        Ok(_) => (
+            -32600,
+            "Invalid Request: a JSON-RPC message is a JSON object".to_owned(),
+        ),
+    };
+    let mut answer = json!({
+        "jsonrpc": "2.0",
+        "id": null,
+        "error": {"code": code, "message": message},
+    })
+    .to_string()
+    .into_bytes();
+    answer.push(b'\n');
+    Some(answer)
+}
+
 /// One tool as the server offers it.
 struct Offered {
     /// The MCP definition, envelope output schema included.
@@ -200,10 +294,16 @@ impl<C: Send + Sync + 'static> McpServer<C> {
 
     /// Serves one MCP session over stdin and stdout until the client closes it.
     ///
+    /// Each line is checked before rmcp sees it: a line that is not JSON (invalid UTF-8, `NaN`,
+    /// nesting past serde_json's limit, a cut-off message) is answered with the JSON-RPC parse
+    /// error (-32700, `id: null`), and JSON that is not a message object with the invalid-request
+    /// error (-32600); rmcp alone would drop such a line without an answer, leaving a client
+    /// waiting. The session goes on either way.
+    ///
     /// # Errors
     /// As [`McpServer::serve`].
     pub async fn serve_stdio(self) -> Result<(), McpError> {
-        self.serve(rmcp::transport::stdio()).await
+        serve_lines(self, tokio::io::stdin(), tokio::io::stdout()).await
     }
 
     /// Runs one call on the registry's `execute` path (policy check, approval, validation, the
@@ -535,6 +635,25 @@ fn self_contained(schema: &Value, depth: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn answer(line: &[u8]) -> Option<Value> {
+        unanswerable(line).map(|text| serde_json::from_slice(&text).expect("the answer is JSON"))
+    }
+
+    #[test]
+    fn lines_rmcp_would_drop_get_a_json_rpc_error() {
+        assert_eq!(answer(br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#), None);
+        for line in [&b"{\"x\": NaN}"[..], b"\xff\xfe", b"{\"cut\":", b"not json"] {
+            let answer = answer(line).expect("answered");
+            assert_eq!(answer["error"]["code"], -32700, "{answer}");
+            assert_eq!(answer["id"], Value::Null);
+        }
+        let long = format!("{{\"x\": {}", "1".repeat(100_000));
+        let answer = answer(long.as_bytes()).expect("answered");
+        assert!(answer.to_string().len() < 400, "bounded: {answer}");
+        let answer = super::unanswerable(b"[1, 2]").expect("answered");
+        assert!(String::from_utf8_lossy(&answer).contains("-32600"));
+    }
 
     #[test]
     fn positional_keywords_keep_a_schema_in_place() {

@@ -742,9 +742,19 @@ fn hostile_lines_do_not_stop_the_server() {
         "[".repeat(depth).into_bytes(),
         br#"{"jsonrpc":"2.0","id":3,"method":"tools/cal","params":{}}"#.to_vec(),
     ];
-    for line in &hostile {
+    for line in &hostile[..5] {
         server.send(line);
+        // A line that is not JSON is answered with the parse error, not dropped.
+        let line = server.next_line();
+        assert!(line.len() < 1024, "a short answer: {line:.300}");
+        let answer: Value = serde_json::from_str(&line).expect("an answer in JSON");
+        assert_eq!(answer["id"], Value::Null, "{answer}");
+        assert_eq!(answer["error"]["code"], -32700, "{answer}");
     }
+    server.send(b"[1, 2]");
+    let answer: Value = serde_json::from_str(&server.next_line()).expect("JSON");
+    assert_eq!(answer["error"]["code"], -32600, "invalid request: {answer}");
+    server.send(&hostile[5]);
     let unknown_method = server.answer_to(3);
     assert_eq!(
         unknown_method["error"]["code"], -32601,
