@@ -93,9 +93,17 @@ where
     let (from_server, mut to_server) = tokio::io::split(ours);
     let (lines, mut outgoing) = tokio::sync::mpsc::unbounded_channel::<Vec<u8>>();
 
+    // When the session ends (the client said goodbye, or the handshake failed), input is no
+    // longer read: the command ends with its session, not with its standard input.
+    let (session_over, mut session_done) = tokio::sync::oneshot::channel::<()>();
+    let serve = async move {
+        let served = server.serve(theirs).await;
+        let _ = session_over.send(());
+        served
+    };
     let forward_input = {
         let lines = lines.clone();
-        async move {
+        let copy = async move {
             let mut input = BufReader::new(input);
             let mut line = Vec::new();
             loop {
@@ -121,6 +129,12 @@ where
             }
             // End of input: rmcp sees the end of its stream and closes the session.
             to_server.shutdown().await
+        };
+        async move {
+            tokio::select! {
+                copied = copy => copied,
+                _ = &mut session_done => Ok(()),
+            }
         }
     };
     let forward_output = async move {
@@ -143,7 +157,7 @@ where
         Ok::<(), std::io::Error>(())
     };
     let (served, input, forwarded, written) =
-        tokio::join!(server.serve(theirs), forward_input, forward_output, write);
+        tokio::join!(serve, forward_input, forward_output, write);
     served?;
     input?;
     forwarded?;
