@@ -1,17 +1,20 @@
 //! Hostile tool arguments: deep, huge, wide, and many calls at once. Every call gets a bounded
 //! answer, no tool code runs on input that crosses a bound, and nothing overflows the stack.
 
+mod registry_tools;
+
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use registry_tools::meta;
 use serde_json::{Map, Value, json};
 use tool_runtime::limits::{
     DEFAULT_MAX_ARGUMENT_BYTES, DEFAULT_MAX_DEPTH, DEFAULT_MAX_ERROR_MESSAGE_BYTES,
     drop_iteratively,
 };
 use tool_runtime::{
-    BoxFuture, CallResult, ErrorMeta, Handler, Limits, Mode, Registry, RunPolicy, Safety,
-    StaticSchema, ToolCall, ToolDef, ToolError, ToolMeta, ToolOutput, ToolResult,
+    BoxFuture, CallResult, ErrorMeta, Handler, Limits, Mode, Registry, RunPolicy, Safety, ToolCall,
+    ToolDef, ToolError, ToolMeta, ToolOutput, ToolResult,
 };
 
 /// Counts how often tool code ran.
@@ -23,28 +26,6 @@ struct Counter {
 impl Counter {
     fn entered(&self) -> usize {
         self.entered.load(Ordering::SeqCst)
-    }
-}
-
-const fn meta(
-    name: &'static str,
-    safety: Safety,
-    mode: Mode,
-    schema: &'static str,
-    errors: &'static [ErrorMeta],
-) -> ToolMeta {
-    ToolMeta {
-        name,
-        title: name,
-        description: "A test tool.",
-        safety,
-        mode,
-        category: None,
-        input_schema: StaticSchema::Json(schema),
-        output_schema: None,
-        errors,
-        examples: &[],
-        source: name,
     }
 }
 

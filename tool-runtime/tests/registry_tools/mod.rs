@@ -52,7 +52,8 @@ impl Chart {
     }
 }
 
-const fn meta(
+/// Frozen metadata of a test tool.
+pub const fn meta(
     name: &'static str,
     safety: Safety,
     mode: Mode,
