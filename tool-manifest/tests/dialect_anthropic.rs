@@ -2,29 +2,12 @@
 
 #![cfg(feature = "generator")]
 
+mod dialect_support;
+
+use dialect_support::{assert_has, spec, tool};
 use serde_json::{Value, json};
+use tool_manifest::ToolSpec;
 use tool_manifest::dialect::{self, Dialect, Violation, anthropic};
-use tool_manifest::{Mode, Safety, ToolSpec};
-
-fn spec(name: &str, input: Value) -> ToolSpec {
-    ToolSpec {
-        name: name.to_owned(),
-        title: "A tool".to_owned(),
-        description: "Does a thing.".to_owned(),
-        safety: Safety::ReadOnly,
-        mode: Mode::Parallel,
-        category: None,
-        input_schema: input,
-        output_schema: None,
-        errors: Vec::new(),
-        examples: Vec::new(),
-        source: String::new(),
-    }
-}
-
-fn tool(input: Value) -> ToolSpec {
-    spec("a_tool", input)
-}
 
 fn converted(spec: &ToolSpec) -> Value {
     dialect::convert(Dialect::Anthropic, spec)
@@ -33,15 +16,6 @@ fn converted(spec: &ToolSpec) -> Value {
 
 fn refused(spec: &ToolSpec) -> Vec<Violation> {
     dialect::convert(Dialect::Anthropic, spec).expect_err("expected a refusal")
-}
-
-fn assert_has(violations: &[Violation], rule: &str, pointer: &str) {
-    assert!(
-        violations
-            .iter()
-            .any(|v| v.rule == rule && v.pointer == pointer),
-        "expected `{rule}` at `{pointer}` in {violations:#?}"
-    );
 }
 
 const TESTED: &[&str] = &[

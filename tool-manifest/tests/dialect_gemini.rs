@@ -2,29 +2,11 @@
 
 #![cfg(feature = "generator")]
 
+mod dialect_support;
+
+use dialect_support::{assert_has, spec, tool};
 use serde_json::{Value, json};
 use tool_manifest::dialect::{self, Dialect, Violation, gemini};
-use tool_manifest::{Mode, Safety, ToolSpec};
-
-fn spec(name: &str, input: Value) -> ToolSpec {
-    ToolSpec {
-        name: name.to_owned(),
-        title: "A tool".to_owned(),
-        description: "Does a thing.".to_owned(),
-        safety: Safety::ReadOnly,
-        mode: Mode::Parallel,
-        category: None,
-        input_schema: input,
-        output_schema: None,
-        errors: Vec::new(),
-        examples: Vec::new(),
-        source: String::new(),
-    }
-}
-
-fn tool(input: Value) -> ToolSpec {
-    spec("a_tool", input)
-}
 
 /// The converted `parameters`; the checker has passed.
 fn parameters(input: Value) -> Value {
@@ -45,15 +27,6 @@ fn refused(input: Value) -> Vec<Violation> {
 
 fn refused_property(schema: Value) -> Vec<Violation> {
     refused(json!({"type": "object", "properties": {"p": schema}}))
-}
-
-fn assert_has(violations: &[Violation], rule: &str, pointer: &str) {
-    assert!(
-        violations
-            .iter()
-            .any(|v| v.rule == rule && v.pointer == pointer),
-        "expected `{rule}` at `{pointer}` in {violations:#?}"
-    );
 }
 
 fn check_by_hand(parameters: Value) -> Vec<Violation> {

@@ -2,29 +2,12 @@
 
 #![cfg(feature = "generator")]
 
+mod dialect_support;
+
+use dialect_support::{assert_has, spec_with, tool};
 use serde_json::{Value, json};
 use tool_manifest::dialect::{self, Dialect, Violation, mcp};
-use tool_manifest::{Mode, Safety, ToolSpec};
-
-fn spec(name: &str, safety: Safety, input: Value) -> ToolSpec {
-    ToolSpec {
-        name: name.to_owned(),
-        title: "A tool".to_owned(),
-        description: "Does a thing.".to_owned(),
-        safety,
-        mode: Mode::Parallel,
-        category: None,
-        input_schema: input,
-        output_schema: None,
-        errors: Vec::new(),
-        examples: Vec::new(),
-        source: String::new(),
-    }
-}
-
-fn tool(input: Value) -> ToolSpec {
-    spec("a_tool", Safety::ReadOnly, input)
-}
+use tool_manifest::{Safety, ToolSpec};
 
 fn converted(spec: &ToolSpec) -> Value {
     dialect::convert(Dialect::Mcp, spec)
@@ -33,15 +16,6 @@ fn converted(spec: &ToolSpec) -> Value {
 
 fn refused(spec: &ToolSpec) -> Vec<Violation> {
     dialect::convert(Dialect::Mcp, spec).expect_err("expected a refusal")
-}
-
-fn assert_has(violations: &[Violation], rule: &str, pointer: &str) {
-    assert!(
-        violations
-            .iter()
-            .any(|v| v.rule == rule && v.pointer == pointer),
-        "expected `{rule}` at `{pointer}` in {violations:#?}"
-    );
 }
 
 const TESTED: &[&str] = &[
@@ -65,22 +39,30 @@ fn every_rule_of_the_table_has_a_test() {
 fn name() {
     let object = json!({"type": "object", "additionalProperties": false});
     assert_has(
-        &refused(&spec("has space", Safety::ReadOnly, object.clone())),
+        &refused(&spec_with("has space", Safety::ReadOnly, object.clone())),
         "mcp.name",
         "/name",
     );
     assert_has(
-        &refused(&spec(&"a".repeat(129), Safety::ReadOnly, object.clone())),
+        &refused(&spec_with(
+            &"a".repeat(129),
+            Safety::ReadOnly,
+            object.clone(),
+        )),
         "mcp.name",
         "/name",
     );
     assert_has(
-        &refused(&spec("", Safety::ReadOnly, object.clone())),
+        &refused(&spec_with("", Safety::ReadOnly, object.clone())),
         "mcp.name",
         "/name",
     );
-    converted(&spec("chart.pane-list_2", Safety::ReadOnly, object.clone()));
-    converted(&spec(&"a".repeat(128), Safety::ReadOnly, object));
+    converted(&spec_with(
+        "chart.pane-list_2",
+        Safety::ReadOnly,
+        object.clone(),
+    ));
+    converted(&spec_with(&"a".repeat(128), Safety::ReadOnly, object));
 }
 
 #[test]
@@ -136,12 +118,16 @@ fn no_parameters() {
 
 #[test]
 fn annotations() {
-    let read = converted(&spec("reader", Safety::ReadOnly, json!({"type": "object"})));
+    let read = converted(&spec_with(
+        "reader",
+        Safety::ReadOnly,
+        json!({"type": "object"}),
+    ));
     assert_eq!(
         read["annotations"],
         json!({"title": "A tool", "readOnlyHint": true, "destructiveHint": false, "idempotentHint": false, "openWorldHint": false})
     );
-    let write = converted(&spec(
+    let write = converted(&spec_with(
         "writer",
         Safety::Destructive,
         json!({"type": "object"}),
@@ -149,12 +135,12 @@ fn annotations() {
     assert_eq!(write["annotations"]["readOnlyHint"], json!(false));
     assert_eq!(write["annotations"]["destructiveHint"], json!(true));
 
-    let mut web = spec("searcher", Safety::ReadOnly, json!({"type": "object"}));
+    let mut web = spec_with("searcher", Safety::ReadOnly, json!({"type": "object"}));
     web.category = Some("web".to_owned());
     assert_eq!(converted(&web)["annotations"]["openWorldHint"], json!(true));
 
     // A hint left to MCP's default, or contradicting the safety, is refused.
-    let writer = spec("writer", Safety::Destructive, json!({"type": "object"}));
+    let writer = spec_with("writer", Safety::Destructive, json!({"type": "object"}));
     let mut definition = converted(&writer);
     definition["annotations"]
         .as_object_mut()

@@ -3,29 +3,12 @@
 
 #![cfg(feature = "generator")]
 
+mod dialect_support;
+
+use dialect_support::{assert_has, spec, tool};
 use serde_json::{Map, Value, json};
+use tool_manifest::ToolSpec;
 use tool_manifest::dialect::{self, Dialect, Violation, openai};
-use tool_manifest::{Mode, Safety, ToolSpec};
-
-fn spec(name: &str, input: Value) -> ToolSpec {
-    ToolSpec {
-        name: name.to_owned(),
-        title: "A tool".to_owned(),
-        description: "Does a thing.".to_owned(),
-        safety: Safety::Destructive,
-        mode: Mode::Sequential,
-        category: None,
-        input_schema: input,
-        output_schema: None,
-        errors: Vec::new(),
-        examples: Vec::new(),
-        source: String::new(),
-    }
-}
-
-fn tool(input: Value) -> ToolSpec {
-    spec("a_tool", input)
-}
 
 /// The converted `parameters`; the checker has passed.
 fn parameters(input: Value) -> Value {
@@ -36,15 +19,6 @@ fn parameters(input: Value) -> Value {
 
 fn refused(input: Value) -> Vec<Violation> {
     dialect::convert(Dialect::OpenAi, &tool(input)).expect_err("expected a refusal")
-}
-
-fn assert_has(violations: &[Violation], rule: &str, pointer: &str) {
-    assert!(
-        violations
-            .iter()
-            .any(|v| v.rule == rule && v.pointer == pointer),
-        "expected `{rule}` at `{pointer}` in {violations:#?}"
-    );
 }
 
 /// An object with the given properties, all required.
