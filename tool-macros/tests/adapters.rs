@@ -248,7 +248,7 @@ fn a_sync_read_only_tool_reports_no_change() {
     assert_eq!(
         output,
         ToolOutput {
-            data: json!({"panes": ["main", "lower"]}),
+            data: json!({"panes": ["main", "lower"]}).into(),
             state_changed: false
         }
     );
@@ -263,7 +263,7 @@ fn a_sync_destructive_tool_gets_the_context_to_itself() {
     assert_eq!(
         output,
         ToolOutput {
-            data: json!(true),
+            data: json!(true).into(),
             state_changed: false
         }
     );
@@ -300,7 +300,7 @@ fn an_async_tool_with_exclusive_context_runs_to_completion() {
     assert_eq!(
         output,
         ToolOutput {
-            data: json!(2),
+            data: json!(2).into(),
             state_changed: true
         }
     );
@@ -313,7 +313,7 @@ fn a_tool_without_context_works_with_any_context_type() {
     let with_unit: ToolDef<()> = tool_def!(search);
     assert_eq!(with_chart.meta.name, "web_search");
     let expected = ToolOutput {
-        data: json!(["results for rust"]),
+        data: json!(["results for rust"]).into(),
         state_changed: false,
     };
     assert_eq!(
@@ -378,7 +378,7 @@ fn a_manifest_bound_tool_uses_the_generated_metadata() {
     assert_eq!(
         output,
         ToolOutput {
-            data: json!("drawn on main"),
+            data: json!("drawn on main").into(),
             state_changed: true
         }
     );
@@ -404,7 +404,7 @@ fn an_async_manifest_bound_tool_shares_the_context() {
     assert_eq!(
         output,
         ToolOutput {
-            data: json!(["drawing on main", "drawing on lower"]),
+            data: json!(["drawing on main", "drawing on lower"]).into(),
             state_changed: false
         }
     );

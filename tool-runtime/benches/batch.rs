@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tool_runtime::{
     BoxFuture, CallResult, Handler, IntoToolOutput, Mode, Registry, RunPolicy, Safety,
-    StaticSchema, ToolCall, ToolDef, ToolError, ToolMeta,
+    StaticSchema, ToolCall, ToolData, ToolDef, ToolError, ToolMeta,
 };
 
 const CALLS: usize = 100;
@@ -116,7 +116,7 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("batch");
     group.bench_function("direct_100", |b| {
         b.iter(|| {
-            let outputs: Vec<Value> = calls
+            let outputs: Vec<ToolData> = calls
                 .iter()
                 .map(|call| {
                     let input = Input::deserialize(black_box(&call.arguments)).expect("valid");

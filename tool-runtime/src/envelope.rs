@@ -11,6 +11,7 @@ use serde::de::Error as _;
 use serde::ser::SerializeStruct;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 /// The codes the runtime itself returns (domain codes come from each tool's `[[errors]]`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -125,13 +126,104 @@ impl ErrorBody {
     }
 }
 
+/// A tool's output, kept as the compact JSON text it serialized to.
+///
+/// The output goes to the model (or an MCP client) as JSON text, so it is written once, straight
+/// from the tool's own type, instead of being built as a [`Value`] tree first and written out
+/// afterwards. Object fields keep the order the output type serializes them in. [`ToolData::value`]
+/// parses it when a host wants to look inside; equality compares the JSON values, not the text.
+#[derive(Clone)]
+pub struct ToolData(Box<RawValue>);
+
+impl ToolData {
+    /// Serializes `output` to JSON text.
+    ///
+    /// # Errors
+    /// When the output's `Serialize` implementation fails (a map with non-string keys, say).
+    pub fn from_serialize<T: Serialize + ?Sized>(output: &T) -> Result<Self, serde_json::Error> {
+        serde_json::value::to_raw_value(output).map(ToolData)
+    }
+
+    /// The JSON text.
+    pub fn json(&self) -> &str {
+        self.0.get()
+    }
+
+    /// The output as a [`Value`].
+    ///
+    /// # Errors
+    /// When the output nests deeper than `serde_json`'s parser accepts (128 levels).
+    pub fn value(&self) -> Result<Value, serde_json::Error> {
+        serde_json::from_str(self.0.get())
+    }
+}
+
+impl From<Value> for ToolData {
+    fn from(value: Value) -> Self {
+        Self::from(&value)
+    }
+}
+
+impl From<&Value> for ToolData {
+    fn from(value: &Value) -> Self {
+        // A `Value`'s keys are strings and its numbers finite, so writing it cannot fail; the
+        // fallback is unreachable but keeps this free of a panic path.
+        ToolData::from_serialize(value).unwrap_or_else(|_| ToolData::null())
+    }
+}
+
+impl ToolData {
+    fn null() -> Self {
+        ToolData(RawValue::NULL.to_owned())
+    }
+}
+
+impl fmt::Debug for ToolData {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("ToolData").field(&self.json()).finish()
+    }
+}
+
+impl fmt::Display for ToolData {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.json())
+    }
+}
+
+impl PartialEq for ToolData {
+    fn eq(&self, other: &Self) -> bool {
+        self.json() == other.json()
+            || matches!((self.value(), other.value()), (Ok(a), Ok(b)) if a == b)
+    }
+}
+
+impl PartialEq<Value> for ToolData {
+    fn eq(&self, other: &Value) -> bool {
+        self.value().is_ok_and(|value| value == *other)
+    }
+}
+
+impl Serialize for ToolData {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for ToolData {
+    /// Through a [`Value`], so that any deserializer can produce one (a raw JSON text can only
+    /// be borrowed from `serde_json`'s own).
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Value::deserialize(deserializer).map(ToolData::from)
+    }
+}
+
 /// What one tool call answers with, returned to the model as data.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ToolResult {
     /// The tool ran and succeeded.
     Success {
         /// The tool's output.
-        data: Value,
+        data: ToolData,
         /// True only for a destructive tool that reports a change.
         state_changed: bool,
     },
@@ -148,9 +240,9 @@ pub enum ToolResult {
 
 impl ToolResult {
     /// A success.
-    pub fn success(data: Value, state_changed: bool) -> Self {
+    pub fn success(data: impl Into<ToolData>, state_changed: bool) -> Self {
         ToolResult::Success {
-            data,
+            data: data.into(),
             state_changed,
         }
     }
@@ -177,7 +269,7 @@ impl ToolResult {
     }
 
     /// The output of a success.
-    pub fn data(&self) -> Option<&Value> {
+    pub fn data(&self) -> Option<&ToolData> {
         match self {
             ToolResult::Success { data, .. } => Some(data),
             ToolResult::Failure { .. } => None,
@@ -228,7 +320,7 @@ impl Serialize for ToolResult {
 struct RawResult {
     success: bool,
     #[serde(default)]
-    data: Option<Value>,
+    data: Option<ToolData>,
     #[serde(default)]
     error: Option<ErrorBody>,
     state_changed: bool,
@@ -239,7 +331,7 @@ impl<'de> Deserialize<'de> for ToolResult {
         let raw = RawResult::deserialize(deserializer)?;
         match (raw.success, raw.error) {
             (true, None) => Ok(ToolResult::Success {
-                data: raw.data.unwrap_or(Value::Null),
+                data: raw.data.unwrap_or_else(ToolData::null),
                 state_changed: raw.state_changed,
             }),
             (false, Some(error)) if raw.data.is_none() => Ok(ToolResult::Failure {

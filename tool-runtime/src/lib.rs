@@ -47,7 +47,7 @@
 //! };
 //!
 //! fn panes_list<'a>(panes: &'a Vec<String>, _args: &'a serde_json::Value) -> BoxFuture<'a, CallResult> {
-//!     Box::pin(async move { Ok(ToolOutput { data: json!(panes), state_changed: false }) })
+//!     Box::pin(async move { Ok(ToolOutput { data: json!(panes).into(), state_changed: false }) })
 //! }
 //!
 //! # #[tokio::main(flavor = "current_thread")]
@@ -86,7 +86,7 @@ pub mod settings;
 pub mod validate;
 
 pub use batch::ToolCall;
-pub use envelope::{ErrorBody, RuntimeCode, ToolResult};
+pub use envelope::{ErrorBody, RuntimeCode, ToolData, ToolResult};
 pub use limits::{LimitExceeded, Limits};
 pub use policy::{ApprovalGate, Refusal, RunPolicy};
 pub use registry::{DEFAULT_TIMEOUT, Registry, RegistryBuilder, RegistryError, RegistryProblem};

@@ -97,10 +97,68 @@ pub struct Measure {
     pub values: usize,
 }
 
-/// Measures `value` without recursion, stopping as soon as its depth passes `max_depth` or its
-/// size passes `max_bytes` (then the answer is a lower bound that crosses the bound).
+/// Up to this depth bound [`measure`] walks by recursion: at most this many stack frames of a
+/// few words each, and no allocation (the common case: the default bound is 64). A larger
+/// bound is walked with an explicit stack on the heap.
+const RECURSIVE_MEASURE_DEPTH: usize = 256;
+
+/// Measures `value`, stopping as soon as its depth passes `max_depth` or its size passes
+/// `max_bytes` (then the answer is a lower bound that crosses the bound). The walk never goes
+/// more than `max_depth + 1` levels down, so a hostile depth cannot overflow the stack.
 pub fn measure(value: &Value, max_depth: usize, max_bytes: usize) -> Measure {
     let mut found = Measure::default();
+    if max_depth <= RECURSIVE_MEASURE_DEPTH {
+        measure_recursively(value, 0, max_depth, max_bytes, &mut found);
+    } else {
+        measure_with_stack(value, max_depth, max_bytes, &mut found);
+    }
+    found
+}
+
+/// One value at `level`; false once a bound is crossed. Recursion stops at `max_depth + 1`.
+fn measure_recursively(
+    value: &Value,
+    level: usize,
+    max_depth: usize,
+    max_bytes: usize,
+    found: &mut Measure,
+) -> bool {
+    found.values += 1;
+    found.bytes = found.bytes.saturating_add(1);
+    match value {
+        Value::String(s) => found.bytes = found.bytes.saturating_add(s.len()),
+        Value::Array(items) => {
+            let inner = level + 1;
+            found.depth = found.depth.max(inner);
+            if inner > max_depth {
+                return false;
+            }
+            for item in items {
+                if !measure_recursively(item, inner, max_depth, max_bytes, found) {
+                    return false;
+                }
+            }
+        }
+        Value::Object(map) => {
+            let inner = level + 1;
+            found.depth = found.depth.max(inner);
+            if inner > max_depth {
+                return false;
+            }
+            for (key, item) in map {
+                found.bytes = found.bytes.saturating_add(key.len());
+                if !measure_recursively(item, inner, max_depth, max_bytes, found) {
+                    return false;
+                }
+            }
+        }
+        Value::Null | Value::Bool(_) | Value::Number(_) => {}
+    }
+    found.bytes <= max_bytes
+}
+
+/// The same walk without recursion, for depth bounds above [`RECURSIVE_MEASURE_DEPTH`].
+fn measure_with_stack(value: &Value, max_depth: usize, max_bytes: usize, found: &mut Measure) {
     let mut stack: Vec<(&Value, usize)> = vec![(value, 0)];
     while let Some((value, level)) = stack.pop() {
         found.values += 1;
@@ -111,7 +169,7 @@ pub fn measure(value: &Value, max_depth: usize, max_bytes: usize) -> Measure {
                 let inner = level + 1;
                 found.depth = found.depth.max(inner);
                 if inner > max_depth {
-                    return found;
+                    return;
                 }
                 stack.extend(items.iter().map(|item| (item, inner)));
             }
@@ -119,7 +177,7 @@ pub fn measure(value: &Value, max_depth: usize, max_bytes: usize) -> Measure {
                 let inner = level + 1;
                 found.depth = found.depth.max(inner);
                 if inner > max_depth {
-                    return found;
+                    return;
                 }
                 for (key, item) in map {
                     found.bytes = found.bytes.saturating_add(key.len());
@@ -129,10 +187,9 @@ pub fn measure(value: &Value, max_depth: usize, max_bytes: usize) -> Measure {
             Value::Null | Value::Bool(_) | Value::Number(_) => {}
         }
         if found.bytes > max_bytes {
-            return found;
+            return;
         }
     }
-    found
 }
 
 impl Limits {
@@ -249,6 +306,79 @@ mod tests {
         let wide = Value::Array(vec![json!("x"); 10_000]);
         let found = measure(&wide, 64, 100);
         assert!(found.bytes > 100 && found.values < 100, "{found:?}");
+    }
+
+    /// A pseudo-random JSON value (deterministic LCG): nested arrays and objects, strings, keys.
+    fn random_value(seed: &mut u64, level: usize) -> Value {
+        *seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let pick = (*seed >> 33) % 6;
+        let width = ((*seed >> 40) % 4) as usize;
+        match pick {
+            0 if level < 12 => {
+                Value::Array((0..width).map(|_| random_value(seed, level + 1)).collect())
+            }
+            1 if level < 12 => Value::Object(
+                (0..width)
+                    .map(|i| {
+                        (
+                            format!("k{i}{}", "é".repeat(i)),
+                            random_value(seed, level + 1),
+                        )
+                    })
+                    .collect(),
+            ),
+            2 => json!("x".repeat(width * 3)),
+            3 => json!(width),
+            _ => Value::Null,
+        }
+    }
+
+    #[test]
+    fn the_recursive_walk_and_the_stack_walk_agree() {
+        let mut seed = 7;
+        for _ in 0..2_000 {
+            let value = random_value(&mut seed, 0);
+            for (max_depth, max_bytes) in [(64, 1 << 20), (3, 1 << 20), (64, 20), (1, 5), (0, 0)] {
+                let mut recursive = Measure::default();
+                measure_recursively(&value, 0, max_depth, max_bytes, &mut recursive);
+                let mut stacked = Measure::default();
+                measure_with_stack(&value, max_depth, max_bytes, &mut stacked);
+                // When both bounds are crossed, which one a walk meets first depends on its
+                // order; what must agree is whether one is, and with the true size.
+                let mut whole = Measure::default();
+                measure_recursively(&value, 0, usize::MAX, usize::MAX, &mut whole);
+                let crosses = whole.depth > max_depth || whole.bytes > max_bytes;
+                let crossed = |m: &Measure| m.depth > max_depth || m.bytes > max_bytes;
+                assert_eq!(crossed(&recursive), crosses, "{value}");
+                assert_eq!(crossed(&stacked), crosses, "{value}");
+                if !crosses {
+                    assert_eq!(recursive, whole, "{value}");
+                    assert_eq!(stacked, whole, "{value}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_depth_bound_above_the_recursive_one_walks_without_recursion() {
+        let mut value = json!(0);
+        for _ in 0..200_000 {
+            value = Value::Array(vec![value]);
+        }
+        let found = measure(&value, 1_000_000, usize::MAX);
+        assert_eq!(found.depth, 200_000);
+        assert_eq!(found.values, 200_001);
+        let limits = Limits {
+            max_depth: 100_000,
+            ..Limits::default()
+        };
+        assert_eq!(
+            limits.check_arguments(&value),
+            Err(LimitExceeded::Depth { limit: 100_000 })
+        );
+        drop_iteratively(value);
     }
 
     #[test]

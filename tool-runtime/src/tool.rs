@@ -9,6 +9,7 @@ use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 
+use crate::envelope::ToolData;
 use serde_json::Value;
 use tool_manifest::{Mode, Safety, ToolMeta};
 
@@ -92,7 +93,7 @@ impl<C> ToolDef<C> {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolOutput {
     /// The tool's output, serialized.
-    pub data: Value,
+    pub data: ToolData,
     /// True when a destructive tool reports a change; always false for read-only tools.
     pub state_changed: bool,
 }
@@ -113,7 +114,7 @@ pub trait IntoToolOutput {
 
 impl<T: serde::Serialize> IntoToolOutput for T {
     fn into_tool_output(self, safety: Safety) -> Result<ToolOutput, ToolError> {
-        let data = serde_json::to_value(&self).map_err(|e| {
+        let data = ToolData::from_serialize(&self).map_err(|e| {
             ToolError::failed(format!("the tool output could not be serialized: {e}"))
         })?;
         Ok(ToolOutput {

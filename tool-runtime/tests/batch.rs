@@ -73,7 +73,7 @@ fn read<'a>(probe: &'a Probe, args: &'a Value) -> BoxFuture<'a, CallResult> {
         let id = id_of(args);
         measured(probe, &id).await;
         Ok(ToolOutput {
-            data: json!(id),
+            data: json!(id).into(),
             state_changed: false,
         })
     })
@@ -85,7 +85,7 @@ fn write<'a>(probe: &'a mut Probe, args: &'a Value) -> BoxFuture<'a, CallResult>
         measured(probe, &id).await;
         probe.writes += 1;
         Ok(ToolOutput {
-            data: json!(id),
+            data: json!(id).into(),
             state_changed: true,
         })
     })
@@ -125,7 +125,7 @@ fn run(
 fn data(results: &[ToolResult]) -> Vec<Value> {
     results
         .iter()
-        .map(|r| r.data().cloned().unwrap_or(Value::Null))
+        .map(|r| r.data().map_or(Value::Null, |d| d.value().expect("JSON")))
         .collect()
 }
 
@@ -249,7 +249,10 @@ fn a_panic_or_a_timeout_stays_in_its_own_call() {
             None
         ]
     );
-    assert_eq!(results[4].data(), Some(&json!({"results": ["rust"]})));
+    assert_eq!(
+        results[4].data().map(|d| d.value().expect("JSON")),
+        Some(json!({"results": ["rust"]}))
+    );
 
     let sequential = [
         ToolCall::new("1", "write_panic", json!({"when": "poll"})),

@@ -102,7 +102,7 @@ fn echo<'a>(seen: &'a Seen, arguments: &'a Value) -> BoxFuture<'a, CallResult> {
     Box::pin(async move {
         seen.record(arguments);
         Ok(ToolOutput {
-            data: arguments.clone(),
+            data: arguments.into(),
             state_changed: false,
         })
     })
@@ -112,7 +112,7 @@ fn tag<'a>(seen: &'a mut Seen, arguments: &'a Value) -> BoxFuture<'a, CallResult
     Box::pin(async move {
         seen.record(arguments);
         Ok(ToolOutput {
-            data: Value::Null,
+            data: Value::Null.into(),
             state_changed: true,
         })
     })

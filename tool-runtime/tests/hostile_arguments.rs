@@ -75,7 +75,7 @@ fn anything<'a>(counter: &'a Counter, args: &'a Value) -> BoxFuture<'a, CallResu
     Box::pin(async move {
         counter.entered.fetch_add(1, Ordering::SeqCst);
         Ok(ToolOutput {
-            data: json!({"kind": kind(args)}),
+            data: json!({"kind": kind(args)}).into(),
             state_changed: false,
         })
     })
@@ -99,7 +99,7 @@ fn write<'a>(counter: &'a mut Counter, args: &'a Value) -> BoxFuture<'a, CallRes
         let repeat = args.get("detail").and_then(Value::as_u64).unwrap_or(0);
         if repeat == 0 {
             return Ok(ToolOutput {
-                data: json!("written"),
+                data: json!("written").into(),
                 state_changed: true,
             });
         }

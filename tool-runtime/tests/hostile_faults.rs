@@ -64,7 +64,7 @@ fn append<'a>(journal: &'a mut Journal, args: &'a Value) -> BoxFuture<'a, CallRe
     Box::pin(async move {
         journal.entries.push(id(args));
         Ok(ToolOutput {
-            data: json!(journal.entries.len()),
+            data: json!(journal.entries.len()).into(),
             state_changed: true,
         })
     })
@@ -98,7 +98,7 @@ fn hang<'a>(journal: &'a mut Journal, args: &'a Value) -> BoxFuture<'a, CallResu
 fn read<'a>(journal: &'a Journal, args: &'a Value) -> BoxFuture<'a, CallResult> {
     Box::pin(async move {
         Ok(ToolOutput {
-            data: json!({"id": id(args), "entries": journal.entries.len()}),
+            data: json!({"id": id(args), "entries": journal.entries.len()}).into(),
             state_changed: false,
         })
     })
@@ -220,8 +220,8 @@ fn faults_in_a_sequential_message_stay_in_their_call() {
         ]
     );
     assert_eq!(
-        results[7].data(),
-        Some(&json!({"id": "read7", "entries": 6}))
+        results[7].data().map(|d| d.value().expect("JSON")),
+        Some(json!({"id": "read7", "entries": 6}))
     );
 }
 
@@ -241,8 +241,8 @@ fn faults_in_a_parallel_message_stay_in_their_call() {
     for (n, result) in results.iter().enumerate() {
         match n % 3 {
             0 => assert_eq!(
-                result.data(),
-                Some(&json!({"id": format!("read{n}"), "entries": 0}))
+                result.data().map(|d| d.value().expect("JSON")),
+                Some(json!({"id": format!("read{n}"), "entries": 0}))
             ),
             1 => assert_eq!(
                 outcomes(std::slice::from_ref(result)),

@@ -58,7 +58,7 @@ fn panes_list<'a>(chart: &'a Chart, args: &'a Value) -> BoxFuture<'a, CallResult
             .filter(|p| p.starts_with(prefix))
             .collect();
         Ok(ToolOutput {
-            data: json!({ "panes": panes }),
+            data: json!({ "panes": panes }).into(),
             state_changed: false,
         })
     })
@@ -99,7 +99,7 @@ fn drawing_create<'a>(chart: &'a mut Chart, args: &'a Value) -> BoxFuture<'a, Ca
         let id = format!("d{}", chart.drawings.len() + 1);
         chart.drawings.push(id.clone());
         Ok(ToolOutput {
-            data: json!({ "id": id }),
+            data: json!({ "id": id }).into(),
             state_changed: true,
         })
     })
@@ -133,7 +133,7 @@ fn web_search<'a>(_chart: &'a Chart, args: &'a Value) -> BoxFuture<'a, CallResul
             json!({ "results": [format!("about {query}")] })
         };
         Ok(ToolOutput {
-            data,
+            data: data.into(),
             state_changed: false,
         })
     })

@@ -57,7 +57,7 @@ async fn body(counters: &Counters, args: &Value, safety: Safety) -> CallResult {
     }
     counters.in_flight.fetch_sub(1, Ordering::SeqCst);
     Ok(ToolOutput {
-        data: args.clone(),
+        data: args.into(),
         state_changed: !safety.is_read_only(),
     })
 }

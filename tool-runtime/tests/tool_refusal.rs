@@ -38,7 +38,7 @@ fn run_code<'a>(host: &'a mut Host, _args: &'a Value) -> BoxFuture<'a, CallResul
         }
         host.ran += 1;
         Ok(ToolOutput {
-            data: json!({"ran": host.ran}),
+            data: json!({"ran": host.ran}).into(),
             state_changed: true,
         })
     })

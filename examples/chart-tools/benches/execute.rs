@@ -3,11 +3,16 @@
 //! `drawing_create` call with more than five schema errors).
 //!
 //! Both sides of each comparison do the same work around the call: they run inside one
-//! `block_on` of the same current-thread runtime, and delete the new drawing afterwards so the
-//! chart does not grow. Compare the medians: `execute/valid` over `direct/valid` is the price of
-//! the policy check, schema validation, the envelope and JSON output.
+//! `block_on` of the same current-thread runtime, and delete the new drawing afterwards (by its
+//! ID: the chart numbers drawings `d1`, `d2`, … in creation order, and a wrong guess fails the
+//! delete) so the chart does not grow. Compare the medians: `execute/valid` over `direct/valid`
+//! is the price of the policy check, the argument bounds, schema validation, the envelope and
+//! the output written as JSON text.
+//!
+//! `*/valid_to_text` adds what a host does next, on both sides: the direct output, and the
+//! envelope, written as the JSON text sent to the model.
 
-use chart_tools::chart::{Anchor, Chart, StyleChange};
+use chart_tools::chart::{Anchor, Chart, Drawing, StyleChange};
 use chart_tools::tools::drawing_create;
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde::Deserialize as _;
@@ -32,7 +37,7 @@ fn invalid_input() -> Value {
 
 /// What the tool does, without the registry: deserialize, convert (with the tool's own
 /// conversions of the generated enums), call.
-fn direct(chart: &mut Chart, arguments: &Value) -> String {
+fn direct(chart: &mut Chart, arguments: &Value) -> Drawing {
     let input = drawing_create::Input::deserialize(arguments).expect("valid arguments");
     let anchors = input
         .anchors
@@ -56,7 +61,23 @@ fn direct(chart: &mut Chart, arguments: &Value) -> String {
             input.text,
         )
         .expect("the example succeeds")
-        .id
+}
+
+/// The IDs the chart gives new drawings, in order.
+struct DrawingIds(u32);
+
+impl DrawingIds {
+    /// Starts after the drawings `chart` has made so far (it makes and deletes one to see).
+    fn after(chart: &mut Chart, arguments: &Value) -> Self {
+        let id = direct(chart, arguments).id;
+        chart.drawing_delete(&id).expect("the new drawing");
+        DrawingIds(id.trim_start_matches('d').parse().expect("a numbered ID"))
+    }
+
+    fn next(&mut self) -> String {
+        self.0 += 1;
+        format!("d{}", self.0)
+    }
 }
 
 fn bench(c: &mut Criterion) {
@@ -70,12 +91,15 @@ fn bench(c: &mut Criterion) {
     let valid = valid_input();
     let invalid = invalid_input();
 
+    let mut ids = DrawingIds::after(&mut chart, &valid);
+
     let mut group = c.benchmark_group("drawing_create");
     group.bench_function("direct/valid", |b| {
         b.iter(|| {
             runtime.block_on(async {
-                let id = direct(&mut chart, black_box(&valid));
-                chart.drawing_delete(&id).expect("the new drawing");
+                let output = direct(&mut chart, black_box(&valid));
+                chart.drawing_delete(&ids.next()).expect("the new drawing");
+                output
             })
         })
     });
@@ -85,11 +109,28 @@ fn bench(c: &mut Criterion) {
                 let result = registry
                     .execute(&policy, &mut chart, "drawing_create", black_box(&valid))
                     .await;
-                let id = result
-                    .data()
-                    .and_then(|d| d["id"].as_str())
-                    .expect("a drawing");
-                chart.drawing_delete(id).expect("the new drawing");
+                chart.drawing_delete(&ids.next()).expect("the new drawing");
+                result
+            })
+        })
+    });
+    group.bench_function("direct/valid_to_text", |b| {
+        b.iter(|| {
+            runtime.block_on(async {
+                let output = direct(&mut chart, black_box(&valid));
+                chart.drawing_delete(&ids.next()).expect("the new drawing");
+                serde_json::to_string(&output).expect("JSON")
+            })
+        })
+    });
+    group.bench_function("execute/valid_to_text", |b| {
+        b.iter(|| {
+            runtime.block_on(async {
+                let result = registry
+                    .execute(&policy, &mut chart, "drawing_create", black_box(&valid))
+                    .await;
+                chart.drawing_delete(&ids.next()).expect("the new drawing");
+                serde_json::to_string(&result).expect("JSON")
             })
         })
     });

@@ -62,10 +62,12 @@ fn local_chart() -> Chart {
     Chart::demo().with_interpreter(Interpreter::new(provider).allow_unisolated(!isolated))
 }
 
-fn data(result: &ToolResult) -> &Value {
+fn data(result: &ToolResult) -> Value {
     result
         .data()
         .unwrap_or_else(|| panic!("expected a success, got {result:?}"))
+        .value()
+        .expect("the output parses")
 }
 
 #[test]
@@ -146,7 +148,7 @@ fn the_same_script_reaches_loopback_without_the_sandbox() {
     let result = execute(&mut chart, &connect_script(port));
     assert_eq!(
         data(&result),
-        &json!({"stdout": "connected\n", "stderr": "", "exit_code": 0, "isolated": false})
+        json!({"stdout": "connected\n", "stderr": "", "exit_code": 0, "isolated": false})
     );
     assert!(was_reached(&listener));
 }
@@ -212,7 +214,7 @@ fn an_unisolated_provider_is_refused_unless_the_host_opted_in() {
     let result = execute(&mut chart, "print(1)");
     assert_eq!(
         data(&result),
-        &json!({"stdout": "ran 8 bytes\n", "stderr": "", "exit_code": 0, "isolated": false})
+        json!({"stdout": "ran 8 bytes\n", "stderr": "", "exit_code": 0, "isolated": false})
     );
     assert_eq!(provider.runs.load(Ordering::SeqCst), 1);
 }

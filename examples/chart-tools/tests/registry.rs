@@ -95,7 +95,7 @@ async fn a_denied_write_runs_nothing() {
     let listed = registry
         .execute(&policy, &mut chart, "drawings_list", &json!({}))
         .await;
-    let drawings = listed.data().expect("a success")["drawings"].clone();
+    let drawings = listed.data().expect("a success").value().expect("JSON")["drawings"].clone();
     assert_eq!(
         drawings.as_array().map(Vec::len),
         Some(3),
@@ -162,13 +162,19 @@ async fn a_batch_answers_every_call_in_order() {
         .execute_batch(&RunPolicy::full(), &mut chart, &calls)
         .await;
     assert_eq!(results.len(), calls.len());
-    assert_eq!(results[0].data().expect("created")["id"], "p1");
-    let series = &results[1].data().expect("queried")["indicators"];
+    assert_eq!(
+        results[0].data().expect("created").value().expect("JSON")["id"],
+        "p1"
+    );
+    let series = &results[1].data().expect("queried").value().expect("JSON")["indicators"];
     assert_eq!(series[0]["name"], "macd", "{series}");
     assert_eq!(results[2].code(), Some("TOOL_NOT_FOUND"));
-    assert_eq!(results[3].data().expect("answered")["answer"], "keep");
     assert_eq!(
-        results[4].data().expect("cleared")["removed_panes"],
+        results[3].data().expect("answered").value().expect("JSON")["answer"],
+        "keep"
+    );
+    assert_eq!(
+        results[4].data().expect("cleared").value().expect("JSON")["removed_panes"],
         json!(["lower", "p1"])
     );
     assert!(results[4].state_changed());

@@ -245,7 +245,7 @@ fn settings_get<'a>(chart: &'a Chart, args: &'a Value) -> BoxFuture<'a, CallResu
         match args.get("key").and_then(Value::as_str) {
             Some("fail") => Err(ToolError::failed("the settings store is unavailable")),
             _ => Ok(tool_runtime::ToolOutput {
-                data: json!({"theme": "dark"}),
+                data: json!({"theme": "dark"}).into(),
                 state_changed: true,
             }),
         }
@@ -361,7 +361,7 @@ fn write_hang<'a>(chart: &'a mut Chart, _args: &'a Value) -> BoxFuture<'a, CallR
         chart.enter("write_hang", Safety::Destructive);
         futures::future::pending::<()>().await;
         Ok(tool_runtime::ToolOutput {
-            data: Value::Null,
+            data: Value::Null.into(),
             state_changed: true,
         })
     })
@@ -388,7 +388,7 @@ fn read_hang<'a>(chart: &'a Chart, _args: &'a Value) -> BoxFuture<'a, CallResult
         chart.enter("read_hang", Safety::ReadOnly);
         futures::future::pending::<()>().await;
         Ok(tool_runtime::ToolOutput {
-            data: Value::Null,
+            data: Value::Null.into(),
             state_changed: false,
         })
     })
