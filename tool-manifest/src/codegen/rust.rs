@@ -1,0 +1,873 @@
+//! Writing the generated items as Rust text, formatted as prettyplease formats them, with one
+//! blank line between items.
+//!
+//! The items are described by small values ([`StructDef`], [`EnumDef`], [`Ty`], [`Expr`]) and
+//! printed line by line; what may need a line break (types, attributes, expressions) goes
+//! through the [`Printer`]'s line breaking.
+
+use serde_json::Value;
+
+use super::pretty::{Break, INDENT, Printer};
+
+/// The lints the generated module allows: docs come from manifests, written for people and
+/// models, not for rustdoc.
+const MODULE_ALLOW: &[&str] = &[
+    "missing_docs",
+    "clippy::doc_lazy_continuation",
+    "clippy::doc_overindented_list_items",
+    "clippy::type_complexity",
+    "rustdoc::bare_urls",
+    "rustdoc::broken_intra_doc_links",
+    "rustdoc::invalid_html_tags",
+];
+
+const SERDE_CRATE: &str = "::tool_runtime::__private::serde";
+const SCHEMARS_CRATE: &str = "::tool_runtime::__private::schemars";
+const SERIALIZE: &str = "::tool_runtime::__private::serde::Serialize";
+const DESERIALIZE: &str = "::tool_runtime::__private::serde::Deserialize";
+const JSON_SCHEMA: &str = "::tool_runtime::__private::schemars::JsonSchema";
+const JSON_VALUE: &str = "::tool_runtime::__private::serde_json::Value";
+
+/// A Rust type of the generated code.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Ty {
+    String,
+    I64,
+    F64,
+    Bool,
+    /// Any JSON value.
+    Value,
+    /// A type declared in the tool's module.
+    Named(String),
+    Vec(Box<Ty>),
+    Option(Box<Ty>),
+    /// `BTreeMap<String, T>`.
+    Map(Box<Ty>),
+}
+
+/// How a field is optional, as serde and schemars see it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Presence {
+    /// Required, not nullable.
+    Required,
+    /// Required but nullable: the type is an `Option`, the schema still requires it.
+    RequiredNullable,
+    /// Not required: `Option`, absent when `None`.
+    Optional,
+}
+
+/// One field of a generated struct.
+#[derive(Debug)]
+pub(super) struct FieldDef<'a> {
+    pub doc: &'a str,
+    /// The identifier, `r#` included.
+    pub ident: String,
+    /// The JSON property, when it is not the identifier.
+    pub rename: Option<&'a str>,
+    pub presence: Presence,
+    /// Keywords copied onto the field's schemars schema.
+    pub extend: Vec<(&'a str, &'a Value)>,
+    pub ty: Ty,
+}
+
+/// A generated struct (`Input` or a nested object).
+#[derive(Debug)]
+pub(super) struct StructDef<'a> {
+    pub doc: String,
+    pub name: String,
+    pub deny_unknown_fields: bool,
+    /// Derive `Default` (nothing is required).
+    pub default: bool,
+    pub fields: Vec<FieldDef<'a>>,
+}
+
+/// A generated string enum.
+#[derive(Debug)]
+pub(super) struct EnumDef<'a> {
+    pub doc: &'a str,
+    pub name: String,
+    /// The variant identifiers and the words they stand for, when different.
+    pub variants: Vec<(String, Option<&'a str>)>,
+}
+
+/// A type declared in a tool's module.
+#[derive(Debug)]
+pub(super) enum TypeDef<'a> {
+    Struct(StructDef<'a>),
+    Enum(EnumDef<'a>),
+}
+
+/// One variant of a tool's `Error`.
+#[derive(Debug)]
+pub(super) struct ErrorVariant<'a> {
+    pub ident: String,
+    pub code: &'a str,
+    pub message: &'a str,
+}
+
+/// An expression of the frozen metadata.
+#[derive(Debug)]
+pub(super) enum Expr<'a> {
+    /// A string literal.
+    Str(&'a str),
+    /// A string literal holding JSON text, raw when it can be.
+    Json(String),
+    Bool(bool),
+    Path(&'static str),
+    Call(&'static str, Box<Expr<'a>>),
+    /// `&[…]`.
+    Slice(Vec<Expr<'a>>),
+    Struct(&'static str, Vec<(&'static str, Expr<'a>)>),
+}
+
+// ---------------------------------------------------------------------------------------------
+// Items
+
+/// `/// doc` lines, one per line of `text`.
+///
+/// Code fences without a language become `text` fences and indented code blocks are
+/// un-indented, so that rustdoc does not compile descriptions as doctests. A line holding a
+/// character a comment must not hold (a control or a text-direction character) is written as
+/// a `#[doc = "…"]` attribute with the character escaped.
+pub(super) fn doc(p: &mut Printer, text: &str) {
+    let text = text.trim();
+    if text.is_empty() {
+        return;
+    }
+    let mut in_fence = false;
+    let mut previous_blank = true;
+    let mut in_indented = false;
+    let mut expanded;
+    for line in text.lines().flat_map(|line| line.split('\r')) {
+        let mut line = line.trim_end();
+        if line.contains('\t') {
+            expanded = line.replace('\t', "    ");
+            line = &expanded;
+        }
+        let trimmed = line.trim_start();
+        let indent = line.len() - trimmed.len();
+        let mut out = line;
+        let mut fence_text = None;
+        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+            if !in_fence {
+                let info = trimmed.trim_start_matches(['`', '~']).trim();
+                if info.is_empty() || info == "rust" || info.starts_with("rust,") {
+                    let fence = trimmed[..trimmed.len() - info.len()].trim_end();
+                    fence_text = Some(format!("{fence}text"));
+                }
+            }
+            in_fence = !in_fence;
+        } else if !in_fence {
+            if trimmed.is_empty() {
+                // a blank line neither starts nor ends an indented block
+            } else if indent >= 4 && (previous_blank || in_indented) {
+                in_indented = true;
+                out = trimmed;
+            } else {
+                in_indented = false;
+            }
+        }
+        previous_blank = trimmed.is_empty();
+        let out = fence_text.as_deref().unwrap_or(out);
+        doc_line(p, out);
+    }
+}
+
+fn doc_line(p: &mut Printer, line: &str) {
+    if line.is_empty() {
+        p.line("///");
+    } else if line.chars().any(is_comment_hostile) {
+        let mut value = String::with_capacity(line.len() + 16);
+        value.push_str("#[doc = \" ");
+        escape_str(line, &mut value);
+        value.push_str("\"]");
+        p.line(&value);
+    } else {
+        p.line_parts(&["/// ", line]);
+    }
+}
+
+/// A character rustc refuses in a comment, or lints against (`text_direction_codepoint_in_…`).
+fn is_comment_hostile(c: char) -> bool {
+    (c.is_control() && c != '\t') || is_text_direction(c)
+}
+
+fn is_text_direction(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `pub mod name { … }` with its items, each after a blank line but the first.
+pub(super) fn module(
+    p: &mut Printer,
+    doc_text: &str,
+    name: &str,
+    items: impl FnOnce(&mut Printer),
+) {
+    doc(p, doc_text);
+    attr(p, "allow", |a| a.words(MODULE_ALLOW));
+    p.line_parts(&["pub mod ", name, " {"]);
+    p.indent(INDENT);
+    items(p);
+    p.indent(-INDENT);
+    p.line("}");
+}
+
+pub(super) fn type_def(p: &mut Printer, def: &TypeDef<'_>) {
+    match def {
+        TypeDef::Struct(def) => struct_def(p, def),
+        TypeDef::Enum(def) => enum_def(p, def),
+    }
+}
+
+fn struct_def(p: &mut Printer, def: &StructDef<'_>) {
+    doc(p, &def.doc);
+    attr(p, "derive", |a| {
+        let derives: &[&str] = if def.default {
+            &[
+                "Debug",
+                "Clone",
+                "PartialEq",
+                "Default",
+                SERIALIZE,
+                DESERIALIZE,
+                JSON_SCHEMA,
+            ]
+        } else {
+            &[
+                "Debug",
+                "Clone",
+                "PartialEq",
+                SERIALIZE,
+                DESERIALIZE,
+                JSON_SCHEMA,
+            ]
+        };
+        a.words(derives);
+    });
+    attr(p, "serde", |a| {
+        a.name_value("crate", SERDE_CRATE);
+        if def.deny_unknown_fields {
+            a.punct(',');
+            a.ident("deny_unknown_fields");
+        }
+    });
+    attr(p, "schemars", |a| a.name_value("crate", SCHEMARS_CRATE));
+    if def.fields.is_empty() {
+        p.line_parts(&["pub struct ", &def.name, " {}"]);
+        return;
+    }
+    p.line_parts(&["pub struct ", &def.name, " {"]);
+    p.indent(INDENT);
+    for field in &def.fields {
+        field_def(p, field);
+    }
+    p.indent(-INDENT);
+    p.line("}");
+}
+
+fn field_def(p: &mut Printer, field: &FieldDef<'_>) {
+    doc(p, field.doc);
+    if let Some(property) = field.rename {
+        attr(p, "serde", |a| a.name_value("rename", property));
+    }
+    match field.presence {
+        Presence::Required => {}
+        Presence::RequiredNullable => attr(p, "schemars", |a| a.ident("required")),
+        Presence::Optional => attr(p, "serde", |a| {
+            a.ident("default");
+            a.punct(',');
+            a.name_value("skip_serializing_if", "Option::is_none");
+        }),
+    }
+    if !field.extend.is_empty() {
+        attr(p, "schemars", |a| {
+            a.ident("extend");
+            a.open(Delim::Paren);
+            for (i, (keyword, value)) in field.extend.iter().enumerate() {
+                if i > 0 {
+                    a.punct(',');
+                }
+                a.str_lit(keyword);
+                a.punct('=');
+                a.json(value);
+            }
+            a.close(Delim::Paren);
+        });
+    }
+    p.flow();
+    p.word("pub ");
+    p.word(&field.ident);
+    p.word(": ");
+    ty(p, &field.ty);
+    p.word(",");
+    p.finish();
+}
+
+fn enum_def(p: &mut Printer, def: &EnumDef<'_>) {
+    doc(p, def.doc);
+    attr(p, "derive", |a| {
+        a.words(&[
+            "Debug",
+            "Clone",
+            "Copy",
+            "PartialEq",
+            "Eq",
+            "Hash",
+            SERIALIZE,
+            DESERIALIZE,
+            JSON_SCHEMA,
+        ]);
+    });
+    attr(p, "serde", |a| a.name_value("crate", SERDE_CRATE));
+    attr(p, "schemars", |a| a.name_value("crate", SCHEMARS_CRATE));
+    allow_shared_affixes(p, def.variants.len());
+    p.line_parts(&["pub enum ", &def.name, " {"]);
+    p.indent(INDENT);
+    for (variant, rename) in &def.variants {
+        if let Some(word) = rename {
+            attr(p, "serde", |a| a.name_value("rename", word));
+        }
+        p.line_parts(&[variant, ","]);
+    }
+    p.indent(-INDENT);
+    p.line("}");
+}
+
+/// Variants named after declared words often share a prefix or suffix (`PaneNotFound`,
+/// `DrawingNotFound`): that is not a naming mistake of the generated code.
+fn allow_shared_affixes(p: &mut Printer, variants: usize) {
+    if variants > 1 {
+        attr(p, "allow", |a| a.words(&["clippy::enum_variant_names"]));
+    }
+}
+
+/// The `Error` enum of the declared codes and its `DeclaredError` impl, a blank line apart.
+pub(super) fn error_enum(p: &mut Printer, tool: &str, variants: &[ErrorVariant<'_>]) {
+    doc(p, &format!("The codes `{tool}` declares."));
+    attr(p, "derive", |a| {
+        a.words(&["Debug", "Clone", "Copy", "PartialEq", "Eq", "Hash"]);
+    });
+    allow_shared_affixes(p, variants.len());
+    if variants.is_empty() {
+        p.line("pub enum Error {}");
+    } else {
+        p.line("pub enum Error {");
+        p.indent(INDENT);
+        for variant in variants {
+            doc(p, variant.message);
+            p.line_parts(&[&variant.ident, ","]);
+        }
+        p.indent(-INDENT);
+        p.line("}");
+    }
+    p.blank_line();
+    p.line("impl ::tool_runtime::DeclaredError for Error {");
+    p.indent(INDENT);
+    p.line("fn code(&self) -> &'static str {");
+    p.indent(INDENT);
+    if variants.is_empty() {
+        p.line("match *self {}");
+    } else {
+        p.line("match *self {");
+        p.indent(INDENT);
+        for variant in variants {
+            // `Error::Variant => "CODE",`, or the code in a block on its own line.
+            p.flow();
+            p.ibox(0);
+            p.word("Error::");
+            p.word(&variant.ident);
+            p.word(" => ");
+            p.neverbreak();
+            p.cbox(INDENT);
+            p.scan_break(Break {
+                pre_break: Some('{'),
+                ..Break::default()
+            });
+            p.word_with(|out| str_lit(variant.code, out));
+            p.scan_break(Break {
+                offset: -INDENT,
+                post_break: "}",
+                no_break: Some(','),
+                ..Break::default()
+            });
+            p.end();
+            p.end();
+            p.finish();
+        }
+        p.indent(-INDENT);
+        p.line("}");
+    }
+    p.indent(-INDENT);
+    p.line("}");
+    p.indent(-INDENT);
+    p.line("}");
+}
+
+/// `pub static NAME: TYPE = EXPR;` with its doc.
+pub(super) fn static_item(p: &mut Printer, doc_text: &str, head: &str, value: &Expr<'_>) {
+    doc(p, doc_text);
+    p.flow();
+    p.cbox(0);
+    p.word(head);
+    p.neverbreak();
+    expr(p, value);
+    p.word(";");
+    p.end();
+    p.finish();
+}
+
+/// `pub static ALL: &[&ToolMeta] = &[&module::META, …];`.
+pub(super) fn all_static(p: &mut Printer, doc_text: &str, modules: &[String]) {
+    doc(p, doc_text);
+    p.flow();
+    p.cbox(0);
+    p.word("pub static ALL: &[&::tool_runtime::ToolMeta] = ");
+    p.neverbreak();
+    p.word("&");
+    if modules.is_empty() {
+        p.word("[]");
+    } else {
+        p.word("[");
+        p.cbox(INDENT);
+        p.zerobreak();
+        for (i, module) in modules.iter().enumerate() {
+            p.word("&");
+            p.word(module);
+            p.word("::META");
+            p.trailing_comma(i + 1 == modules.len());
+        }
+        p.offset(-INDENT);
+        p.end();
+        p.word("]");
+    }
+    p.word(";");
+    p.end();
+    p.finish();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Types and expressions (prettyplease's `ty.rs`, `path.rs`, `expr.rs`)
+
+fn ty(p: &mut Printer, ty_: &Ty) {
+    match ty_ {
+        Ty::String => p.word("String"),
+        Ty::I64 => p.word("i64"),
+        Ty::F64 => p.word("f64"),
+        Ty::Bool => p.word("bool"),
+        Ty::Value => p.word(JSON_VALUE),
+        Ty::Named(name) => p.word(name),
+        Ty::Vec(item) => {
+            p.word("Vec");
+            generic_args(p, &[item]);
+        }
+        Ty::Option(inner) => {
+            p.word("Option");
+            generic_args(p, &[inner]);
+        }
+        Ty::Map(value) => {
+            p.word("::std::collections::BTreeMap");
+            generic_args(p, &[&Ty::String, value]);
+        }
+    }
+}
+
+fn generic_args(p: &mut Printer, args: &[&Ty]) {
+    p.word("<");
+    p.cbox(INDENT);
+    p.zerobreak();
+    for (i, arg) in args.iter().enumerate() {
+        ty(p, arg);
+        p.trailing_comma(i + 1 == args.len());
+    }
+    p.offset(-INDENT);
+    p.end();
+    p.word(">");
+}
+
+fn expr(p: &mut Printer, e: &Expr<'_>) {
+    match e {
+        Expr::Str(s) => p.word_with(|out| str_lit(s, out)),
+        Expr::Json(text) => p.word_with(|out| json_lit(text, out)),
+        Expr::Bool(b) => p.word(if *b { "true" } else { "false" }),
+        Expr::Path(path) => p.word(path),
+        Expr::Call(func, arg) => {
+            p.word(func);
+            p.word("(");
+            p.cbox(INDENT);
+            p.zerobreak();
+            expr(p, arg);
+            p.trailing_comma(true);
+            p.offset(-INDENT);
+            p.end();
+            p.word(")");
+        }
+        Expr::Slice(elems) => {
+            p.word("&");
+            if elems.is_empty() {
+                p.word("[]");
+                return;
+            }
+            p.word("[");
+            p.cbox(INDENT);
+            p.zerobreak();
+            for (i, elem) in elems.iter().enumerate() {
+                expr(p, elem);
+                p.trailing_comma(i + 1 == elems.len());
+            }
+            p.offset(-INDENT);
+            p.end();
+            p.word("]");
+        }
+        Expr::Struct(path, fields) => {
+            p.cbox(INDENT);
+            p.ibox(-INDENT);
+            p.word(path);
+            p.end();
+            p.word(" {");
+            p.space_if_nonempty();
+            for (i, (member, value)) in fields.iter().enumerate() {
+                p.word(member);
+                p.word(": ");
+                p.ibox(0);
+                expr(p, value);
+                p.end();
+                p.trailing_comma_or_space(i + 1 == fields.len());
+            }
+            p.offset(-INDENT);
+            p.end_with_max_width(34);
+            p.word("}");
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Attributes (prettyplease's `attr_tokens`)
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Delim {
+    Paren,
+    Brace,
+    Bracket,
+}
+
+/// `#[name(…)]` on a line of its own; `args` writes the tokens between the parentheses.
+fn attr(p: &mut Printer, name: &str, args: impl FnOnce(&mut AttrArgs<'_>)) {
+    p.flow();
+    p.word("#[");
+    p.word(name);
+    let mut a = AttrArgs {
+        p,
+        after_word: false,
+    };
+    a.open(Delim::Paren);
+    args(&mut a);
+    a.close(Delim::Paren);
+    a.p.word("]");
+    a.p.finish();
+}
+
+/// The tokens of an attribute, spaced and broken as prettyplease prints them: a space (a
+/// possible line break) between two words and after a comma, ` = ` around an equals sign, a
+/// box in every pair of parentheses.
+struct AttrArgs<'p> {
+    p: &'p mut Printer,
+    /// The last token was an identifier or a literal.
+    after_word: bool,
+}
+
+impl AttrArgs<'_> {
+    fn ident(&mut self, ident: &str) {
+        if self.after_word {
+            self.p.space();
+        }
+        self.p.word(ident);
+        self.after_word = true;
+    }
+
+    /// A path (`a::b::C`) or an identifier.
+    fn path(&mut self, path: &str) {
+        self.ident(path);
+    }
+
+    fn str_lit(&mut self, value: &str) {
+        if self.after_word {
+            self.p.space();
+        }
+        self.p.word_with(|out| str_lit(value, out));
+        self.after_word = true;
+    }
+
+    fn lit(&mut self, literal: &str) {
+        if self.after_word {
+            self.p.space();
+        }
+        self.p.word(literal);
+        self.after_word = true;
+    }
+
+    fn punct(&mut self, ch: char) {
+        if self.after_word && ch == '=' {
+            self.p.nbsp();
+        }
+        self.p.word(ch.encode_utf8(&mut [0; 4]));
+        match ch {
+            '=' => self.p.nbsp(),
+            ',' => self.p.space(),
+            _ => {}
+        }
+        self.after_word = false;
+    }
+
+    fn open(&mut self, delim: Delim) {
+        match delim {
+            Delim::Paren => {
+                self.p.word("(");
+                self.p.cbox(INDENT);
+                self.p.zerobreak();
+            }
+            Delim::Brace => self.p.word("{"),
+            Delim::Bracket => self.p.word("["),
+        }
+        self.after_word = false;
+    }
+
+    fn close(&mut self, delim: Delim) {
+        match delim {
+            Delim::Paren => {
+                self.p.zerobreak();
+                self.p.offset(-INDENT);
+                self.p.end();
+                self.p.word(")");
+            }
+            Delim::Brace => self.p.word("}"),
+            Delim::Bracket => self.p.word("]"),
+        }
+        self.after_word = false;
+    }
+
+    /// Paths separated by commas.
+    fn words(&mut self, words: &[&str]) {
+        for (i, word) in words.iter().enumerate() {
+            if i > 0 {
+                self.punct(',');
+            }
+            self.path(word);
+        }
+    }
+
+    /// `name = "value"`.
+    fn name_value(&mut self, name: &str, value: &str) {
+        self.ident(name);
+        self.punct('=');
+        self.str_lit(value);
+    }
+
+    /// A JSON value in the syntax of `serde_json::json!`.
+    fn json(&mut self, value: &Value) {
+        match value {
+            Value::Null => self.ident("null"),
+            Value::Bool(b) => self.ident(if *b { "true" } else { "false" }),
+            Value::Number(n) => {
+                // `json!` gives unsuffixed integers the type `i32`: larger ones need a suffix.
+                let small = n.as_i64().is_some_and(|i| i32::try_from(i).is_ok());
+                if let Some(i) = n.as_u64() {
+                    if small {
+                        self.lit(&i.to_string());
+                    } else {
+                        self.lit(&format!("{i}u64"));
+                    }
+                } else if let Some(i) = n.as_i64() {
+                    if small {
+                        self.punct('-');
+                        self.lit(&i.unsigned_abs().to_string());
+                    } else {
+                        self.lit(&format!("{i}i64"));
+                    }
+                } else {
+                    let f = n.as_f64().unwrap_or_default();
+                    if f.is_sign_negative() {
+                        self.punct('-');
+                    }
+                    let mut text = f.abs().to_string();
+                    if !text.contains('.') {
+                        text.push_str(".0");
+                    }
+                    self.lit(&text);
+                }
+            }
+            Value::String(s) => self.str_lit(s),
+            Value::Array(items) => {
+                self.open(Delim::Bracket);
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        self.punct(',');
+                    }
+                    self.json(item);
+                }
+                self.close(Delim::Bracket);
+            }
+            Value::Object(map) => {
+                self.open(Delim::Brace);
+                for (i, (key, item)) in map.iter().enumerate() {
+                    if i > 0 {
+                        self.punct(',');
+                    }
+                    self.str_lit(key);
+                    self.punct(':');
+                    self.json(item);
+                }
+                self.close(Delim::Brace);
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Literals
+
+/// A string literal, escaped as `proc_macro2::Literal::string` escapes it.
+pub(super) fn str_lit(value: &str, out: &mut String) {
+    out.reserve(value.len() + 2);
+    out.push('"');
+    escape_str(value, out);
+    out.push('"');
+}
+
+fn escape_str(value: &str, out: &mut String) {
+    let mut chars = value.chars();
+    while let Some(ch) = chars.next() {
+        match ch {
+            '\0' => out.push_str(
+                if chars
+                    .as_str()
+                    .starts_with(|next| ('0'..='7').contains(&next))
+                {
+                    r"\x00"
+                } else {
+                    r"\0"
+                },
+            ),
+            '\'' => out.push('\''),
+            ' ' | '!' | '#'..='&' | '('..='[' | ']'..='~' => out.push(ch),
+            _ => out.extend(ch.escape_debug()),
+        }
+    }
+}
+
+/// JSON text as a raw string literal (`r#"…"#`, with as many `#` as it takes), readable in
+/// the generated file; as an escaped literal when it holds a character a raw string must not
+/// (a carriage return, a text-direction character).
+pub(super) fn json_lit(text: &str, out: &mut String) {
+    if text.chars().any(|c| c == '\r' || is_text_direction(c)) {
+        str_lit(text, out);
+        return;
+    }
+    // One `#` more than the longest run of `#` after a quote.
+    let mut longest = 0;
+    let bytes = text.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        if b == b'"' {
+            let run = bytes
+                .get(i + 1..)
+                .map_or(0, |rest| rest.iter().take_while(|&&c| c == b'#').count());
+            longest = longest.max(run);
+        }
+    }
+    let hashes = longest + 1;
+    out.reserve(text.len() + 3 + 2 * hashes);
+    out.push('r');
+    out.extend(std::iter::repeat_n('#', hashes));
+    out.push('"');
+    out.push_str(text);
+    out.push('"');
+    out.extend(std::iter::repeat_n('#', hashes));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn printed(write: impl FnOnce(&mut Printer)) -> String {
+        let mut p = Printer::with_capacity(0);
+        write(&mut p);
+        p.into_string()
+    }
+
+    #[test]
+    fn json_literals_are_raw_strings_that_survive_quotes_and_hashes() {
+        let text = r##"{"a":"\"#"}"##;
+        let mut lit = String::new();
+        json_lit(text, &mut lit);
+        assert!(lit.starts_with("r##\""), "{lit}");
+        let parsed: syn::LitStr = syn::parse_str(&lit).expect("a string literal");
+        assert_eq!(parsed.value(), text);
+
+        // A carriage return or a text-direction character cannot stand in a raw string.
+        for text in ["{\"a\":\"\r\"}", "{\"a\":\"\u{202e}\"}"] {
+            let mut lit = String::new();
+            json_lit(text, &mut lit);
+            assert!(lit.starts_with('"') && lit.is_ascii(), "{lit}");
+            let parsed: syn::LitStr = syn::parse_str(&lit).expect("a string literal");
+            assert_eq!(parsed.value(), text);
+        }
+    }
+
+    #[test]
+    fn string_literals_are_escaped_as_proc_macro2_escapes_them() {
+        for text in [
+            "",
+            "plain",
+            "q\"uote",
+            "back\\slash",
+            "it's",
+            "nul\0",
+            "nul\u{0}7",
+            "tab\t",
+            "new\nline",
+            "é ü 漢字",
+            "\u{202e}",
+            "\u{7f}",
+            "\u{301}",
+        ] {
+            let mut lit = String::new();
+            str_lit(text, &mut lit);
+            assert_eq!(
+                lit,
+                proc_macro2::Literal::string(text).to_string(),
+                "{text:?}"
+            );
+            let parsed: syn::LitStr = syn::parse_str(&lit).expect("a string literal");
+            assert_eq!(parsed.value(), text);
+        }
+    }
+
+    #[test]
+    fn json_numbers_outside_i32_carry_a_suffix() {
+        let value = serde_json::json!([1, -2, 4102444800_u64, -5000000000_i64, 0.5, -1.0]);
+        let text = printed(|p| attr(p, "a", |a| a.json(&value)));
+        assert_eq!(
+            text,
+            "#[a([1, -2, 4102444800u64, -5000000000i64, 0.5, -1.0])]\n"
+        );
+    }
+
+    #[test]
+    fn doc_comments_do_not_become_doctests() {
+        let text = printed(|p| {
+            doc(
+                p,
+                "Intro.\n\n```\nlet x = 1;\n```\n\n    indented code\n    more",
+            );
+        });
+        assert_eq!(
+            text,
+            "/// Intro.\n///\n/// ```text\n/// let x = 1;\n/// ```\n///\n/// indented code\n/// more\n"
+        );
+    }
+
+    #[test]
+    fn doc_lines_with_characters_a_comment_must_not_hold_are_attributes() {
+        let text = printed(|p| doc(p, "a\rb \u{202e}c\u{7}"));
+        assert_eq!(text, "/// a\n#[doc = \" b \\u{202e}c\\u{7}\"]\n");
+    }
+}
