@@ -86,6 +86,8 @@ pub(super) struct Printer {
     pending_indentation: usize,
     /// The indentation of the current flow, and of lines written as they are.
     base: usize,
+    /// Text that is always the same at an indentation, by key and indentation.
+    cache: Vec<(u8, usize, String)>,
 }
 
 impl Printer {
@@ -103,6 +105,7 @@ impl Printer {
             indent: 0,
             pending_indentation: 0,
             base: 0,
+            cache: Vec::new(),
         }
     }
 
@@ -129,6 +132,24 @@ impl Printer {
             self.out.push_str(part);
         }
         self.out.push('\n');
+    }
+
+    /// What `write` prints, which depends on nothing but the indentation: printed once per
+    /// `key` and indentation, then copied.
+    pub(super) fn cached(&mut self, key: u8, write: impl FnOnce(&mut Printer)) {
+        let indent = self.base;
+        if let Some((_, _, text)) = self
+            .cache
+            .iter()
+            .find(|(k, i, _)| *k == key && *i == indent)
+        {
+            self.out.push_str(text);
+            return;
+        }
+        let start = self.out.len();
+        write(self);
+        let text = self.out.get(start..).unwrap_or_default().to_owned();
+        self.cache.push((key, indent, text));
     }
 
     /// An empty line.

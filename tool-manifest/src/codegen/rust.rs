@@ -204,7 +204,7 @@ pub(super) fn module(
     items: impl FnOnce(&mut Printer),
 ) {
     doc(p, doc_text);
-    attr(p, "allow", |a| a.words(MODULE_ALLOW));
+    fixed_attr(p, Fixed::ModuleAllow, "allow", |a| a.words(MODULE_ALLOW));
     p.line_parts(&["pub mod ", name, " {"]);
     p.indent(INDENT);
     items(p);
@@ -221,7 +221,12 @@ pub(super) fn type_def(p: &mut Printer, def: &TypeDef<'_>) {
 
 fn struct_def(p: &mut Printer, def: &StructDef<'_>) {
     doc(p, &def.doc);
-    attr(p, "derive", |a| {
+    let derive = if def.default {
+        Fixed::DeriveStructDefault
+    } else {
+        Fixed::DeriveStruct
+    };
+    fixed_attr(p, derive, "derive", |a| {
         let derives: &[&str] = if def.default {
             &[
                 "Debug",
@@ -244,14 +249,21 @@ fn struct_def(p: &mut Printer, def: &StructDef<'_>) {
         };
         a.words(derives);
     });
-    attr(p, "serde", |a| {
+    let serde = if def.deny_unknown_fields {
+        Fixed::SerdeCrateDeny
+    } else {
+        Fixed::SerdeCrate
+    };
+    fixed_attr(p, serde, "serde", |a| {
         a.name_value("crate", SERDE_CRATE);
         if def.deny_unknown_fields {
             a.punct(',');
             a.ident("deny_unknown_fields");
         }
     });
-    attr(p, "schemars", |a| a.name_value("crate", SCHEMARS_CRATE));
+    fixed_attr(p, Fixed::SchemarsCrate, "schemars", |a| {
+        a.name_value("crate", SCHEMARS_CRATE);
+    });
     if def.fields.is_empty() {
         p.line_parts(&["pub struct ", &def.name, " {}"]);
         return;
@@ -272,8 +284,12 @@ fn field_def(p: &mut Printer, field: &FieldDef<'_>) {
     }
     match field.presence {
         Presence::Required => {}
-        Presence::RequiredNullable => attr(p, "schemars", |a| a.ident("required")),
-        Presence::Optional => attr(p, "serde", |a| {
+        Presence::RequiredNullable => {
+            fixed_attr(p, Fixed::SchemarsRequired, "schemars", |a| {
+                a.ident("required")
+            });
+        }
+        Presence::Optional => fixed_attr(p, Fixed::SerdeOptional, "serde", |a| {
             a.ident("default");
             a.punct(',');
             a.name_value("skip_serializing_if", "Option::is_none");
@@ -305,7 +321,7 @@ fn field_def(p: &mut Printer, field: &FieldDef<'_>) {
 
 fn enum_def(p: &mut Printer, def: &EnumDef<'_>) {
     doc(p, def.doc);
-    attr(p, "derive", |a| {
+    fixed_attr(p, Fixed::DeriveEnum, "derive", |a| {
         a.words(&[
             "Debug",
             "Clone",
@@ -318,8 +334,12 @@ fn enum_def(p: &mut Printer, def: &EnumDef<'_>) {
             JSON_SCHEMA,
         ]);
     });
-    attr(p, "serde", |a| a.name_value("crate", SERDE_CRATE));
-    attr(p, "schemars", |a| a.name_value("crate", SCHEMARS_CRATE));
+    fixed_attr(p, Fixed::SerdeCrate, "serde", |a| {
+        a.name_value("crate", SERDE_CRATE);
+    });
+    fixed_attr(p, Fixed::SchemarsCrate, "schemars", |a| {
+        a.name_value("crate", SCHEMARS_CRATE);
+    });
     allow_shared_affixes(p, def.variants.len());
     p.line_parts(&["pub enum ", &def.name, " {"]);
     p.indent(INDENT);
@@ -337,14 +357,16 @@ fn enum_def(p: &mut Printer, def: &EnumDef<'_>) {
 /// `DrawingNotFound`): that is not a naming mistake of the generated code.
 fn allow_shared_affixes(p: &mut Printer, variants: usize) {
     if variants > 1 {
-        attr(p, "allow", |a| a.words(&["clippy::enum_variant_names"]));
+        fixed_attr(p, Fixed::AllowVariantNames, "allow", |a| {
+            a.words(&["clippy::enum_variant_names"]);
+        });
     }
 }
 
 /// The `Error` enum of the declared codes and its `DeclaredError` impl, a blank line apart.
 pub(super) fn error_enum(p: &mut Printer, tool: &str, variants: &[ErrorVariant<'_>]) {
     doc(p, &format!("The codes `{tool}` declares."));
-    attr(p, "derive", |a| {
+    fixed_attr(p, Fixed::DeriveError, "derive", |a| {
         a.words(&["Debug", "Clone", "Copy", "PartialEq", "Eq", "Hash"]);
     });
     allow_shared_affixes(p, variants.len());
@@ -550,6 +572,27 @@ enum Delim {
     Bracket,
 }
 
+/// The attributes that are always the same (at an indentation).
+#[derive(Debug, Clone, Copy)]
+enum Fixed {
+    ModuleAllow,
+    DeriveStruct,
+    DeriveStructDefault,
+    DeriveEnum,
+    DeriveError,
+    SerdeCrate,
+    SerdeCrateDeny,
+    SchemarsCrate,
+    AllowVariantNames,
+    SchemarsRequired,
+    SerdeOptional,
+}
+
+/// A fixed attribute, laid out once per indentation.
+fn fixed_attr(p: &mut Printer, key: Fixed, name: &str, args: impl FnOnce(&mut AttrArgs<'_>)) {
+    p.cached(key as u8, |p| attr(p, name, args));
+}
+
 /// `#[name(…)]` on a line of its own; `args` writes the tokens between the parentheses.
 fn attr(p: &mut Printer, name: &str, args: impl FnOnce(&mut AttrArgs<'_>)) {
     p.flow();
@@ -734,23 +777,28 @@ pub(super) fn str_lit(value: &str, out: &mut String) {
 }
 
 fn escape_str(value: &str, out: &mut String) {
-    let mut chars = value.chars();
-    while let Some(ch) = chars.next() {
-        match ch {
-            '\0' => out.push_str(
-                if chars
-                    .as_str()
-                    .starts_with(|next| ('0'..='7').contains(&next))
-                {
-                    r"\x00"
-                } else {
-                    r"\0"
-                },
-            ),
-            '\'' => out.push('\''),
-            ' ' | '!' | '#'..='&' | '('..='[' | ']'..='~' => out.push(ch),
-            _ => out.extend(ch.escape_debug()),
+    let mut rest = value;
+    loop {
+        // Printable ASCII stands as it is, but `"` and `\`.
+        let plain = rest
+            .bytes()
+            .position(|b| !matches!(b, b' ' | b'!' | b'#'..=b'[' | b']'..=b'~'))
+            .unwrap_or(rest.len());
+        let (head, tail) = rest.split_at(plain);
+        out.push_str(head);
+        let mut chars = tail.chars();
+        let Some(ch) = chars.next() else {
+            return;
+        };
+        if ch == '\0' {
+            let octal_next = chars
+                .as_str()
+                .starts_with(|next| ('0'..='7').contains(&next));
+            out.push_str(if octal_next { r"\x00" } else { r"\0" });
+        } else {
+            out.extend(ch.escape_debug());
         }
+        rest = chars.as_str();
     }
 }
 
@@ -758,19 +806,24 @@ fn escape_str(value: &str, out: &mut String) {
 /// the generated file; as an escaped literal when it holds a character a raw string must not
 /// (a carriage return, a text-direction character).
 pub(super) fn json_lit(text: &str, out: &mut String) {
-    if text.chars().any(|c| c == '\r' || is_text_direction(c)) {
+    // `\r`, or 0xE2: the first byte of U+202A–U+202E and U+2066–U+2069 in UTF-8.
+    if text.bytes().any(|b| b == b'\r' || b == 0xE2)
+        && text.chars().any(|c| c == '\r' || is_text_direction(c))
+    {
         str_lit(text, out);
         return;
     }
     // One `#` more than the longest run of `#` after a quote.
     let mut longest = 0;
-    let bytes = text.as_bytes();
-    for (i, &b) in bytes.iter().enumerate() {
-        if b == b'"' {
-            let run = bytes
-                .get(i + 1..)
-                .map_or(0, |rest| rest.iter().take_while(|&&c| c == b'#').count());
-            longest = longest.max(run);
+    if text.contains("\"#") {
+        let bytes = text.as_bytes();
+        for (i, &b) in bytes.iter().enumerate() {
+            if b == b'"' {
+                let run = bytes
+                    .get(i + 1..)
+                    .map_or(0, |rest| rest.iter().take_while(|&&c| c == b'#').count());
+                longest = longest.max(run);
+            }
         }
     }
     let hashes = longest + 1;
