@@ -1047,17 +1047,18 @@ fn unique(base: &str, taken: &mut BTreeSet<String>) -> String {
 fn words(s: &str) -> Vec<String> {
     let mut words = Vec::new();
     let mut current = String::new();
-    let chars: Vec<char> = s.chars().collect();
-    for (i, &c) in chars.iter().enumerate() {
+    let mut prev = ' ';
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
         if !c.is_ascii_alphanumeric() {
             if !current.is_empty() {
                 words.push(std::mem::take(&mut current));
             }
+            prev = c;
             continue;
         }
         if c.is_ascii_uppercase() && !current.is_empty() {
-            let prev = chars.get(i.wrapping_sub(1)).copied().unwrap_or(' ');
-            let next = chars.get(i + 1).copied().unwrap_or(' ');
+            let next = chars.peek().copied().unwrap_or(' ');
             if prev.is_ascii_lowercase()
                 || prev.is_ascii_digit()
                 || (prev.is_ascii_uppercase() && next.is_ascii_lowercase())
@@ -1066,6 +1067,7 @@ fn words(s: &str) -> Vec<String> {
             }
         }
         current.push(c.to_ascii_lowercase());
+        prev = c;
     }
     if !current.is_empty() {
         words.push(current);
@@ -1178,7 +1180,15 @@ fn is_supported_keyword(key: &str) -> bool {
 }
 
 fn child(pointer: &str, token: &str) -> String {
-    format!("{pointer}/{}", token.replace('~', "~0").replace('/', "~1"))
+    let mut out = String::with_capacity(pointer.len() + token.len() + 1);
+    out.push_str(pointer);
+    out.push('/');
+    if token.contains(['~', '/']) {
+        out.push_str(&token.replace('~', "~0").replace('/', "~1"));
+    } else {
+        out.push_str(token);
+    }
+    out
 }
 
 /// At most 40 characters of `text`, for messages.
