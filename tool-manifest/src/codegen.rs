@@ -49,8 +49,8 @@ use serde_json::{Map, Value};
 
 use crate::model::{Mode, Safety, ToolSpec, is_valid_tool_name};
 use crate::schema::{
-    self, ANNOTATIONS, ARRAY_KEYWORDS, NUMBER_KEYWORDS, OBJECT_KEYWORDS, ROOT_OBJECT_KEYWORDS,
-    STRING_KEYWORDS, canonical_text,
+    ANNOTATIONS, ARRAY_KEYWORDS, NUMBER_KEYWORDS, OBJECT_KEYWORDS, ROOT_OBJECT_KEYWORDS,
+    STRING_KEYWORDS,
 };
 
 mod pretty;
@@ -904,6 +904,13 @@ fn error_variants(spec: &ToolSpec) -> Vec<ErrorVariant<'_>> {
         .collect()
 }
 
+/// The canonical JSON text of a value (`schema::canonical_text` of a schema, when `schema`).
+fn json_text(value: &Value, schema: bool) -> String {
+    let mut text = String::with_capacity(1024);
+    rust::canonical_json(value, schema, &mut text);
+    text
+}
+
 /// The value of `META`: the frozen `ToolMeta` of a spec.
 fn meta_expr(spec: &ToolSpec) -> Expr<'_> {
     let safety = match spec.safety {
@@ -923,7 +930,7 @@ fn meta_expr(spec: &ToolSpec) -> Expr<'_> {
             "Some",
             Box::new(Expr::Call(
                 "::tool_runtime::StaticSchema::Json",
-                Box::new(Expr::Json(canonical_text(schema))),
+                Box::new(Expr::Json(json_text(schema, true))),
             )),
         ),
         None => Expr::Path("None"),
@@ -947,7 +954,7 @@ fn meta_expr(spec: &ToolSpec) -> Expr<'_> {
         .examples
         .iter()
         .map(|e| {
-            let input = schema::canonical_json(&e.input).to_string();
+            let input = json_text(&e.input, false);
             Expr::Struct(
                 "::tool_runtime::ExampleMeta",
                 vec![
@@ -970,7 +977,7 @@ fn meta_expr(spec: &ToolSpec) -> Expr<'_> {
                 "input_schema",
                 Expr::Call(
                     "::tool_runtime::StaticSchema::Json",
-                    Box::new(Expr::Json(canonical_text(&spec.input_schema))),
+                    Box::new(Expr::Json(json_text(&spec.input_schema, true))),
                 ),
             ),
             ("output_schema", output_schema),

@@ -802,6 +802,93 @@ fn escape_str(value: &str, out: &mut String) {
     }
 }
 
+/// The canonical JSON text of a value (compact, object keys sorted), as
+/// `crate::schema::canonical_text` writes it, without building the sorted copy first; `$schema`
+/// is left out of the root object when `drop_schema_key` is set.
+pub(super) fn canonical_json(value: &Value, drop_schema_key: bool, out: &mut String) {
+    match value {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => {
+            use std::fmt::Write as _;
+            let _ = write!(out, "{n}");
+        }
+        Value::String(s) => json_string(s, out),
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                canonical_json(item, false, out);
+            }
+            out.push(']');
+        }
+        Value::Object(map) => {
+            out.push('{');
+            let mut first = true;
+            let mut entry = |key: &str, item: &Value, out: &mut String| {
+                if drop_schema_key && key == "$schema" {
+                    return;
+                }
+                if !first {
+                    out.push(',');
+                }
+                first = false;
+                json_string(key, out);
+                out.push(':');
+                canonical_json(item, false, out);
+            };
+            if map.keys().is_sorted() {
+                for (key, item) in map {
+                    entry(key, item, out);
+                }
+            } else {
+                let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+                entries.sort_by(|a, b| a.0.cmp(b.0));
+                for (key, item) in entries {
+                    entry(key, item, out);
+                }
+            }
+            out.push('}');
+        }
+    }
+}
+
+/// A JSON string, escaped as `serde_json` escapes it.
+fn json_string(value: &str, out: &mut String) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.push('"');
+    let mut rest = value;
+    loop {
+        let plain = rest
+            .bytes()
+            .position(|b| b < 0x20 || b == b'"' || b == b'\\')
+            .unwrap_or(rest.len());
+        let (head, tail) = rest.split_at(plain);
+        out.push_str(head);
+        let Some(&b) = tail.as_bytes().first() else {
+            break;
+        };
+        match b {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            0x08 => out.push_str("\\b"),
+            0x0c => out.push_str("\\f"),
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            b'\t' => out.push_str("\\t"),
+            _ => {
+                out.push_str("\\u00");
+                out.push(char::from(HEX[usize::from(b >> 4)]));
+                out.push(char::from(HEX[usize::from(b & 0xf)]));
+            }
+        }
+        rest = tail.get(1..).unwrap_or_default();
+    }
+    out.push('"');
+}
+
 /// JSON text as a raw string literal (`r#"…"#`, with as many `#` as it takes), readable in
 /// the generated file; as an escaped literal when it holds a character a raw string must not
 /// (a carriage return, a text-direction character).
@@ -863,6 +950,26 @@ mod tests {
             let parsed: syn::LitStr = syn::parse_str(&lit).expect("a string literal");
             assert_eq!(parsed.value(), text);
         }
+    }
+
+    #[test]
+    fn canonical_json_is_the_text_of_the_schema_module() {
+        let mut every_char = String::new();
+        for c in (0u32..0x300).chain([0x2028, 0x202e, 0x1f600]) {
+            every_char.extend(char::from_u32(c));
+        }
+        let value = serde_json::json!({
+            "$schema": "x",
+            "b": [1, -2, 0.5, 1e300, -0.0, 18446744073709551615_u64, null, true, false],
+            "a": {"z": every_char, "y": {"$schema": "kept below the root"}, "": []},
+            every_char.clone(): {}
+        });
+        let mut text = String::new();
+        canonical_json(&value, true, &mut text);
+        assert_eq!(text, crate::schema::canonical_text(&value));
+        text.clear();
+        canonical_json(&value, false, &mut text);
+        assert_eq!(text, crate::schema::canonical_json(&value).to_string());
     }
 
     #[test]
