@@ -605,3 +605,42 @@ fn the_null_of_a_nullable_enum_is_the_none_of_its_option() {
     assert!(code.contains("pub side: Option<Side>"), "{code}");
     assert!(code.contains("Buy,") && code.contains("Sell,"), "{code}");
 }
+
+/// Names of every length around the margin: each line either fits or breaks exactly where
+/// prettyplease breaks it.
+#[test]
+fn lines_at_the_margin_are_formatted_as_prettyplease_formats_them() {
+    let lengths = 30..100;
+    let mut properties = serde_json::Map::new();
+    for n in lengths.clone() {
+        let name = format!("p{}", "x".repeat(n));
+        let nested = json!({"type": "array", "items": {"type": "object", "additionalProperties": {"type": "integer"}}});
+        properties.insert(
+            format!("{name}_camelCase"),
+            json!({"type": "string", "enum": [name.clone(), format!("{name}-")]}),
+        );
+        properties.insert(format!("{name}_m"), json!({"type": ["object", "null"], "additionalProperties": nested, "default": {name.clone(): [n]}}));
+        properties.insert(name, json!({"type": "array", "items": {"type": "array", "items": {"type": ["string", "integer"]}}}));
+    }
+    let errors: Vec<Value> = lengths
+        .clone()
+        .map(|n| json!({"code": format!("E{}", "_X".repeat(n / 2)), "message": "m", "retryable": false, "recommendedAction": "r"}))
+        .collect();
+    let mut tool = spec(json!({
+        "name": "margins",
+        "title": "t",
+        "description": "d",
+        "safety": "read-only",
+        "mode": "parallel",
+        "inputSchema": {"type": "object", "properties": properties},
+        "errors": errors,
+        "examples": []
+    }));
+    let code = generate(std::slice::from_ref(&tool));
+    assert_formatted(&code);
+    for n in lengths {
+        tool.category = Some("c".repeat(n));
+        tool.name = format!("m{}", "_".repeat(n % 60));
+        assert_formatted(&generate(std::slice::from_ref(&tool)));
+    }
+}

@@ -88,6 +88,37 @@ pub(super) struct Printer {
     base: usize,
     /// Text that is always the same at an indentation, by key and indentation.
     cache: Vec<(u8, usize, String)>,
+    /// The state of a flow printed on one line, when it is tried.
+    flat: Option<Flat>,
+}
+
+/// A flow printed on one line as it is built: exactly what the algorithm prints when the whole
+/// flow fits on its line, which is known at its end (otherwise it is built again and laid out).
+#[derive(Debug)]
+struct Flat {
+    /// The width so far, counted as the algorithm counts it (words and blank spaces).
+    width: isize,
+    /// The room on the line.
+    space: isize,
+    /// The width where each open box began.
+    boxes: Vec<isize>,
+    /// Blank spaces waiting for the next word.
+    pending: usize,
+    last: FlatLast,
+    /// Something forces a line break: the flow does not stay on one line.
+    broken: bool,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum FlatLast {
+    Begin,
+    Break {
+        blank_space: usize,
+        if_nonempty: bool,
+        after_begin: bool,
+        no_break: bool,
+    },
+    Other,
 }
 
 impl Printer {
@@ -106,6 +137,7 @@ impl Printer {
             pending_indentation: 0,
             base: 0,
             cache: Vec::new(),
+            flat: None,
         }
     }
 
@@ -181,6 +213,33 @@ impl Printer {
         self.space = (MARGIN - indent as isize).max(MIN_SPACE);
     }
 
+    /// A flow built by `build`, and its line ended: printed on one line when it fits (the
+    /// common case, without the algorithm), else built again and laid out.
+    pub(super) fn flow_with(&mut self, mut build: impl FnMut(&mut Printer)) {
+        let start = self.out.len();
+        self.push_indent(self.base);
+        self.flat = Some(Flat {
+            width: 0,
+            space: (MARGIN - self.base as isize).max(MIN_SPACE),
+            boxes: Vec::new(),
+            pending: 0,
+            last: FlatLast::Other,
+            broken: false,
+        });
+        build(self);
+        if let Some(flat) = self.flat.take()
+            && !flat.broken
+            && flat.width <= flat.space
+        {
+            self.out.push('\n');
+            return;
+        }
+        self.out.truncate(start);
+        self.flow();
+        build(self);
+        self.finish();
+    }
+
     /// Lays out and prints the flow, and ends its line.
     pub(super) fn finish(&mut self) {
         if !self.scan_stack.is_empty() {
@@ -194,6 +253,11 @@ impl Printer {
     // Building a flow (the names of prettyplease's `convenience.rs`)
 
     pub(super) fn word(&mut self, word: &str) {
+        if let Some(flat) = &mut self.flat {
+            flat.word(&mut self.out, word.len() as isize);
+            self.out.push_str(word);
+            return;
+        }
         if self.scan_stack.is_empty() {
             self.print_indent();
             self.out.push_str(word);
@@ -213,6 +277,13 @@ impl Printer {
 
     /// A word written by `write` (a literal escaped in place).
     pub(super) fn word_with(&mut self, write: impl FnOnce(&mut String)) {
+        if let Some(flat) = &mut self.flat {
+            flat.word(&mut self.out, 0);
+            let start = self.out.len();
+            write(&mut self.out);
+            flat.width += (self.out.len() - start) as isize;
+            return;
+        }
         if self.scan_stack.is_empty() {
             self.print_indent();
             let start = self.out.len();
@@ -242,6 +313,10 @@ impl Printer {
     }
 
     pub(super) fn end(&mut self) {
+        if let Some(flat) = &mut self.flat {
+            flat.end(&mut self.out);
+            return;
+        }
         self.scan_end();
     }
 
@@ -302,6 +377,9 @@ impl Printer {
 
     /// Moves the indentation after the last break (or of the last box).
     pub(super) fn offset(&mut self, offset: isize) {
+        if self.flat.is_some() {
+            return;
+        }
         if let Some(Entry {
             token: Token::Break(token),
             ..
@@ -313,6 +391,17 @@ impl Printer {
 
     /// Ends a box that breaks when it is wider than `max`.
     pub(super) fn end_with_max_width(&mut self, max: isize) {
+        if let Some(flat) = &mut self.flat {
+            if flat
+                .boxes
+                .last()
+                .is_some_and(|&start| flat.width - start > max)
+            {
+                flat.broken = true;
+            }
+            flat.end(&mut self.out);
+            return;
+        }
         let mut depth = 1;
         for &index in self.scan_stack.iter().rev() {
             let Some(entry) = index
@@ -344,6 +433,10 @@ impl Printer {
     }
 
     pub(super) fn scan_break(&mut self, token: Break) {
+        if let Some(flat) = &mut self.flat {
+            flat.scan_break(&mut self.out, token);
+            return;
+        }
         if self.scan_stack.is_empty() {
             self.left_total = 1;
             self.right_total = 1;
@@ -373,6 +466,11 @@ impl Printer {
     }
 
     fn scan_begin(&mut self, offset: isize, breaks: Breaks) {
+        if let Some(flat) = &mut self.flat {
+            flat.boxes.push(flat.width);
+            flat.last = FlatLast::Begin;
+            return;
+        }
         if self.scan_stack.is_empty() {
             self.left_total = 1;
             self.right_total = 1;
@@ -554,5 +652,52 @@ impl Printer {
     fn print_indent(&mut self) {
         let n = std::mem::take(&mut self.pending_indentation);
         self.push_indent(n);
+    }
+}
+
+impl Flat {
+    /// Before a word of `len` bytes: the blank spaces waiting.
+    fn word(&mut self, out: &mut String, len: isize) {
+        out.extend(std::iter::repeat_n(' ', std::mem::take(&mut self.pending)));
+        self.width += len;
+        self.last = FlatLast::Other;
+    }
+
+    fn scan_break(&mut self, out: &mut String, token: Break) {
+        if self.boxes.is_empty() && !token.never_break {
+            // Outside every box of the flow: the enclosing box breaks it.
+            self.broken = true;
+        }
+        if let Some(no_break) = token.no_break {
+            out.push(no_break);
+        }
+        self.pending += token.blank_space;
+        self.width += token.blank_space as isize;
+        self.last = FlatLast::Break {
+            blank_space: token.blank_space,
+            if_nonempty: token.if_nonempty,
+            after_begin: matches!(self.last, FlatLast::Begin),
+            no_break: token.no_break.is_some(),
+        };
+    }
+
+    /// The end of a box; a break right before it is dropped when the algorithm drops it.
+    fn end(&mut self, out: &mut String) {
+        if let FlatLast::Break {
+            blank_space,
+            if_nonempty,
+            after_begin,
+            no_break,
+        } = self.last
+            && (after_begin || if_nonempty)
+        {
+            self.pending -= blank_space;
+            self.width -= blank_space as isize;
+            if no_break {
+                out.pop();
+            }
+        }
+        self.boxes.pop();
+        self.last = FlatLast::Other;
     }
 }

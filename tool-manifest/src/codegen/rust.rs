@@ -310,13 +310,13 @@ fn field_def(p: &mut Printer, field: &FieldDef<'_>) {
             a.close(Delim::Paren);
         });
     }
-    p.flow();
-    p.word("pub ");
-    p.word(&field.ident);
-    p.word(": ");
-    ty(p, &field.ty);
-    p.word(",");
-    p.finish();
+    p.flow_with(|p| {
+        p.word("pub ");
+        p.word(&field.ident);
+        p.word(": ");
+        ty(p, &field.ty);
+        p.word(",");
+    });
 }
 
 fn enum_def(p: &mut Printer, def: &EnumDef<'_>) {
@@ -394,27 +394,27 @@ pub(super) fn error_enum(p: &mut Printer, tool: &str, variants: &[ErrorVariant<'
         p.indent(INDENT);
         for variant in variants {
             // `Error::Variant => "CODE",`, or the code in a block on its own line.
-            p.flow();
-            p.ibox(0);
-            p.word("Error::");
-            p.word(&variant.ident);
-            p.word(" => ");
-            p.neverbreak();
-            p.cbox(INDENT);
-            p.scan_break(Break {
-                pre_break: Some('{'),
-                ..Break::default()
+            p.flow_with(|p| {
+                p.ibox(0);
+                p.word("Error::");
+                p.word(&variant.ident);
+                p.word(" => ");
+                p.neverbreak();
+                p.cbox(INDENT);
+                p.scan_break(Break {
+                    pre_break: Some('{'),
+                    ..Break::default()
+                });
+                p.word_with(|out| str_lit(variant.code, out));
+                p.scan_break(Break {
+                    offset: -INDENT,
+                    post_break: "}",
+                    no_break: Some(','),
+                    ..Break::default()
+                });
+                p.end();
+                p.end();
             });
-            p.word_with(|out| str_lit(variant.code, out));
-            p.scan_break(Break {
-                offset: -INDENT,
-                post_break: "}",
-                no_break: Some(','),
-                ..Break::default()
-            });
-            p.end();
-            p.end();
-            p.finish();
         }
         p.indent(-INDENT);
         p.line("}");
@@ -589,24 +589,24 @@ enum Fixed {
 }
 
 /// A fixed attribute, laid out once per indentation.
-fn fixed_attr(p: &mut Printer, key: Fixed, name: &str, args: impl FnOnce(&mut AttrArgs<'_>)) {
+fn fixed_attr(p: &mut Printer, key: Fixed, name: &str, args: impl Fn(&mut AttrArgs<'_>)) {
     p.cached(key as u8, |p| attr(p, name, args));
 }
 
 /// `#[name(…)]` on a line of its own; `args` writes the tokens between the parentheses.
-fn attr(p: &mut Printer, name: &str, args: impl FnOnce(&mut AttrArgs<'_>)) {
-    p.flow();
-    p.word("#[");
-    p.word(name);
-    let mut a = AttrArgs {
-        p,
-        after_word: false,
-    };
-    a.open(Delim::Paren);
-    args(&mut a);
-    a.close(Delim::Paren);
-    a.p.word("]");
-    a.p.finish();
+fn attr(p: &mut Printer, name: &str, args: impl Fn(&mut AttrArgs<'_>)) {
+    p.flow_with(|p| {
+        p.word("#[");
+        p.word(name);
+        let mut a = AttrArgs {
+            p,
+            after_word: false,
+        };
+        a.open(Delim::Paren);
+        args(&mut a);
+        a.close(Delim::Paren);
+        a.p.word("]");
+    });
 }
 
 /// The tokens of an attribute, spaced and broken as prettyplease prints them: a space (a
