@@ -348,7 +348,9 @@ impl<'a> TypeGen<'a> {
             .copied()
             .chain(["$schema"])
             .collect();
-        self.check_keywords(node, "", &allowed, "the root of an input schema")?;
+        self.check_keywords(node, "", &allowed, || {
+            "the root of an input schema".to_owned()
+        })?;
         let mut doc = format!("The arguments of `{}`.", self.tool);
         if let Some(description) = node.get("description").and_then(Value::as_str)
             && !description.trim().is_empty()
@@ -441,7 +443,7 @@ impl<'a> TypeGen<'a> {
         node: &Map<String, Value>,
         pointer: &str,
         allowed: &[&str],
-        what: &str,
+        what: impl FnOnce() -> String,
     ) -> Result<(), CodegenError> {
         for key in node.keys() {
             if key == "type"
@@ -451,7 +453,7 @@ impl<'a> TypeGen<'a> {
                 continue;
             }
             let message = if is_supported_keyword(key) {
-                format!("keyword `{key}` does not apply to {what}")
+                format!("keyword `{key}` does not apply to {}", what())
             } else {
                 format!("unsupported keyword `{key}`")
             };
@@ -483,8 +485,9 @@ impl<'a> TypeGen<'a> {
                 "a schema of type `null` alone has no Rust type, use `[T, \"null\"]`",
             )),
             [single] => {
-                let what = format!("a schema of type `{}`", single.as_str());
-                self.check_keywords(node, pointer, single.keywords(), &what)?;
+                self.check_keywords(node, pointer, single.keywords(), || {
+                    format!("a schema of type `{}`", single.as_str())
+                })?;
                 let ty = self.single_type(node, *single, pointer, hint, parent)?;
                 Ok(if nullable {
                     Ty::Option(Box::new(ty))
@@ -507,7 +510,7 @@ impl<'a> TypeGen<'a> {
                     .flat_map(|t| t.keywords().iter().copied())
                     .collect();
                 let allowed: Vec<&str> = allowed.into_iter().collect();
-                self.check_keywords(node, pointer, &allowed, "these types")?;
+                self.check_keywords(node, pointer, &allowed, || "these types".to_owned())?;
                 if let Some(values) = node.get("enum") {
                     self.check_enum_array(values, pointer)?;
                 }

@@ -176,7 +176,9 @@ pub(super) fn doc(p: &mut Printer, text: &str) {
 fn doc_line(p: &mut Printer, line: &str) {
     if line.is_empty() {
         p.line("///");
-    } else if line.chars().any(is_comment_hostile) {
+    } else if !line.bytes().all(|b| (0x20..0x7f).contains(&b))
+        && line.chars().any(is_comment_hostile)
+    {
         let mut value = String::with_capacity(line.len() + 16);
         value.push_str("#[doc = \" ");
         escape_str(line, &mut value);
@@ -428,6 +430,30 @@ pub(super) fn error_enum(p: &mut Printer, tool: &str, variants: &[ErrorVariant<'
 /// `pub static NAME: TYPE = EXPR;` with its doc.
 pub(super) fn static_item(p: &mut Printer, doc_text: &str, head: &str, value: &Expr<'_>) {
     doc(p, doc_text);
+    if let Expr::Struct(path, fields) = value
+        && let Some((first, _)) = fields.first()
+        // The least width of the struct (path, ` {`, a space, `first: ""`) is more than the
+        // 34 columns a struct expression may take on one line: it breaks, one field a line.
+        && path.len() + first.len() + 7 > 34
+        // The last field is printed with its trailing comma: it must be one that cannot break.
+        && matches!(fields.last(), Some((_, Expr::Str(_) | Expr::Path(_) | Expr::Bool(_))))
+    {
+        p.line_parts(&[head, path, " {"]);
+        p.indent(INDENT);
+        for (member, value) in fields {
+            p.flow_with(|p| {
+                p.word(member);
+                p.word(": ");
+                p.ibox(0);
+                expr(p, value);
+                p.end();
+                p.word(",");
+            });
+        }
+        p.indent(-INDENT);
+        p.line("};");
+        return;
+    }
     p.flow();
     p.cbox(0);
     p.word(head);
