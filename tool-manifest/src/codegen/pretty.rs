@@ -254,8 +254,9 @@ impl Printer {
 
     pub(super) fn word(&mut self, word: &str) {
         if let Some(flat) = &mut self.flat {
-            flat.word(&mut self.out, word.len() as isize);
-            self.out.push_str(word);
+            if flat.word(&mut self.out, word.len() as isize) {
+                self.out.push_str(word);
+            }
             return;
         }
         if self.scan_stack.is_empty() {
@@ -275,13 +276,15 @@ impl Printer {
         self.check_stream();
     }
 
-    /// A word written by `write` (a literal escaped in place).
-    pub(super) fn word_with(&mut self, write: impl FnOnce(&mut String)) {
+    /// A word of at least `min_len` bytes written by `write` (a literal escaped in place).
+    pub(super) fn word_with(&mut self, min_len: usize, write: impl FnOnce(&mut String)) {
         if let Some(flat) = &mut self.flat {
-            flat.word(&mut self.out, 0);
-            let start = self.out.len();
-            write(&mut self.out);
-            flat.width += (self.out.len() - start) as isize;
+            if flat.word(&mut self.out, min_len as isize) {
+                let start = self.out.len();
+                write(&mut self.out);
+                flat.width += (self.out.len() - start) as isize - min_len as isize;
+                flat.broken |= flat.width > flat.space;
+            }
             return;
         }
         if self.scan_stack.is_empty() {
@@ -300,6 +303,13 @@ impl Printer {
         });
         self.right_total += len;
         self.check_stream();
+    }
+
+    /// Gives up printing the flow on one line (what follows is known to break).
+    pub(super) fn will_break(&mut self) {
+        if let Some(flat) = &mut self.flat {
+            flat.broken = true;
+        }
     }
 
     /// A box whose breaks break independently.
@@ -656,11 +666,17 @@ impl Printer {
 }
 
 impl Flat {
-    /// Before a word of `len` bytes: the blank spaces waiting.
-    fn word(&mut self, out: &mut String, len: isize) {
-        out.extend(std::iter::repeat_n(' ', std::mem::take(&mut self.pending)));
-        self.width += len;
+    /// Before a word of `len` bytes: the blank spaces waiting. Whether to write the word: not
+    /// when the line is already known to break.
+    fn word(&mut self, out: &mut String, len: isize) -> bool {
         self.last = FlatLast::Other;
+        self.width += len;
+        self.broken |= self.width > self.space;
+        if self.broken {
+            return false;
+        }
+        out.extend(std::iter::repeat_n(' ', std::mem::take(&mut self.pending)));
+        true
     }
 
     fn scan_break(&mut self, out: &mut String, token: Break) {

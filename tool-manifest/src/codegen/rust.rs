@@ -407,7 +407,7 @@ pub(super) fn error_enum(p: &mut Printer, tool: &str, variants: &[ErrorVariant<'
                     pre_break: Some('{'),
                     ..Break::default()
                 });
-                p.word_with(|out| str_lit(variant.code, out));
+                p.word_with(variant.code.len() + 2, |out| str_lit(variant.code, out));
                 p.scan_break(Break {
                     offset: -INDENT,
                     post_break: "}",
@@ -534,8 +534,8 @@ fn generic_args(p: &mut Printer, args: &[&Ty]) {
 
 fn expr(p: &mut Printer, e: &Expr<'_>) {
     match e {
-        Expr::Str(s) => p.word_with(|out| str_lit(s, out)),
-        Expr::Json(text) => p.word_with(|out| json_lit(text, out)),
+        Expr::Str(s) => p.word_with(s.len() + 2, |out| str_lit(s, out)),
+        Expr::Json(text) => p.word_with(text.len() + 2, |out| json_lit(text, out)),
         Expr::Bool(b) => p.word(if *b { "true" } else { "false" }),
         Expr::Path(path) => p.word(path),
         Expr::Call(func, arg) => {
@@ -567,6 +567,13 @@ fn expr(p: &mut Printer, e: &Expr<'_>) {
             p.word("]");
         }
         Expr::Struct(path, fields) => {
+            // `path { first: ""` is wider than a struct expression may be on one line.
+            if fields
+                .first()
+                .is_some_and(|(first, _)| path.len() + first.len() + 9 > 34)
+            {
+                p.will_break();
+            }
             p.cbox(INDENT);
             p.ibox(-INDENT);
             p.word(path);
@@ -662,7 +669,7 @@ impl AttrArgs<'_> {
         if self.after_word {
             self.p.space();
         }
-        self.p.word_with(|out| str_lit(value, out));
+        self.p.word_with(value.len() + 2, |out| str_lit(value, out));
         self.after_word = true;
     }
 
