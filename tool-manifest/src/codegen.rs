@@ -310,7 +310,7 @@ impl JsonType {
 /// Builds the types of one tool module.
 struct TypeGen<'a> {
     tool: &'a str,
-    /// Type names already taken in the module.
+    /// Type names taken in the module, besides [`RESERVED_TYPE_NAMES`].
     taken: BTreeSet<String>,
     /// Nested type definitions, in the order they were first met (`None`: a struct whose
     /// fields are being built, which goes before the types of its fields).
@@ -321,10 +321,7 @@ impl<'a> TypeGen<'a> {
     fn new(tool: &'a str) -> Self {
         TypeGen {
             tool,
-            taken: RESERVED_TYPE_NAMES
-                .iter()
-                .map(|s| (*s).to_owned())
-                .collect(),
+            taken: BTreeSet::new(),
             items: Vec::new(),
         }
     }
@@ -647,15 +644,14 @@ impl<'a> TypeGen<'a> {
             candidates.push(format!("{parent}{base}"));
         }
         let last = candidates.last().cloned().unwrap_or_else(|| base.clone());
-        let name = candidates
-            .into_iter()
-            .find(|c| !self.taken.contains(c))
-            .unwrap_or_else(|| {
-                (2..)
-                    .map(|n| format!("{last}{n}"))
-                    .find(|c| !self.taken.contains(c))
-                    .unwrap_or(last)
-            });
+        let is_free =
+            |c: &String| !self.taken.contains(c) && !RESERVED_TYPE_NAMES.contains(&c.as_str());
+        let name = candidates.into_iter().find(is_free).unwrap_or_else(|| {
+            (2..)
+                .map(|n| format!("{last}{n}"))
+                .find(is_free)
+                .unwrap_or(last)
+        });
         self.taken.insert(name.clone());
         name
     }
@@ -1052,55 +1048,51 @@ fn unique(base: &str, taken: &mut BTreeSet<String>) -> String {
     name
 }
 
-/// Splits a word into its ASCII alphanumeric parts at separators and case changes:
-/// `paneId` → `pane`, `id`; `HTTPServer` → `http`, `server`; `trend_line` → `trend`, `line`.
-fn words(s: &str) -> Vec<String> {
-    let mut words = Vec::new();
-    let mut current = String::new();
+/// Walks the ASCII alphanumeric parts of a word, split at separators and case changes
+/// (`paneId` → `pane`, `id`; `HTTPServer` → `http`, `server`; `trend_line` → `trend`, `line`):
+/// `emit` gets every character of every part, lowercased, and whether it starts a part.
+fn walk_words(s: &str, mut emit: impl FnMut(char, bool)) {
+    let mut in_word = false;
     let mut prev = ' ';
     let mut chars = s.chars().peekable();
     while let Some(c) = chars.next() {
         if !c.is_ascii_alphanumeric() {
-            if !current.is_empty() {
-                words.push(std::mem::take(&mut current));
-            }
+            in_word = false;
             prev = c;
             continue;
         }
-        if c.is_ascii_uppercase() && !current.is_empty() {
+        let mut starts = !in_word;
+        if c.is_ascii_uppercase() && in_word {
             let next = chars.peek().copied().unwrap_or(' ');
-            if prev.is_ascii_lowercase()
+            starts = prev.is_ascii_lowercase()
                 || prev.is_ascii_digit()
-                || (prev.is_ascii_uppercase() && next.is_ascii_lowercase())
-            {
-                words.push(std::mem::take(&mut current));
-            }
+                || (prev.is_ascii_uppercase() && next.is_ascii_lowercase());
         }
-        current.push(c.to_ascii_lowercase());
+        emit(c.to_ascii_lowercase(), starts);
+        in_word = true;
         prev = c;
     }
-    if !current.is_empty() {
-        words.push(current);
-    }
-    words
 }
 
 /// `trend_line` → `TrendLine`, `PANE_NOT_FOUND` → `PaneNotFound`.
 pub fn pascal_case(s: &str) -> String {
-    words(s)
-        .iter()
-        .map(|w| {
-            let mut chars = w.chars();
-            chars.next().map_or_else(String::new, |first| {
-                first.to_ascii_uppercase().to_string() + chars.as_str()
-            })
-        })
-        .collect()
+    let mut out = String::with_capacity(s.len());
+    walk_words(s, |c, starts| {
+        out.push(if starts { c.to_ascii_uppercase() } else { c });
+    });
+    out
 }
 
 /// `paneId` → `pane_id`.
 pub fn snake_case(s: &str) -> String {
-    words(s).join("_")
+    let mut out = String::with_capacity(s.len() + 4);
+    walk_words(s, |c, starts| {
+        if starts && !out.is_empty() {
+            out.push('_');
+        }
+        out.push(c);
+    });
+    out
 }
 
 /// The name of one item of an array named `plural`: `Anchors` → `Anchor`, `Entries` → `Entry`;

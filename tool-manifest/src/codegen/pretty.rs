@@ -195,7 +195,7 @@ impl Printer {
     }
 
     fn push_indent(&mut self, n: usize) {
-        self.out.extend(std::iter::repeat_n(' ', n));
+        push_spaces(&mut self.out, n);
     }
 
     /// Starts a flow at the beginning of a line at the current indentation, inside a box that
@@ -675,7 +675,7 @@ impl Flat {
         if self.broken {
             return false;
         }
-        out.extend(std::iter::repeat_n(' ', std::mem::take(&mut self.pending)));
+        push_spaces(out, std::mem::take(&mut self.pending));
         true
     }
 
@@ -715,5 +715,15 @@ impl Flat {
         }
         self.boxes.pop();
         self.last = FlatLast::Other;
+    }
+}
+
+/// `n` spaces.
+fn push_spaces(out: &mut String, mut n: usize) {
+    const SPACES: &str = "                                                                ";
+    while n > 0 {
+        let chunk = n.min(SPACES.len());
+        out.push_str(SPACES.get(..chunk).unwrap_or_default());
+        n -= chunk;
     }
 }

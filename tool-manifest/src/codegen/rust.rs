@@ -926,26 +926,32 @@ fn json_string(value: &str, out: &mut String) {
 /// the generated file; as an escaped literal when it holds a character a raw string must not
 /// (a carriage return, a text-direction character).
 pub(super) fn json_lit(text: &str, out: &mut String) {
-    // `\r`, or 0xE2: the first byte of U+202A–U+202E and U+2066–U+2069 in UTF-8.
-    if text.bytes().any(|b| b == b'\r' || b == 0xE2)
-        && text.chars().any(|c| c == '\r' || is_text_direction(c))
-    {
+    // One pass: a `\r` or a 0xE2 byte (the first byte of U+202A–U+202E and U+2066–U+2069 in
+    // UTF-8), and the longest run of `#` after a quote.
+    let mut suspicious = false;
+    let mut longest = 0;
+    let mut run = None;
+    for &b in text.as_bytes() {
+        match b {
+            b'#' => {
+                if let Some(n) = &mut run {
+                    *n += 1;
+                    longest = longest.max(*n);
+                }
+            }
+            b'"' => run = Some(0),
+            b'\r' | 0xE2 => {
+                suspicious = true;
+                run = None;
+            }
+            _ => run = None,
+        }
+    }
+    if suspicious && text.chars().any(|c| c == '\r' || is_text_direction(c)) {
         str_lit(text, out);
         return;
     }
     // One `#` more than the longest run of `#` after a quote.
-    let mut longest = 0;
-    if text.contains("\"#") {
-        let bytes = text.as_bytes();
-        for (i, &b) in bytes.iter().enumerate() {
-            if b == b'"' {
-                let run = bytes
-                    .get(i + 1..)
-                    .map_or(0, |rest| rest.iter().take_while(|&&c| c == b'#').count());
-                longest = longest.max(run);
-            }
-        }
-    }
     let hashes = longest + 1;
     out.reserve(text.len() + 3 + 2 * hashes);
     out.push('r');
