@@ -216,6 +216,16 @@ impl Printer {
     /// A flow built by `build`, and its line ended: printed on one line when it fits (the
     /// common case, without the algorithm), else built again and laid out.
     pub(super) fn flow_with(&mut self, mut build: impl FnMut(&mut Printer)) {
+        if !self.try_one_line(&mut build) {
+            self.flow();
+            build(self);
+            self.finish();
+        }
+    }
+
+    /// A flow built by `build` printed on one line and its line ended, when it fits; when it
+    /// does not, nothing is printed and the answer is `false`.
+    pub(super) fn try_one_line(&mut self, build: impl FnOnce(&mut Printer)) -> bool {
         let start = self.out.len();
         self.push_indent(self.base);
         self.flat = Some(Flat {
@@ -232,12 +242,17 @@ impl Printer {
             && flat.width <= flat.space
         {
             self.out.push('\n');
-            return;
+            return true;
         }
         self.out.truncate(start);
-        self.flow();
-        build(self);
-        self.finish();
+        false
+    }
+
+    /// One line at the current indentation, written by `write`.
+    pub(super) fn line_with(&mut self, write: impl FnOnce(&mut String)) {
+        self.push_indent(self.base);
+        write(&mut self.out);
+        self.out.push('\n');
     }
 
     /// Lays out and prints the flow, and ends its line.

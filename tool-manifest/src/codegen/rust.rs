@@ -431,27 +431,9 @@ pub(super) fn error_enum(p: &mut Printer, tool: &str, variants: &[ErrorVariant<'
 pub(super) fn static_item(p: &mut Printer, doc_text: &str, head: &str, value: &Expr<'_>) {
     doc(p, doc_text);
     if let Expr::Struct(path, fields) = value
-        && let Some((first, _)) = fields.first()
-        // The least width of the struct (path, ` {`, a space, `first: ""`) is more than the
-        // 34 columns a struct expression may take on one line: it breaks, one field a line.
-        && path.len() + first.len() + 7 > 34
-        // The last field is printed with its trailing comma: it must be one that cannot break.
-        && matches!(fields.last(), Some((_, Expr::Str(_) | Expr::Path(_) | Expr::Bool(_))))
+        && breaks_into_lines(path, fields)
     {
-        p.line_parts(&[head, path, " {"]);
-        p.indent(INDENT);
-        for (member, value) in fields {
-            p.flow_with(|p| {
-                p.word(member);
-                p.word(": ");
-                p.ibox(0);
-                expr(p, value);
-                p.end();
-                p.word(",");
-            });
-        }
-        p.indent(-INDENT);
-        p.line("};");
+        struct_lines(p, head, path, fields, "};");
         return;
     }
     p.flow();
@@ -462,6 +444,104 @@ pub(super) fn static_item(p: &mut Printer, doc_text: &str, head: &str, value: &E
     p.word(";");
     p.end();
     p.finish();
+}
+
+/// A word: an expression that never breaks.
+fn is_word(e: &Expr<'_>) -> bool {
+    matches!(
+        e,
+        Expr::Str(_) | Expr::Json(_) | Expr::Path(_) | Expr::Bool(_)
+    )
+}
+
+/// Whether a struct expression is printed a field a line: its least width (path, ` {`, a
+/// space, `first: ""`) is more than the 34 columns a struct expression may take on one line,
+/// and its last field, printed here with its trailing comma, is a word.
+fn breaks_into_lines(path: &str, fields: &[(&str, Expr<'_>)]) -> bool {
+    fields
+        .first()
+        .is_some_and(|(first, _)| path.len() + first.len() + 7 > 34)
+        && fields.last().is_some_and(|(_, last)| is_word(last))
+}
+
+/// `{head}{path} {`, a field a line, `closer`.
+fn struct_lines(
+    p: &mut Printer,
+    head: &str,
+    path: &str,
+    fields: &[(&str, Expr<'_>)],
+    closer: &str,
+) {
+    p.line_parts(&[head, path, " {"]);
+    p.indent(INDENT);
+    for (member, value) in fields {
+        field_line(p, member, value);
+    }
+    p.indent(-INDENT);
+    p.line(closer);
+}
+
+/// `member: value,` in a struct expression printed a field a line.
+fn field_line(p: &mut Printer, member: &str, value: &Expr<'_>) {
+    match value {
+        // A slice of structs that break: the slice breaks too, an element a line.
+        Expr::Slice(elems)
+            if !elems.is_empty()
+                && elems.iter().all(
+                    |e| matches!(e, Expr::Struct(path, fields) if breaks_into_lines(path, fields)),
+                ) =>
+        {
+            p.line_parts(&[member, ": &["]);
+            p.indent(INDENT);
+            for elem in elems {
+                if let Expr::Struct(path, fields) = elem {
+                    struct_lines(p, "", path, fields, "},");
+                }
+            }
+            p.indent(-INDENT);
+            p.line("],");
+        }
+        // A call of one word that does not fit: the word goes on a line of its own.
+        Expr::Call(func, arg) if is_word(arg) => {
+            let fits = p.try_one_line(|p| {
+                p.word(member);
+                p.word(": ");
+                p.ibox(0);
+                expr(p, value);
+                p.end();
+                p.word(",");
+            });
+            if !fits {
+                p.line_parts(&[member, ": ", func, "("]);
+                p.indent(INDENT);
+                p.line_with(|out| {
+                    word_text(arg, out);
+                    out.push(',');
+                });
+                p.indent(-INDENT);
+                p.line("),");
+            }
+        }
+        _ => p.flow_with(|p| {
+            p.word(member);
+            p.word(": ");
+            p.ibox(0);
+            expr(p, value);
+            p.end();
+            p.word(",");
+        }),
+    }
+}
+
+/// The text of a word.
+fn word_text(e: &Expr<'_>, out: &mut String) {
+    match e {
+        Expr::Str(s) => str_lit(s, out),
+        Expr::Json(text) => json_lit(text, out),
+        Expr::Path(path) => out.push_str(path),
+        Expr::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Expr::Call(..) | Expr::Slice(_) | Expr::Struct(..) => {}
+    }
 }
 
 /// `pub static ALL: &[&ToolMeta] = &[&module::META, …];`.
@@ -926,32 +1006,26 @@ fn json_string(value: &str, out: &mut String) {
 /// the generated file; as an escaped literal when it holds a character a raw string must not
 /// (a carriage return, a text-direction character).
 pub(super) fn json_lit(text: &str, out: &mut String) {
-    // One pass: a `\r` or a 0xE2 byte (the first byte of U+202A–U+202E and U+2066–U+2069 in
-    // UTF-8), and the longest run of `#` after a quote.
-    let mut suspicious = false;
-    let mut longest = 0;
-    let mut run = None;
-    for &b in text.as_bytes() {
-        match b {
-            b'#' => {
-                if let Some(n) = &mut run {
-                    *n += 1;
-                    longest = longest.max(*n);
-                }
-            }
-            b'"' => run = Some(0),
-            b'\r' | 0xE2 => {
-                suspicious = true;
-                run = None;
-            }
-            _ => run = None,
-        }
-    }
-    if suspicious && text.chars().any(|c| c == '\r' || is_text_direction(c)) {
+    // `\r`, or 0xE2: the first byte of U+202A–U+202E and U+2066–U+2069 in UTF-8.
+    if text.bytes().any(|b| b == b'\r' || b == 0xE2)
+        && text.chars().any(|c| c == '\r' || is_text_direction(c))
+    {
         str_lit(text, out);
         return;
     }
     // One `#` more than the longest run of `#` after a quote.
+    let mut longest = 0;
+    if text.contains("\"#") {
+        let bytes = text.as_bytes();
+        for (i, &b) in bytes.iter().enumerate() {
+            if b == b'"' {
+                let run = bytes
+                    .get(i + 1..)
+                    .map_or(0, |rest| rest.iter().take_while(|&&c| c == b'#').count());
+                longest = longest.max(run);
+            }
+        }
+    }
     let hashes = longest + 1;
     out.reserve(text.len() + 3 + 2 * hashes);
     out.push('r');
