@@ -110,8 +110,9 @@ pub(super) struct ErrorVariant<'a> {
 pub(super) enum Expr<'a> {
     /// A string literal.
     Str(&'a str),
-    /// A string literal holding JSON text, raw when it can be.
-    Json(String),
+    /// A string literal holding JSON text (written by [`canonical_json`], which scanned it),
+    /// raw when it can be.
+    Json(String, JsonScan),
     Bool(bool),
     Path(&'static str),
     Call(&'static str, Box<Expr<'a>>),
@@ -132,6 +133,14 @@ pub(super) enum Expr<'a> {
 pub(super) fn doc(p: &mut Printer, text: &str) {
     let text = text.trim();
     if text.is_empty() {
+        return;
+    }
+    // One line of printable ASCII without a fence: as it is.
+    if text
+        .bytes()
+        .all(|b| (0x20..0x7f).contains(&b) && b != b'`' && b != b'~')
+    {
+        p.line_parts(&["/// ", text]);
         return;
     }
     let mut in_fence = false;
@@ -450,7 +459,7 @@ pub(super) fn static_item(p: &mut Printer, doc_text: &str, head: &str, value: &E
 fn is_word(e: &Expr<'_>) -> bool {
     matches!(
         e,
-        Expr::Str(_) | Expr::Json(_) | Expr::Path(_) | Expr::Bool(_)
+        Expr::Str(_) | Expr::Json(..) | Expr::Path(_) | Expr::Bool(_)
     )
 }
 
@@ -537,7 +546,7 @@ fn field_line(p: &mut Printer, member: &str, value: &Expr<'_>) {
 fn word_text(e: &Expr<'_>, out: &mut String) {
     match e {
         Expr::Str(s) => str_lit(s, out),
-        Expr::Json(text) => json_lit(text, out),
+        Expr::Json(text, scan) => json_lit_scanned(text, *scan, out),
         Expr::Path(path) => out.push_str(path),
         Expr::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Expr::Call(..) | Expr::Slice(_) | Expr::Struct(..) => {}
@@ -615,7 +624,9 @@ fn generic_args(p: &mut Printer, args: &[&Ty]) {
 fn expr(p: &mut Printer, e: &Expr<'_>) {
     match e {
         Expr::Str(s) => p.word_with(s.len() + 2, |out| str_lit(s, out)),
-        Expr::Json(text) => p.word_with(text.len() + 2, |out| json_lit(text, out)),
+        Expr::Json(text, scan) => {
+            p.word_with(text.len() + 2, |out| json_lit_scanned(text, *scan, out));
+        }
         Expr::Bool(b) => p.word(if *b { "true" } else { "false" }),
         Expr::Path(path) => p.word(path),
         Expr::Call(func, arg) => {
@@ -918,7 +929,12 @@ fn escape_str(value: &str, out: &mut String) {
 /// The canonical JSON text of a value (compact, object keys sorted), as
 /// `crate::schema::canonical_text` writes it, without building the sorted copy first; `$schema`
 /// is left out of the root object when `drop_schema_key` is set.
-pub(super) fn canonical_json(value: &Value, drop_schema_key: bool, out: &mut String) {
+pub(super) fn canonical_json(
+    value: &Value,
+    drop_schema_key: bool,
+    out: &mut String,
+    scan: &mut JsonScan,
+) {
     match value {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
@@ -926,14 +942,14 @@ pub(super) fn canonical_json(value: &Value, drop_schema_key: bool, out: &mut Str
             use std::fmt::Write as _;
             let _ = write!(out, "{n}");
         }
-        Value::String(s) => json_string(s, out),
+        Value::String(s) => json_string(s, out, scan),
         Value::Array(items) => {
             out.push('[');
             for (i, item) in items.iter().enumerate() {
                 if i > 0 {
                     out.push(',');
                 }
-                canonical_json(item, false, out);
+                canonical_json(item, false, out, scan);
             }
             out.push(']');
         }
@@ -948,9 +964,9 @@ pub(super) fn canonical_json(value: &Value, drop_schema_key: bool, out: &mut Str
                     out.push(',');
                 }
                 first = false;
-                json_string(key, out);
+                json_string(key, out, scan);
                 out.push(':');
-                canonical_json(item, false, out);
+                canonical_json(item, false, out, scan);
             };
             if map.keys().is_sorted() {
                 for (key, item) in map {
@@ -968,23 +984,53 @@ pub(super) fn canonical_json(value: &Value, drop_schema_key: bool, out: &mut Str
     }
 }
 
+/// What writing JSON text as a raw string literal needs to know of it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct JsonScan {
+    /// The longest run of `#` right after a `"`.
+    pub hashes_after_quote: usize,
+    /// A 0xE2 byte: the text may hold a text-direction character.
+    pub maybe_text_direction: bool,
+}
+
+impl JsonScan {
+    fn hashes_at(&mut self, text: &str) {
+        let run = text.bytes().take_while(|&b| b == b'#').count();
+        self.hashes_after_quote = self.hashes_after_quote.max(run);
+    }
+}
+
 /// A JSON string, escaped as `serde_json` escapes it.
-fn json_string(value: &str, out: &mut String) {
+fn json_string(value: &str, out: &mut String, scan: &mut JsonScan) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     out.push('"');
+    scan.hashes_at(value);
     let mut rest = value;
     loop {
         let plain = rest
             .bytes()
-            .position(|b| b < 0x20 || b == b'"' || b == b'\\')
+            .position(|b| b < 0x20 || b == b'"' || b == b'\\' || b == 0xE2)
             .unwrap_or(rest.len());
         let (head, tail) = rest.split_at(plain);
         out.push_str(head);
         let Some(&b) = tail.as_bytes().first() else {
             break;
         };
+        if b == 0xE2 {
+            // The first byte of U+2000–U+2FFF: the character as it is.
+            scan.maybe_text_direction = true;
+            let mut chars = tail.chars();
+            if let Some(c) = chars.next() {
+                out.push(c);
+            }
+            rest = chars.as_str();
+            continue;
+        }
         match b {
-            b'"' => out.push_str("\\\""),
+            b'"' => {
+                out.push_str("\\\"");
+                scan.hashes_at(tail.get(1..).unwrap_or_default());
+            }
             b'\\' => out.push_str("\\\\"),
             0x08 => out.push_str("\\b"),
             0x0c => out.push_str("\\f"),
@@ -1005,27 +1051,25 @@ fn json_string(value: &str, out: &mut String) {
 /// JSON text as a raw string literal (`r#"…"#`, with as many `#` as it takes), readable in
 /// the generated file; as an escaped literal when it holds a character a raw string must not
 /// (a carriage return, a text-direction character).
-pub(super) fn json_lit(text: &str, out: &mut String) {
-    // `\r`, or 0xE2: the first byte of U+202A–U+202E and U+2066–U+2069 in UTF-8.
-    if text.bytes().any(|b| b == b'\r' || b == 0xE2)
-        && text.chars().any(|c| c == '\r' || is_text_direction(c))
-    {
+#[cfg(test)]
+fn json_lit(text: &str, out: &mut String) {
+    let mut scan = JsonScan {
+        maybe_text_direction: text.bytes().any(|b| b == b'\r' || b == 0xE2),
+        ..JsonScan::default()
+    };
+    for (i, _) in text.match_indices('"') {
+        scan.hashes_at(text.get(i + 1..).unwrap_or_default());
+    }
+    json_lit_scanned(text, scan, out);
+}
+
+/// [`json_lit`] of a text whose scan is known.
+fn json_lit_scanned(text: &str, scan: JsonScan, out: &mut String) {
+    if scan.maybe_text_direction && text.chars().any(|c| c == '\r' || is_text_direction(c)) {
         str_lit(text, out);
         return;
     }
-    // One `#` more than the longest run of `#` after a quote.
-    let mut longest = 0;
-    if text.contains("\"#") {
-        let bytes = text.as_bytes();
-        for (i, &b) in bytes.iter().enumerate() {
-            if b == b'"' {
-                let run = bytes
-                    .get(i + 1..)
-                    .map_or(0, |rest| rest.iter().take_while(|&&c| c == b'#').count());
-                longest = longest.max(run);
-            }
-        }
-    }
+    let longest = scan.hashes_after_quote;
     let hashes = longest + 1;
     out.reserve(text.len() + 3 + 2 * hashes);
     out.push('r');
@@ -1078,11 +1122,31 @@ mod tests {
             every_char.clone(): {}
         });
         let mut text = String::new();
-        canonical_json(&value, true, &mut text);
+        let mut scan = JsonScan::default();
+        canonical_json(&value, true, &mut text, &mut scan);
         assert_eq!(text, crate::schema::canonical_text(&value));
         text.clear();
-        canonical_json(&value, false, &mut text);
+        let mut second = JsonScan::default();
+        canonical_json(&value, false, &mut text, &mut second);
         assert_eq!(text, crate::schema::canonical_json(&value).to_string());
+        assert!(scan.maybe_text_direction);
+
+        // The scan made while writing is the scan of the text.
+        for value in [
+            serde_json::json!({"#a": "##b", "c": "x\"###y", "d": ["\u{202e}"]}),
+            serde_json::json!({"a": "#", "b": "\u{2028}"}),
+            serde_json::json!(["plain", 1]),
+        ] {
+            let mut text = String::new();
+            let mut scan = JsonScan::default();
+            canonical_json(&value, false, &mut text, &mut scan);
+            let (mut written, mut scanned) = (String::new(), String::new());
+            json_lit_scanned(&text, scan, &mut written);
+            json_lit(&text, &mut scanned);
+            assert_eq!(written, scanned, "{text}");
+            let parsed: syn::LitStr = syn::parse_str(&written).expect("a string literal");
+            assert_eq!(parsed.value(), text);
+        }
     }
 
     #[test]
