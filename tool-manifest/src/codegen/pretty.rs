@@ -90,6 +90,8 @@ pub(super) struct Printer {
     cache: Vec<(u8, usize, String)>,
     /// The state of a flow printed on one line, when it is tried.
     flat: Option<Flat>,
+    /// The memory of [`Flat::boxes`], kept from one flow to the next.
+    spare_boxes: Vec<isize>,
 }
 
 /// A flow printed on one line as it is built: exactly what the algorithm prints when the whole
@@ -138,6 +140,7 @@ impl Printer {
             base: 0,
             cache: Vec::new(),
             flat: None,
+            spare_boxes: Vec::new(),
         }
     }
 
@@ -228,19 +231,23 @@ impl Printer {
     pub(super) fn try_one_line(&mut self, build: impl FnOnce(&mut Printer)) -> bool {
         let start = self.out.len();
         self.push_indent(self.base);
+        let mut boxes = std::mem::take(&mut self.spare_boxes);
+        boxes.clear();
         self.flat = Some(Flat {
             width: 0,
             space: (MARGIN - self.base as isize).max(MIN_SPACE),
-            boxes: Vec::new(),
+            boxes,
             pending: 0,
             last: FlatLast::Other,
             broken: false,
         });
         build(self);
-        if let Some(flat) = self.flat.take()
-            && !flat.broken
-            && flat.width <= flat.space
-        {
+        let fits = self.flat.take().is_some_and(|flat| {
+            let fits = !flat.broken && flat.width <= flat.space;
+            self.spare_boxes = flat.boxes;
+            fits
+        });
+        if fits {
             self.out.push('\n');
             return true;
         }
