@@ -377,10 +377,10 @@ impl<'a> TypeGen<'a> {
         node: &Map<String, Value>,
         pointer: &str,
     ) -> Result<Vec<JsonType>, CodegenError> {
-        let words: Vec<&Value> = match node.get("type") {
+        let words: &[Value] = match node.get("type") {
             None => return Err(self.unsupported_or_missing_type(node, pointer)),
-            Some(Value::Array(words)) => words.iter().collect(),
-            Some(word) => vec![word],
+            Some(Value::Array(words)) => words,
+            Some(word) => std::slice::from_ref(word),
         };
         let mut types = Vec::with_capacity(words.len());
         for word in words {
@@ -469,13 +469,10 @@ impl<'a> TypeGen<'a> {
         parent: &str,
     ) -> Result<Ty, CodegenError> {
         let node = self.as_node(schema, pointer)?;
-        let types = self.types_of(node, pointer)?;
-        let non_null: Vec<JsonType> = types
-            .iter()
-            .copied()
-            .filter(|t| *t != JsonType::Null)
-            .collect();
-        let nullable = non_null.len() < types.len();
+        let mut non_null = self.types_of(node, pointer)?;
+        let listed = non_null.len();
+        non_null.retain(|t| *t != JsonType::Null);
+        let nullable = non_null.len() < listed;
         match non_null.as_slice() {
             [] => Err(self.error(
                 &child(pointer, "type"),
@@ -758,7 +755,7 @@ impl<'a> TypeGen<'a> {
         let idents = field_idents(properties.keys().map(String::as_str));
         let mut fields = Vec::with_capacity(properties.len());
         for (property, schema) in properties {
-            let field_pointer = child(&child(pointer, "properties"), property);
+            let field_pointer = child2(pointer, "properties", property);
             let is_required = required.contains(property.as_str());
             let Some(field_ident) = idents.get(property.as_str()) else {
                 continue;
@@ -1182,13 +1179,27 @@ fn is_supported_keyword(key: &str) -> bool {
 fn child(pointer: &str, token: &str) -> String {
     let mut out = String::with_capacity(pointer.len() + token.len() + 1);
     out.push_str(pointer);
+    push_token(&mut out, token);
+    out
+}
+
+/// `child(&child(pointer, first), second)`.
+fn child2(pointer: &str, first: &str, second: &str) -> String {
+    let mut out = String::with_capacity(pointer.len() + first.len() + second.len() + 2);
+    out.push_str(pointer);
+    push_token(&mut out, first);
+    push_token(&mut out, second);
+    out
+}
+
+/// `/` and a JSON Pointer token, escaped.
+fn push_token(out: &mut String, token: &str) {
     out.push('/');
     if token.contains(['~', '/']) {
         out.push_str(&token.replace('~', "~0").replace('/', "~1"));
     } else {
         out.push_str(token);
     }
-    out
 }
 
 /// At most 40 characters of `text`, for messages.
