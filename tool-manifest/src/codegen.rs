@@ -44,6 +44,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
+use std::ops::Range;
 
 use serde_json::{Map, Value};
 
@@ -129,9 +130,10 @@ pub fn generate(specs: &[ToolSpec]) -> Result<String, CodegenError> {
     p.raw(HEADER);
     p.raw("\n\n");
     let mut modules = Vec::with_capacity(sorted.len());
+    let mut json = String::new();
     for spec in sorted {
         let module = module_ident(spec)?;
-        tool_module(&mut p, spec, &module)?;
+        tool_module(&mut p, spec, &module, &mut json)?;
         p.blank_line();
         modules.push(module);
     }
@@ -144,12 +146,20 @@ pub fn generate(specs: &[ToolSpec]) -> Result<String, CodegenError> {
 }
 
 /// The module of one tool: `Input` and its nested types, `Error`, `META`.
-fn tool_module(p: &mut Printer, spec: &ToolSpec, module: &str) -> Result<(), CodegenError> {
+fn tool_module(
+    p: &mut Printer,
+    spec: &ToolSpec,
+    module: &str,
+    json: &mut String,
+) -> Result<(), CodegenError> {
     let tool = spec.name.as_str();
     let mut types = TypeGen::new(tool);
     let input = types.root(&spec.input_schema)?;
     let errors = error_variants(spec);
-    let meta = meta_expr(spec);
+    json.clear();
+    let texts = MetaJson::write(spec, json);
+    let json: &str = json;
+    let meta = meta_expr(spec, json, &texts);
     rust::module(p, &spec.description, module, |p| {
         rust::type_def(p, &TypeDef::Struct(input));
         for item in types.items.iter().flatten() {
@@ -901,15 +911,41 @@ fn error_variants(spec: &ToolSpec) -> Vec<ErrorVariant<'_>> {
 }
 
 /// The canonical JSON text of a value (`schema::canonical_text` of a schema, when `schema`).
-fn json_text(value: &Value, schema: bool) -> Expr<'static> {
-    let mut text = String::with_capacity(4096);
-    let mut scan = JsonScan::default();
-    rust::canonical_json(value, schema, &mut text, &mut scan);
-    Expr::Json(text, scan)
+/// The JSON texts of a tool's `META`, written one after the other in one buffer.
+#[derive(Debug)]
+struct MetaJson {
+    input_schema: (Range<usize>, JsonScan),
+    output_schema: Option<(Range<usize>, JsonScan)>,
+    examples: Vec<(Range<usize>, JsonScan)>,
+}
+
+impl MetaJson {
+    fn write(spec: &ToolSpec, buf: &mut String) -> Self {
+        let mut text = |value: &Value, schema: bool| {
+            let start = buf.len();
+            let mut scan = JsonScan::default();
+            rust::canonical_json(value, schema, buf, &mut scan);
+            (start..buf.len(), scan)
+        };
+        MetaJson {
+            input_schema: text(&spec.input_schema, true),
+            output_schema: spec.output_schema.as_ref().map(|s| text(s, true)),
+            examples: spec
+                .examples
+                .iter()
+                .map(|e| text(&e.input, false))
+                .collect(),
+        }
+    }
+}
+
+/// A JSON text of [`MetaJson`].
+fn json_text<'a>(buf: &'a str, (range, scan): &(Range<usize>, JsonScan)) -> Expr<'a> {
+    Expr::Json(buf.get(range.clone()).unwrap_or_default(), *scan)
 }
 
 /// The value of `META`: the frozen `ToolMeta` of a spec.
-fn meta_expr(spec: &ToolSpec) -> Expr<'_> {
+fn meta_expr<'a>(spec: &'a ToolSpec, json: &'a str, texts: &MetaJson) -> Expr<'a> {
     let safety = match spec.safety {
         Safety::ReadOnly => "::tool_runtime::Safety::ReadOnly",
         Safety::Destructive => "::tool_runtime::Safety::Destructive",
@@ -922,12 +958,12 @@ fn meta_expr(spec: &ToolSpec) -> Expr<'_> {
         Some(c) => Expr::Call("Some", Box::new(Expr::Str(c))),
         None => Expr::Path("None"),
     };
-    let output_schema = match &spec.output_schema {
-        Some(schema) => Expr::Call(
+    let output_schema = match &texts.output_schema {
+        Some(text) => Expr::Call(
             "Some",
             Box::new(Expr::Call(
                 "::tool_runtime::StaticSchema::Json",
-                Box::new(json_text(schema, true)),
+                Box::new(json_text(json, text)),
             )),
         ),
         None => Expr::Path("None"),
@@ -950,8 +986,9 @@ fn meta_expr(spec: &ToolSpec) -> Expr<'_> {
     let examples = spec
         .examples
         .iter()
-        .map(|e| {
-            let input = json_text(&e.input, false);
+        .zip(&texts.examples)
+        .map(|(e, text)| {
+            let input = json_text(json, text);
             Expr::Struct(
                 "::tool_runtime::ExampleMeta",
                 vec![("description", Expr::Str(&e.description)), ("input", input)],
@@ -971,7 +1008,7 @@ fn meta_expr(spec: &ToolSpec) -> Expr<'_> {
                 "input_schema",
                 Expr::Call(
                     "::tool_runtime::StaticSchema::Json",
-                    Box::new(json_text(&spec.input_schema, true)),
+                    Box::new(json_text(json, &texts.input_schema)),
                 ),
             ),
             ("output_schema", output_schema),

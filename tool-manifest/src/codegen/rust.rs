@@ -112,7 +112,7 @@ pub(super) enum Expr<'a> {
     Str(&'a str),
     /// A string literal holding JSON text (written by [`canonical_json`], which scanned it),
     /// raw when it can be.
-    Json(String, JsonScan),
+    Json(&'a str, JsonScan),
     Bool(bool),
     Path(&'static str),
     Call(&'static str, Box<Expr<'a>>),
@@ -900,13 +900,24 @@ pub(super) fn str_lit(value: &str, out: &mut String) {
     out.push('"');
 }
 
+/// The bytes a Rust string literal holds as they are: printable ASCII but `"` and `\`.
+const RUST_PLAIN: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = b' ';
+    while b <= b'~' {
+        table[b as usize] = b != b'"' && b != b'\\';
+        b += 1;
+    }
+    table
+};
+
 fn escape_str(value: &str, out: &mut String) {
     let mut rest = value;
     loop {
         // Printable ASCII stands as it is, but `"` and `\`.
         let plain = rest
             .bytes()
-            .position(|b| !matches!(b, b' ' | b'!' | b'#'..=b'[' | b']'..=b'~'))
+            .position(|b| !RUST_PLAIN[usize::from(b)])
             .unwrap_or(rest.len());
         let (head, tail) = rest.split_at(plain);
         out.push_str(head);
@@ -1000,6 +1011,20 @@ impl JsonScan {
     }
 }
 
+/// The bytes [`json_string`] looks at: what JSON escapes, and 0xE2.
+const JSON_SPECIAL: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        table[b] = true;
+        b += 1;
+    }
+    table[b'"' as usize] = true;
+    table[b'\\' as usize] = true;
+    table[0xE2] = true;
+    table
+};
+
 /// A JSON string, escaped as `serde_json` escapes it.
 fn json_string(value: &str, out: &mut String, scan: &mut JsonScan) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
@@ -1009,7 +1034,7 @@ fn json_string(value: &str, out: &mut String, scan: &mut JsonScan) {
     loop {
         let plain = rest
             .bytes()
-            .position(|b| b < 0x20 || b == b'"' || b == b'\\' || b == 0xE2)
+            .position(|b| JSON_SPECIAL[usize::from(b)])
             .unwrap_or(rest.len());
         let (head, tail) = rest.split_at(plain);
         out.push_str(head);
