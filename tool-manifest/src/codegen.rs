@@ -365,7 +365,7 @@ impl<'a> TypeGen<'a> {
             doc.push_str("\n\n");
             doc.push_str(description);
         }
-        self.object_struct(node, "", "Input", doc)
+        self.object_struct(node, "", "Input", doc.into())
     }
 
     fn as_node(
@@ -622,7 +622,7 @@ impl<'a> TypeGen<'a> {
                             .get("description")
                             .and_then(Value::as_str)
                             .unwrap_or_default()
-                            .to_owned();
+                            .into();
                         // The struct goes before the types of its fields.
                         let slot = self.items.len();
                         self.items.push(None);
@@ -734,7 +734,7 @@ impl<'a> TypeGen<'a> {
         node: &'a Map<String, Value>,
         pointer: &str,
         name: &str,
-        doc: String,
+        doc: std::borrow::Cow<'a, str>,
     ) -> Result<StructDef<'a>, CodegenError> {
         static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
         let properties = match node.get("properties") {

@@ -274,6 +274,7 @@ impl Printer {
     // -----------------------------------------------------------------------------------------
     // Building a flow (the names of prettyplease's `convenience.rs`)
 
+    #[inline]
     pub(super) fn word(&mut self, word: &str) {
         if let Some(flat) = &mut self.flat {
             if flat.word(&mut self.out, word.len() as isize) {
@@ -690,6 +691,7 @@ impl Printer {
 impl Flat {
     /// Before a word of `len` bytes: the blank spaces waiting. Whether to write the word: not
     /// when the line is already known to break.
+    #[inline]
     fn word(&mut self, out: &mut String, len: isize) -> bool {
         self.last = FlatLast::Other;
         self.width += len;
@@ -697,7 +699,9 @@ impl Flat {
         if self.broken {
             return false;
         }
-        push_spaces(out, std::mem::take(&mut self.pending));
+        if self.pending > 0 {
+            push_spaces(out, std::mem::take(&mut self.pending));
+        }
         true
     }
 

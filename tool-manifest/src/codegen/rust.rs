@@ -73,7 +73,7 @@ pub(super) struct FieldDef<'a> {
 /// A generated struct (`Input` or a nested object).
 #[derive(Debug)]
 pub(super) struct StructDef<'a> {
-    pub doc: String,
+    pub doc: std::borrow::Cow<'a, str>,
     pub name: String,
     pub deny_unknown_fields: bool,
     /// Derive `Default` (nothing is required).
