@@ -7,6 +7,10 @@
 //! [`Printer::finish`], which ends the line. Between two lines the state of the algorithm is
 //! always the same (everything before a forced line break is printed), so a flow is laid out on
 //! its own exactly as it would be inside the whole file.
+//!
+//! Most flows fit on their line, and then the algorithm prints every word as it comes, with the
+//! blank spaces of the breaks: [`Printer::flow_with`] first prints the flow that way, measuring
+//! it as the algorithm does, and lays it out only when it turns out not to fit.
 
 use std::collections::VecDeque;
 use std::ops::Range;

@@ -1073,9 +1073,7 @@ fn json_string(value: &str, out: &mut String, scan: &mut JsonScan) {
     out.push('"');
 }
 
-/// JSON text as a raw string literal (`r#"…"#`, with as many `#` as it takes), readable in
-/// the generated file; as an escaped literal when it holds a character a raw string must not
-/// (a carriage return, a text-direction character).
+/// JSON text scanned by hand, for the tests of [`json_lit_scanned`].
 #[cfg(test)]
 fn json_lit(text: &str, out: &mut String) {
     let mut scan = JsonScan {
@@ -1088,7 +1086,10 @@ fn json_lit(text: &str, out: &mut String) {
     json_lit_scanned(text, scan, out);
 }
 
-/// [`json_lit`] of a text whose scan is known.
+/// JSON text as a raw string literal (`r#"…"#`, with as many `#` as it takes), readable in
+/// the generated file; as an escaped literal when it holds a character a raw string must not
+/// (a carriage return, a text-direction character). `scan` is what [`canonical_json`] found
+/// while writing the text.
 fn json_lit_scanned(text: &str, scan: JsonScan, out: &mut String) {
     if scan.maybe_text_direction && text.chars().any(|c| c == '\r' || is_text_direction(c)) {
         str_lit(text, out);
