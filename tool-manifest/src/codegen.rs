@@ -646,19 +646,24 @@ impl<'a> TypeGen<'a> {
             .map(pascal_case)
             .filter(|t| t.starts_with(|c: char| c.is_ascii_uppercase()))
             .unwrap_or_else(|| hint.to_owned());
-        let mut candidates = vec![base.clone()];
-        if !parent.is_empty() && !base.starts_with(parent) {
-            candidates.push(format!("{parent}{base}"));
-        }
-        let last = candidates.last().cloned().unwrap_or_else(|| base.clone());
-        let is_free =
-            |c: &String| !self.taken.contains(c) && !RESERVED_TYPE_NAMES.contains(&c.as_str());
-        let name = candidates.into_iter().find(is_free).unwrap_or_else(|| {
-            (2..)
-                .map(|n| format!("{last}{n}"))
-                .find(is_free)
-                .unwrap_or(last)
-        });
+        let is_free = |c: &str| !self.taken.contains(c) && !RESERVED_TYPE_NAMES.contains(&c);
+        let name = if is_free(&base) {
+            base
+        } else {
+            let last = if !parent.is_empty() && !base.starts_with(parent) {
+                format!("{parent}{base}")
+            } else {
+                base
+            };
+            if is_free(&last) {
+                last
+            } else {
+                (2..)
+                    .map(|n| format!("{last}{n}"))
+                    .find(|c| is_free(c))
+                    .unwrap_or(last)
+            }
+        };
         self.taken.insert(name.clone());
         name
     }

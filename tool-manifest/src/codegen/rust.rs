@@ -764,11 +764,21 @@ impl AttrArgs<'_> {
         self.after_word = true;
     }
 
-    fn lit(&mut self, literal: &str) {
+    /// A number literal: `value`'s `Display`, then `suffix`; `.0` after a float without a
+    /// point (as `proc_macro2::Literal::f64_unsuffixed` writes it).
+    fn number(&mut self, value: impl std::fmt::Display, suffix: &str, float: bool) {
+        use std::fmt::Write as _;
         if self.after_word {
             self.p.space();
         }
-        self.p.word(literal);
+        self.p.word_with(1, |out| {
+            let start = out.len();
+            let _ = write!(out, "{value}");
+            if float && !out.get(start..).is_some_and(|text| text.contains('.')) {
+                out.push_str(".0");
+            }
+            out.push_str(suffix);
+        });
         self.after_word = true;
     }
 
@@ -838,28 +848,20 @@ impl AttrArgs<'_> {
                 // `json!` gives unsuffixed integers the type `i32`: larger ones need a suffix.
                 let small = n.as_i64().is_some_and(|i| i32::try_from(i).is_ok());
                 if let Some(i) = n.as_u64() {
-                    if small {
-                        self.lit(&i.to_string());
-                    } else {
-                        self.lit(&format!("{i}u64"));
-                    }
+                    self.number(i, if small { "" } else { "u64" }, false);
                 } else if let Some(i) = n.as_i64() {
                     if small {
                         self.punct('-');
-                        self.lit(&i.unsigned_abs().to_string());
+                        self.number(i.unsigned_abs(), "", false);
                     } else {
-                        self.lit(&format!("{i}i64"));
+                        self.number(i, "i64", false);
                     }
                 } else {
                     let f = n.as_f64().unwrap_or_default();
                     if f.is_sign_negative() {
                         self.punct('-');
                     }
-                    let mut text = f.abs().to_string();
-                    if !text.contains('.') {
-                        text.push_str(".0");
-                    }
-                    self.lit(&text);
+                    self.number(f.abs(), "", true);
                 }
             }
             Value::String(s) => self.str_lit(s),
