@@ -1,6 +1,9 @@
 //! Whatever schema a spec holds, the generator and the docs renderer answer without panicking,
-//! and what the generator accepts is Rust.
+//! and what the generator accepts is formatted Rust.
 
+mod codegen_support;
+
+use codegen_support::assert_formatted;
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 use tool_manifest::{ToolSpec, codegen, docs};
@@ -94,7 +97,7 @@ proptest! {
             let tool = spec("match", schema);
             match codegen::generate(std::slice::from_ref(&tool)) {
                 Ok(code) => {
-                    prop_assert!(syn::parse_file(&code).is_ok(), "not Rust:\n{}", code);
+                    assert_formatted(&code);
                     prop_assert_eq!(codegen::generate(std::slice::from_ref(&tool)).ok(), Some(code));
                 }
                 Err(e) => prop_assert!(e.to_string().starts_with("tool `match`: input schema at `/")),
@@ -178,6 +181,7 @@ proptest! {
         let code = codegen::generate(std::slice::from_ref(&tool));
         prop_assert!(code.is_ok(), "{} rejected: {}", schema, code.unwrap_or_else(|e| e.to_string()));
         let code = code.unwrap_or_default();
+        assert_formatted(&code);
         let file = syn::parse_file(&code);
         prop_assert!(file.is_ok(), "not Rust:\n{}", code);
         // Every type name in the module is declared once.
