@@ -9,9 +9,8 @@
 //!   baseline;
 //! - `<n>/generate`: `manifest::load_dir` (parse, check, meta-validate, validate the examples),
 //!   `outputs::render` (tools index, schemas, every provider export, docs) and
-//!   `codegen::generate` (the Rust module): every output `generate` produces. The outputs are
-//!   rendered in sets of 100 tools, as when the recorded numbers were taken (codegen takes every
-//!   tool at once).
+//!   `codegen::generate` (the Rust module): every output `generate` produces, every tool at once,
+//!   as the command line does.
 //!
 //! Ratios: `generate ÷ toml_parse` per size (target ≤ 3× at 1,000), and `generate` at 10,000 ÷ at
 //! 1,000 (linear growth: ≤ 11×). `generate_phases/*/1000` splits `generate` at 1,000 into its
@@ -166,19 +165,19 @@ fn toml_parse(files: &[PathBuf]) -> usize {
         .sum()
 }
 
-/// How many tools one rendered set holds (kept as when the recorded numbers were taken).
-const SET: usize = 100;
+/// Where `generate` puts the outputs (they are computed in memory only).
+fn output_dirs() -> outputs::OutputDirs {
+    outputs::OutputDirs {
+        out: "generated".into(),
+        docs: "docs/tools".into(),
+    }
+}
 
 fn generate(tools: &Path) -> usize {
     let specs = manifest::load_dir(tools).expect("valid manifests");
-    let mut files = 0;
-    for (i, set) in specs.chunks(SET).enumerate() {
-        let dirs = outputs::OutputDirs {
-            out: format!("generated/set_{i:03}").into(),
-            docs: format!("docs/tools/set_{i:03}").into(),
-        };
-        files += outputs::render(set, &dirs).expect("exportable tools").len();
-    }
+    let files = outputs::render(&specs, &output_dirs())
+        .expect("exportable tools")
+        .len();
     let code = codegen::generate(&specs).expect("code generates");
     files + code.len()
 }
@@ -214,16 +213,13 @@ fn bench(c: &mut Criterion) {
         b.iter(|| black_box(manifest::load_dir(&tools).expect("valid manifests").len()));
     });
     group.bench_function(BenchmarkId::new("render", n), |b| {
+        let dirs = output_dirs();
         b.iter(|| {
-            let mut files = 0;
-            for set in specs.chunks(SET) {
-                let dirs = outputs::OutputDirs {
-                    out: "generated".into(),
-                    docs: "docs/tools".into(),
-                };
-                files += outputs::render(set, &dirs).expect("exportable tools").len();
-            }
-            black_box(files)
+            black_box(
+                outputs::render(&specs, &dirs)
+                    .expect("exportable tools")
+                    .len(),
+            )
         });
     });
     group.bench_function(BenchmarkId::new("codegen", n), |b| {
