@@ -30,6 +30,7 @@ use crate::model::ToolSpec;
 
 pub mod anthropic;
 pub mod gemini;
+pub(crate) mod known;
 pub mod mcp;
 pub mod openai;
 mod schema;
