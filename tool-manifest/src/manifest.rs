@@ -41,6 +41,7 @@ use toml::de::{DeTable, DeValue};
 
 use crate::check::{self, DeclaredName};
 use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::dialect::known;
 use crate::model::{self, ErrorSpec, ExampleSpec, Mode, Safety, ToolSpec};
 use crate::schema::{self, SchemaIssue, closest, display_pointer, escape_token, truncate};
 
@@ -265,6 +266,15 @@ fn manifest_files(dir: &Path) -> Result<Vec<PathBuf>, Diagnostic> {
 }
 
 type Item<'i> = Spanned<DeValue<'i>>;
+
+/// How values are validated against a schema that passed every check.
+enum Checker {
+    /// The schema is known valid and compilable ([`known::is_known_valid`]): it is compiled
+    /// only for a value not known to match ([`known::is_known_match`]), to report its errors.
+    Known,
+    /// The schema, compiled.
+    Compiled(jsonschema::Validator),
+}
 
 /// A table of a manifest with a fixed set of keys.
 #[derive(Debug, Clone, Copy)]
@@ -574,13 +584,9 @@ impl Parser<'_> {
     }
 
     /// `[input]`: a table, converted to JSON, checked against the supported subset, the draft
-    /// 2020-12 meta-schema and compiled. Returns the canonical schema and its compiled
-    /// validator.
-    fn input_schema(
-        &mut self,
-        key: Range<usize>,
-        item: &Item<'_>,
-    ) -> Option<(Value, jsonschema::Validator)> {
+    /// 2020-12 meta-schema and compiled. Returns the canonical schema and how to validate
+    /// values against it.
+    fn input_schema(&mut self, key: Range<usize>, item: &Item<'_>) -> Option<(Value, Checker)> {
         let DeValue::Table(_) = item.get_ref() else {
             self.error(
                 item.span().start,
@@ -642,13 +648,12 @@ impl Parser<'_> {
     }
 
     /// Meta-validates against draft 2020-12, then builds the validator (which checks what the
-    /// meta-schema cannot, such as regular expressions).
-    fn compile(
-        &mut self,
-        schema: &Value,
-        index: &SpanIndex,
-        which: &str,
-    ) -> Option<jsonschema::Validator> {
+    /// meta-schema cannot, such as regular expressions). A schema known to be valid and to
+    /// compile is not compiled here: see [`Checker`].
+    fn compile(&mut self, schema: &Value, index: &SpanIndex, which: &str) -> Option<Checker> {
+        if known::is_known_valid(schema) {
+            return Some(Checker::Known);
+        }
         let meta = jsonschema::draft202012::meta::validator();
         let mut seen = Vec::new();
         // The fast check first: the errors of a valid schema need not be searched for.
@@ -672,7 +677,7 @@ impl Parser<'_> {
             return None;
         }
         match jsonschema::draft202012::new(schema) {
-            Ok(validator) => Some(validator),
+            Ok(validator) => Some(Checker::Compiled(validator)),
             Err(error) => {
                 let pointer = error.instance_path().as_str().to_owned();
                 self.error(
@@ -692,7 +697,12 @@ impl Parser<'_> {
     /// Returns false when one does not.
     fn check_sample_values(&mut self, schema: &Value, index: &SpanIndex) -> bool {
         let mut ok = true;
+        let known = known::is_known_valid(schema);
         for sample in schema::sample_values(schema) {
+            // A subschema of a known valid schema is known valid.
+            if known && known::is_known_match(sample.schema, sample.value) {
+                continue;
+            }
             let Ok(validator) = jsonschema::draft202012::new(sample.schema) else {
                 continue;
             };
@@ -807,7 +817,7 @@ impl Parser<'_> {
     fn examples(
         &mut self,
         document: &DeTable<'_>,
-        input: Option<&(Value, jsonschema::Validator)>,
+        input: Option<&(Value, Checker)>,
     ) -> Option<Vec<ExampleSpec>> {
         let Some(entries) = self.entries(document, "examples") else {
             return Some(Vec::new());
@@ -850,8 +860,19 @@ impl Parser<'_> {
                         .map(|v| (v, index))
                 }
             };
-            if let (Some((value, index)), Some((_, validator))) = (&example_input, input) {
-                self.validate_example(number, value, index, validator);
+            if let (Some((value, index)), Some((schema, checker))) = (&example_input, input) {
+                let compiled;
+                let validator = match checker {
+                    Checker::Compiled(validator) => Some(validator),
+                    Checker::Known if known::is_known_match(schema, value) => None,
+                    Checker::Known => {
+                        compiled = jsonschema::draft202012::new(schema).ok();
+                        compiled.as_ref()
+                    }
+                };
+                if let Some(validator) = validator {
+                    self.validate_example(number, value, index, validator);
+                }
             }
             match (description, example_input) {
                 (Some((description, _)), Some((input, _))) => {
