@@ -30,6 +30,7 @@
 //! rather than stopping at the first.
 
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
@@ -306,35 +307,82 @@ impl Section {
     }
 }
 
-/// Byte ranges of the keys and values of a TOML value converted to JSON, by JSON Pointer.
-#[derive(Debug, Default)]
-struct SpanIndex {
-    spans: BTreeMap<String, (Option<Range<usize>>, Range<usize>)>,
+/// Where the keys and values of a TOML value converted to JSON are written, found by JSON
+/// Pointer when a message needs a location (the TOML tree is walked along the pointer: nothing is
+/// recorded for the many values that need no message).
+#[derive(Debug, Clone, Copy)]
+struct SpanIndex<'a, 'i> {
+    /// The converted value.
+    root: &'a Item<'i>,
+    /// Where its key is written.
+    key: Option<(usize, usize)>,
 }
 
-impl SpanIndex {
-    /// The nearest located ancestor-or-self of `pointer`.
-    fn nearest(&self, pointer: &str) -> Option<&(Option<Range<usize>>, Range<usize>)> {
-        let mut pointer = pointer;
-        loop {
-            if let Some(found) = self.spans.get(pointer) {
-                return Some(found);
-            }
-            pointer = &pointer[..pointer.rfind('/')?];
+impl<'a, 'i> SpanIndex<'a, 'i> {
+    fn new(root: &'a Item<'i>, key: Option<Range<usize>>) -> Self {
+        SpanIndex {
+            root,
+            key: key.map(|k| (k.start, k.end)),
         }
+    }
+
+    /// The key (when it has one) and the value of the nearest ancestor-or-self of `pointer`.
+    fn nearest(&self, pointer: &str) -> (Option<usize>, usize) {
+        let mut found = (self.key.map(|(start, _)| start), self.root.span().start);
+        let Some(rest) = pointer.strip_prefix('/') else {
+            return found;
+        };
+        let mut item = self.root;
+        for token in rest.split('/') {
+            let token = unescape_token(token);
+            match item.get_ref() {
+                DeValue::Table(table) => match table.get_key_value(token.as_ref()) {
+                    Some((key, value)) => {
+                        found = (Some(key.span().start), value.span().start);
+                        item = value;
+                    }
+                    None => break,
+                },
+                DeValue::Array(items) => match array_index(&token).and_then(|i| items.get(i)) {
+                    Some(value) => {
+                        found = (None, value.span().start);
+                        item = value;
+                    }
+                    None => break,
+                },
+                _ => break,
+            }
+        }
+        found
     }
 
     /// Where a keyword is written: its key when it has one, else its value.
     fn key_offset(&self, pointer: &str) -> usize {
-        self.nearest(pointer).map_or(0, |(key, value)| {
-            key.as_ref().map_or(value.start, |k| k.start)
-        })
+        let (key, value) = self.nearest(pointer);
+        key.unwrap_or(value)
     }
 
     /// Where a value is written.
     fn value_offset(&self, pointer: &str) -> usize {
-        self.nearest(pointer).map_or(0, |(_, value)| value.start)
+        self.nearest(pointer).1
     }
+}
+
+/// One reference token of a JSON Pointer, unescaped (`~1` → `/`, `~0` → `~`).
+fn unescape_token(token: &str) -> std::borrow::Cow<'_, str> {
+    if token.contains('~') {
+        token.replace("~1", "/").replace("~0", "~").into()
+    } else {
+        token.into()
+    }
+}
+
+/// An array index as JSON Pointer writes it: digits, no leading zero.
+fn array_index(token: &str) -> Option<usize> {
+    let canonical = !token.is_empty()
+        && token.bytes().all(|b| b.is_ascii_digit())
+        && (token == "0" || !token.starts_with('0'));
+    canonical.then(|| token.parse().ok()).flatten()
 }
 
 struct Parser<'t> {
@@ -597,8 +645,8 @@ impl Parser<'_> {
             );
             return None;
         };
-        let mut index = SpanIndex::default();
-        let mut schema = self.json_of(item, String::new(), Some(key), &mut index)?;
+        let index = SpanIndex::new(item, Some(key.clone()));
+        let mut schema = self.json_of(item, &mut String::new(), Some(key))?;
         let mut issues: Vec<SchemaIssue> = schema::strip_dialect(&mut schema).into_iter().collect();
         issues.extend(schema::unsupported(&schema));
         if !issues.is_empty() {
@@ -637,8 +685,8 @@ impl Parser<'_> {
             );
             return None;
         };
-        let mut index = SpanIndex::default();
-        let mut schema = self.json_of(item, String::new(), Some(key), &mut index)?;
+        let index = SpanIndex::new(item, Some(key.clone()));
+        let mut schema = self.json_of(item, &mut String::new(), Some(key))?;
         if let Some(issue) = schema::strip_dialect(&mut schema) {
             self.error(index.key_offset(&issue.pointer), issue.message);
             return None;
@@ -855,8 +903,8 @@ impl Parser<'_> {
                     None
                 }
                 Some((key, item)) => {
-                    let mut index = SpanIndex::default();
-                    self.json_of(item, String::new(), Some(key.span()), &mut index)
+                    let index = SpanIndex::new(item, Some(key.span()));
+                    self.json_of(item, &mut String::new(), Some(key.span()))
                         .map(|v| (v, index))
                 }
             };
@@ -946,14 +994,14 @@ impl Parser<'_> {
         Some(entries)
     }
 
-    /// Converts a TOML value to JSON, recording where every key and value is written. Integers
-    /// stay integers and floats stay floats; a datetime or a non-finite float has no JSON form.
+    /// Converts a TOML value to JSON. Integers stay integers and floats stay floats; a datetime
+    /// or a non-finite float has no JSON form. `pointer` is the JSON Pointer of `item` (restored
+    /// on return), `key` where its key is written.
     fn json_of(
         &mut self,
         item: &Item<'_>,
-        pointer: String,
+        pointer: &mut String,
         key: Option<Range<usize>>,
-        index: &mut SpanIndex,
     ) -> Option<Value> {
         let offset = item.span().start;
         if matches!(item.get_ref(), DeValue::Array(_) | DeValue::Table(_)) {
@@ -963,13 +1011,13 @@ impl Parser<'_> {
                     key.as_ref().map_or(offset, |k| k.start),
                     format!(
                         "tables and arrays are nested deeper than {MAX_SCHEMA_DEPTH} levels at `{}`, expected at most {MAX_SCHEMA_DEPTH}",
-                        truncate(display_pointer(&pointer), QUOTE_LIMIT)
+                        truncate(display_pointer(pointer), QUOTE_LIMIT)
                     ),
                 );
                 return None;
             }
         }
-        let value = match item.get_ref() {
+        match item.get_ref() {
             DeValue::String(s) => Some(Value::String(s.to_string())),
             DeValue::Boolean(b) => Some(Value::Bool(*b)),
             DeValue::Integer(i) => match i64::from_str_radix(i.as_str(), i.radix()) {
@@ -1004,32 +1052,46 @@ impl Parser<'_> {
             DeValue::Array(items) => {
                 let mut values = Vec::with_capacity(items.len());
                 let mut ok = true;
+                let length = pointer.len();
                 for (i, element) in items.iter().enumerate() {
-                    match self.json_of(element, format!("{pointer}/{i}"), None, index) {
+                    // Writing to a String cannot fail.
+                    let _ = write!(pointer, "/{i}");
+                    match self.json_of(element, pointer, None) {
                         Some(v) => values.push(v),
                         None => ok = false,
                     }
+                    pointer.truncate(length);
                 }
                 ok.then_some(Value::Array(values))
             }
             DeValue::Table(table) => {
                 let mut map = serde_json::Map::new();
                 let mut ok = true;
+                let length = pointer.len();
                 for (k, v) in table.iter() {
-                    let name = k.get_ref().to_string();
-                    let child = format!("{pointer}/{}", escape_token(&name));
-                    match self.json_of(v, child, Some(k.span()), index) {
+                    let name: &str = k.get_ref();
+                    pointer.push('/');
+                    push_escaped_token(pointer, name);
+                    match self.json_of(v, pointer, Some(k.span())) {
                         Some(v) => {
-                            map.insert(name, v);
+                            map.insert(name.to_owned(), v);
                         }
                         None => ok = false,
                     }
+                    pointer.truncate(length);
                 }
                 ok.then_some(Value::Object(map))
             }
-        };
-        index.spans.insert(pointer, (key, item.span()));
-        value
+        }
+    }
+}
+
+/// Appends one reference token of a JSON Pointer, escaped (`~` → `~0`, `/` → `~1`).
+fn push_escaped_token(pointer: &mut String, token: &str) {
+    if token.contains(['~', '/']) {
+        pointer.push_str(&escape_token(token));
+    } else {
+        pointer.push_str(token);
     }
 }
 
