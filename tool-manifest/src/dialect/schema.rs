@@ -2,6 +2,7 @@
 //! describing removed keywords in words, and the checks several providers make.
 
 use std::collections::BTreeSet;
+use std::fmt::Write as _;
 
 use serde_json::{Map, Value};
 
@@ -32,35 +33,85 @@ const SUBSCHEMA_SINGLE: &[&str] = &[
     "propertyNames",
 ];
 
-/// Escapes one JSON Pointer segment (RFC 6901).
-pub(crate) fn escape(segment: &str) -> String {
-    segment.replace('~', "~0").replace('/', "~1")
+/// Appends one JSON Pointer segment, escaped (RFC 6901), without the `/`.
+fn push_segment(out: &mut String, segment: &str) {
+    if segment.contains(['~', '/']) {
+        for c in segment.chars() {
+            match c {
+                '~' => out.push_str("~0"),
+                '/' => out.push_str("~1"),
+                c => out.push(c),
+            }
+        }
+    } else {
+        out.push_str(segment);
+    }
 }
 
 /// `ptr` + `/segment`, escaped.
 pub(crate) fn join(ptr: &str, segment: &str) -> String {
-    format!("{ptr}/{}", escape(segment))
+    let mut out = String::with_capacity(ptr.len() + 1 + segment.len());
+    out.push_str(ptr);
+    out.push('/');
+    push_segment(&mut out, segment);
+    out
+}
+
+/// How a keyword holds subschemas.
+enum Holds {
+    /// A map of names to subschemas.
+    Map,
+    /// A list of subschemas.
+    List,
+    /// One subschema.
+    One,
+}
+
+fn holds(key: &str, value: &Value) -> Option<Holds> {
+    if SUBSCHEMA_MAPS.contains(&key) {
+        value.is_object().then_some(Holds::Map)
+    } else if SUBSCHEMA_LISTS.contains(&key) || (key == "items" && value.is_array()) {
+        value.is_array().then_some(Holds::List)
+    } else if SUBSCHEMA_SINGLE.contains(&key) && value.is_object() {
+        Some(Holds::One)
+    } else {
+        None
+    }
 }
 
 /// Calls `f` on every direct subschema of `node` (the walks below build on it).
 pub(crate) fn for_each_child(node: &Value, ptr: &str, f: &mut dyn FnMut(&Value, &str)) {
     let Value::Object(map) = node else { return };
+    // One buffer for every child's pointer: `ptr/key[/name]`.
+    let mut here = String::new();
     for (key, value) in map {
-        let here = join(ptr, key);
-        if SUBSCHEMA_MAPS.contains(&key.as_str()) {
-            if let Value::Object(children) = value {
+        let Some(holds) = holds(key, value) else {
+            continue;
+        };
+        here.clear();
+        here.push_str(ptr);
+        here.push('/');
+        push_segment(&mut here, key);
+        let length = here.len();
+        match (holds, value) {
+            (Holds::Map, Value::Object(children)) => {
                 for (name, child) in children {
-                    f(child, &join(&here, name));
+                    here.push('/');
+                    push_segment(&mut here, name);
+                    f(child, &here);
+                    here.truncate(length);
                 }
             }
-        } else if SUBSCHEMA_LISTS.contains(&key.as_str()) || (key == "items" && value.is_array()) {
-            if let Value::Array(children) = value {
+            (Holds::List, Value::Array(children)) => {
                 for (i, child) in children.iter().enumerate() {
-                    f(child, &format!("{here}/{i}"));
+                    // Writing to a String cannot fail.
+                    let _ = write!(here, "/{i}");
+                    f(child, &here);
+                    here.truncate(length);
                 }
             }
-        } else if SUBSCHEMA_SINGLE.contains(&key.as_str()) && value.is_object() {
-            f(value, &here);
+            (Holds::One, _) => f(value, &here),
+            _ => {}
         }
     }
 }
@@ -68,22 +119,34 @@ pub(crate) fn for_each_child(node: &Value, ptr: &str, f: &mut dyn FnMut(&Value, 
 /// Calls `f` on every direct subschema of `node`, mutably.
 pub(crate) fn for_each_child_mut(node: &mut Value, ptr: &str, f: &mut dyn FnMut(&mut Value, &str)) {
     let Value::Object(map) = node else { return };
+    let mut here = String::new();
     for (key, value) in map.iter_mut() {
-        let here = join(ptr, key);
-        if SUBSCHEMA_MAPS.contains(&key.as_str()) {
-            if let Value::Object(children) = value {
+        let Some(holds) = holds(key, value) else {
+            continue;
+        };
+        here.clear();
+        here.push_str(ptr);
+        here.push('/');
+        push_segment(&mut here, key);
+        let length = here.len();
+        match (holds, value) {
+            (Holds::Map, Value::Object(children)) => {
                 for (name, child) in children.iter_mut() {
-                    f(child, &join(&here, name));
+                    here.push('/');
+                    push_segment(&mut here, name);
+                    f(child, &here);
+                    here.truncate(length);
                 }
             }
-        } else if SUBSCHEMA_LISTS.contains(&key.as_str()) || (key == "items" && value.is_array()) {
-            if let Value::Array(children) = value {
+            (Holds::List, Value::Array(children)) => {
                 for (i, child) in children.iter_mut().enumerate() {
-                    f(child, &format!("{here}/{i}"));
+                    let _ = write!(here, "/{i}");
+                    f(child, &here);
+                    here.truncate(length);
                 }
             }
-        } else if SUBSCHEMA_SINGLE.contains(&key.as_str()) && value.is_object() {
-            f(value, &here);
+            (Holds::One, value) => f(value, &here),
+            _ => {}
         }
     }
 }
