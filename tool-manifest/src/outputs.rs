@@ -91,7 +91,7 @@ pub fn render(
     for spec in &sorted {
         files.insert(
             schemas.join(format!("{}.json", spec.name)),
-            pretty(&spec.input_schema),
+            dialect::json::pretty_line(&spec.input_schema),
         );
     }
     // The exports and docs take the specs sorted: copied only when they come in another order

@@ -30,6 +30,7 @@ use crate::model::ToolSpec;
 
 pub mod anthropic;
 pub mod gemini;
+pub(crate) mod json;
 pub(crate) mod known;
 pub mod mcp;
 pub mod openai;
@@ -263,9 +264,7 @@ pub fn catalog_json(dialect: Dialect, specs: &[ToolSpec]) -> Result<String, Expo
 }
 
 fn pretty(value: &Value) -> String {
-    let mut text = serde_json::to_string_pretty(value).unwrap_or_default();
-    text.push('\n');
-    text
+    json::pretty_line(value)
 }
 
 /// The definition of one tool for `dialect`, converted and then checked against every rule.

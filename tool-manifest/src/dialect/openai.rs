@@ -155,13 +155,16 @@ pub(crate) fn convert(spec: &ToolSpec, report: &mut Report) -> Value {
         inlining: Vec::new(),
     };
     strict_node(&mut parameters, "/parameters", true, &mut ctx);
-    json!({
-        "type": "function",
-        "name": spec.name,
-        "description": spec.description,
-        "parameters": parameters,
-        "strict": true,
-    })
+    let mut definition = Map::new();
+    definition.insert("type".to_owned(), Value::String("function".to_owned()));
+    definition.insert("name".to_owned(), Value::String(spec.name.clone()));
+    definition.insert(
+        "description".to_owned(),
+        Value::String(spec.description.clone()),
+    );
+    definition.insert("parameters".to_owned(), parameters);
+    definition.insert("strict".to_owned(), Value::Bool(true));
+    Value::Object(definition)
 }
 
 fn strict_node(node: &mut Value, ptr: &str, is_root: bool, ctx: &mut Ctx<'_>) {
@@ -450,7 +453,7 @@ fn make_nullable(child: &mut Value) {
         let inner = std::mem::take(map);
         outer.insert(
             "anyOf".to_owned(),
-            json!([Value::Object(inner), {"type": "null"}]),
+            Value::Array(vec![Value::Object(inner), json!({"type": "null"})]),
         );
         *map = outer;
         return;
@@ -458,7 +461,10 @@ fn make_nullable(child: &mut Value) {
     match map.get_mut("type") {
         Some(Value::String(t)) => {
             let t = std::mem::take(t);
-            map.insert("type".to_owned(), json!([t, "null"]));
+            map.insert(
+                "type".to_owned(),
+                Value::Array(vec![Value::String(t), Value::String("null".to_owned())]),
+            );
         }
         Some(Value::Array(list)) => list.push(Value::String("null".to_owned())),
         _ => {}

@@ -1,0 +1,143 @@
+//! Pretty JSON text written straight into one buffer, byte for byte what
+//! `serde_json::to_string_pretty` writes for a [`Value`] (two-space indent, `": "` after keys,
+//! `[]` and `{}` for empty containers, the same escapes and number forms).
+
+use std::fmt::Write as _;
+
+use serde_json::Value;
+
+/// `value` as pretty JSON, followed by a newline.
+pub(crate) fn pretty_line(value: &Value) -> String {
+    let mut out = String::with_capacity(4096);
+    write_pretty(&mut out, value, 0);
+    out.push('\n');
+    out
+}
+
+/// Appends `value` as pretty JSON, its nested lines indented one level deeper than `indent`.
+pub(crate) fn write_pretty(out: &mut String, value: &Value, indent: usize) {
+    match value {
+        Value::Null => out.push_str("null"),
+        Value::Bool(true) => out.push_str("true"),
+        Value::Bool(false) => out.push_str("false"),
+        // `Number`'s `Display` writes what `serde_json`'s serializer writes.
+        Value::Number(n) => {
+            // Writing to a String cannot fail.
+            let _ = write!(out, "{n}");
+        }
+        Value::String(s) => write_string(out, s),
+        Value::Array(items) if items.is_empty() => out.push_str("[]"),
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                out.push_str(if i == 0 { "\n" } else { ",\n" });
+                push_indent(out, indent + 1);
+                write_pretty(out, item, indent + 1);
+            }
+            out.push('\n');
+            push_indent(out, indent);
+            out.push(']');
+        }
+        Value::Object(map) if map.is_empty() => out.push_str("{}"),
+        Value::Object(map) => {
+            out.push('{');
+            for (i, (key, item)) in map.iter().enumerate() {
+                out.push_str(if i == 0 { "\n" } else { ",\n" });
+                push_indent(out, indent + 1);
+                write_string(out, key);
+                out.push_str(": ");
+                write_pretty(out, item, indent + 1);
+            }
+            out.push('\n');
+            push_indent(out, indent);
+            out.push('}');
+        }
+    }
+}
+
+fn push_indent(out: &mut String, level: usize) {
+    for _ in 0..level {
+        out.push_str("  ");
+    }
+}
+
+/// A JSON string literal with `serde_json`'s escapes: `\"`, `\\`, `\b`, `\f`, `\n`, `\r`,
+/// `\t`, and `\u00xx` for the other control characters.
+pub(crate) fn write_string(out: &mut String, text: &str) {
+    out.push('"');
+    let mut start = 0;
+    for (i, byte) in text.bytes().enumerate() {
+        let escape = match byte {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            0x08 => "\\b",
+            0x0c => "\\f",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x00..=0x1f => "",
+            _ => continue,
+        };
+        out.push_str(&text[start..i]);
+        if escape.is_empty() {
+            let _ = write!(out, "\\u{byte:04x}");
+        } else {
+            out.push_str(escape);
+        }
+        start = i + 1;
+    }
+    out.push_str(&text[start..]);
+    out.push('"');
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+    use serde_json::{Map, Value, json};
+
+    use super::*;
+
+    fn serde_pretty(value: &Value) -> String {
+        let mut text = serde_json::to_string_pretty(value).expect("a Value serializes");
+        text.push('\n');
+        text
+    }
+
+    #[test]
+    fn writes_what_serde_json_writes() {
+        let value = json!({
+            "a": [], "b": {}, "c": [1, -2, 3.5, 1.0, 1e300, 0.1, u64::MAX, i64::MIN],
+            "d": "quote \" slash \\ / tab \t nl \n cr \r bs \u{8} ff \u{c} nul \u{0} us \u{1f} del \u{7f} é 日本",
+            "e": [{"x": null, "y": true, "z": false}, [[]]],
+            "f\"g": {"h": {"i": []}}
+        });
+        assert_eq!(pretty_line(&value), serde_pretty(&value));
+    }
+
+    fn any_value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(|n| json!(n)),
+            any::<u64>().prop_map(|n| json!(n)),
+            any::<f64>()
+                .prop_filter("finite", |f| f.is_finite())
+                .prop_map(|f| json!(f)),
+            any::<String>().prop_map(Value::String),
+        ];
+        leaf.prop_recursive(4, 40, 5, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                proptest::collection::vec((any::<String>(), inner), 0..4)
+                    .prop_map(|entries| Value::Object(entries.into_iter().collect::<Map<_, _>>())),
+            ]
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn any_value_is_written_as_serde_json_writes_it(value in any_value()) {
+            prop_assert_eq!(pretty_line(&value), serde_pretty(&value));
+        }
+    }
+}
