@@ -401,6 +401,14 @@ fn range(out: &mut Vec<String>, min: Option<String>, max: Option<String>, one: &
 
 /// A table cell: one line, `|` escaped.
 fn cell(text: &str) -> String {
+    if is_one_clean_line(text) {
+        return text.to_owned();
+    }
+    cell_of_any_text(text)
+}
+
+/// [`cell`] for text with line breaks, runs of white space or `|`.
+fn cell_of_any_text(text: &str) -> String {
     let paragraphs: Vec<String> = text
         .trim()
         .split("\n\n")
@@ -408,6 +416,19 @@ fn cell(text: &str) -> String {
         .filter(|p| !p.is_empty())
         .collect();
     paragraphs.join("<br><br>").replace('|', "\\|")
+}
+
+/// Is `text` already what [`cell`] makes of it: words separated by single spaces, no `|`?
+fn is_one_clean_line(text: &str) -> bool {
+    let mut previous_space = true;
+    for c in text.chars() {
+        let space = c == ' ';
+        if (space && previous_space) || c == '|' || (!space && c.is_whitespace()) {
+            return false;
+        }
+        previous_space = space;
+    }
+    !previous_space || text.is_empty()
 }
 
 /// Text for a heading or a list item: one line.
@@ -478,6 +499,13 @@ mod tests {
     #[test]
     fn cells_stay_on_one_line_and_escape_pipes() {
         assert_eq!(cell("a | b\nc\n\nd"), "a \\| b c<br><br>d");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn clean_lines_are_kept_as_they_are(text in "[a b|\n\t\u{a0}\u{2028}é]{0,12}") {
+            proptest::prop_assert_eq!(cell(&text), cell_of_any_text(&text));
+        }
     }
 
     #[test]

@@ -246,7 +246,18 @@ fn normalize(node: &mut Value, ptr: &str, report: &mut Report) {
         .and_then(Value::as_str)
         .unwrap_or_default()
         .to_ascii_uppercase();
-    let keys: Vec<String> = map.keys().cloned().collect();
+    // Only the keys the loop below changes or reports (most are kept as they are).
+    let keys: Vec<String> = map
+        .iter()
+        .filter(|(key, value)| {
+            let key = key.as_str();
+            key == "format"
+                || key == "examples"
+                || (key == "items" && value.is_array())
+                || !KEYWORDS.contains(&key)
+        })
+        .map(|(key, _)| key.clone())
+        .collect();
     for key in keys {
         if key == "format" {
             let format = map

@@ -260,7 +260,34 @@ pub fn export_json(dialect: Dialect, specs: &[ToolSpec]) -> Result<String, Expor
 /// # Errors
 /// As [`export_catalog`].
 pub fn catalog_json(dialect: Dialect, specs: &[ToolSpec]) -> Result<String, ExportError> {
-    Ok(pretty(&export_catalog(dialect, specs)?))
+    let mut sorted: Vec<&ToolSpec> = specs.iter().collect();
+    sorted.sort_by(|a, b| a.name.cmp(&b.name));
+
+    // Each definition is written as soon as it is converted (the text of the array
+    // `export_catalog` returns, pretty-printed), so no definition outlives its tool.
+    let mut text = String::new();
+    let mut violations = Vec::new();
+    for spec in &sorted {
+        match convert(dialect, spec) {
+            Ok(definition) if violations.is_empty() => {
+                text.push_str(if text.is_empty() { "[\n  " } else { ",\n  " });
+                json::write_pretty(&mut text, &definition, 1);
+            }
+            Ok(_) => {}
+            Err(mut found) => violations.append(&mut found),
+        }
+    }
+    violations.extend(check_set(dialect, &sorted, false));
+    if !violations.is_empty() {
+        violations.sort();
+        violations.dedup();
+        return Err(ExportError {
+            dialect,
+            violations,
+        });
+    }
+    text.push_str(if text.is_empty() { "[]\n" } else { "\n]\n" });
+    Ok(text)
 }
 
 fn pretty(value: &Value) -> String {

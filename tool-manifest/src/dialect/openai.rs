@@ -181,7 +181,18 @@ fn strict_node(node: &mut Value, ptr: &str, is_root: bool, ctx: &mut Ctx<'_>) {
 
     // Keywords strict mode refuses: removed, their meaning kept in the description.
     let mut notes = Notes::default();
-    let keys: Vec<String> = map.keys().cloned().collect();
+    // Only the keys the loop below changes or reports (most are kept as they are).
+    let keys: Vec<String> = map
+        .iter()
+        .filter(|(key, value)| {
+            let key = key.as_str();
+            key == "format"
+                || key == "prefixItems"
+                || (key == "items" && value.is_array())
+                || (!KEYWORDS.contains(&key) && key != "patternProperties")
+        })
+        .map(|(key, _)| key.clone())
+        .collect();
     for key in keys {
         let supported = KEYWORDS.contains(&key.as_str());
         if key == "format" {
