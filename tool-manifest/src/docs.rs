@@ -23,11 +23,24 @@ pub fn render(specs: &[ToolSpec]) -> BTreeMap<String, String> {
     sorted.sort_by(|a, b| a.name.cmp(&b.name));
     let mut files = BTreeMap::new();
     for spec in &sorted {
-        files.insert(format!("{}.md", spec.name), finish(tool_page(spec)));
+        let (name, page) = page(spec);
+        files.insert(name, page);
     }
-    files.insert("README.md".to_owned(), finish(index(&sorted)));
-    files.insert("SUMMARY.md".to_owned(), finish(summary(&sorted)));
+    files.extend(index_files(&sorted));
     files
+}
+
+/// The page of one tool: its file name and its content.
+pub(crate) fn page(spec: &ToolSpec) -> (String, String) {
+    (format!("{}.md", spec.name), finish(tool_page(spec)))
+}
+
+/// `README.md` and `SUMMARY.md` of the tools, sorted by name.
+pub(crate) fn index_files(sorted: &[&ToolSpec]) -> [(String, String); 2] {
+    [
+        ("README.md".to_owned(), finish(index(sorted))),
+        ("SUMMARY.md".to_owned(), finish(summary(sorted))),
+    ]
 }
 
 /// Header, content, exactly one trailing newline.

@@ -12,9 +12,7 @@ use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
-
-use crate::dialect::{self, Dialect, ExportError};
+use crate::dialect::{self, CatalogWriter, Dialect, ExportError};
 use crate::model::ToolSpec;
 
 /// Where the outputs go. Paths are used as given (relative paths are relative to the current
@@ -85,45 +83,57 @@ pub fn render(
     let mut sorted: Vec<&ToolSpec> = specs.iter().collect();
     sorted.sort_by(|a, b| a.name.cmp(&b.name));
 
+    // All the work of one tool is done while its spec is at hand (in cache), tool after tool:
+    // its entry of the index, its schema, its definition for each provider, its page.
     let mut files = BTreeMap::new();
-    files.insert(dirs.tools_index(), pretty(&sorted));
+    let mut index = String::new();
+    let mut entry = Vec::new();
+    let mut catalogs: Vec<CatalogWriter> = Dialect::ALL
+        .iter()
+        .map(|dialect| CatalogWriter::new(*dialect))
+        .collect();
     let schemas = dirs.schemas();
     for spec in &sorted {
+        index_entry(&mut index, &mut entry, spec);
         files.insert(
             schemas.join(format!("{}.json", spec.name)),
             dialect::json::pretty_line(&spec.input_schema),
         );
+        for catalog in &mut catalogs {
+            catalog.push(spec);
+        }
+        let (page, text) = crate::docs::page(spec);
+        files.insert(dirs.docs.join(page), text);
     }
-    // The exports and docs take the specs sorted: copied only when they come in another order
-    // (`manifest::load_dir` returns them sorted).
-    let copy: Vec<ToolSpec>;
-    let ordered: &[ToolSpec] = if specs.is_sorted_by(|a, b| a.name <= b.name) {
-        specs
-    } else {
-        copy = sorted.into_iter().cloned().collect();
-        &copy
-    };
+    index.push_str(if index.is_empty() { "[]\n" } else { "\n]\n" });
+    files.insert(dirs.tools_index(), index);
     let providers = dirs.providers();
-    for dialect in Dialect::ALL {
+    for (dialect, catalog) in Dialect::ALL.iter().zip(catalogs) {
         files.insert(
             providers.join(dialect.file_name()),
-            dialect::catalog_json(*dialect, ordered)?,
+            catalog.finish(&sorted)?,
         );
     }
-    for (page, text) in crate::docs::render(ordered) {
+    for (page, text) in crate::docs::index_files(&sorted) {
         files.insert(dirs.docs.join(page), text);
     }
     Ok(files)
 }
 
-/// Pretty JSON with a trailing newline.
-fn pretty(value: &impl Serialize) -> String {
-    // Specs and JSON values have string keys and finite numbers only: serializing them to a
-    // string cannot fail.
-    let mut text =
-        serde_json::to_string_pretty(value).expect("specs and JSON values always serialize");
-    text.push('\n');
-    text
+/// Appends one tool to the text of `tools.json` (what pretty-printing the sorted specs as one
+/// array writes): its pretty JSON, every line after the first indented one level.
+fn index_entry(index: &mut String, buffer: &mut Vec<u8>, spec: &ToolSpec) {
+    buffer.clear();
+    // A spec has string keys and finite numbers only: serializing it cannot fail.
+    serde_json::to_writer_pretty(&mut *buffer, spec).expect("specs always serialize");
+    index.push_str(if index.is_empty() { "[\n  " } else { ",\n  " });
+    // JSON text escapes every newline inside strings: each raw newline starts a line.
+    for (i, line) in buffer.split(|b| *b == b'\n').enumerate() {
+        if i > 0 {
+            index.push_str("\n  ");
+        }
+        index.push_str(&String::from_utf8_lossy(line));
+    }
 }
 
 /// A file system operation that failed, with the path it was about.

@@ -262,32 +262,67 @@ pub fn export_json(dialect: Dialect, specs: &[ToolSpec]) -> Result<String, Expor
 pub fn catalog_json(dialect: Dialect, specs: &[ToolSpec]) -> Result<String, ExportError> {
     let mut sorted: Vec<&ToolSpec> = specs.iter().collect();
     sorted.sort_by(|a, b| a.name.cmp(&b.name));
-
-    // Each definition is written as soon as it is converted (the text of the array
-    // `export_catalog` returns, pretty-printed), so no definition outlives its tool.
-    let mut text = String::new();
-    let mut violations = Vec::new();
+    let mut catalog = CatalogWriter::new(dialect);
     for spec in &sorted {
-        match convert(dialect, spec) {
-            Ok(definition) if violations.is_empty() => {
-                text.push_str(if text.is_empty() { "[\n  " } else { ",\n  " });
-                json::write_pretty(&mut text, &definition, 1);
-            }
-            Ok(_) => {}
-            Err(mut found) => violations.append(&mut found),
+        catalog.push(spec);
+    }
+    catalog.finish(&sorted)
+}
+
+/// The text of [`catalog_json`], one tool at a time: each definition is written as soon as it
+/// is converted (the text of the array [`export_catalog`] returns, pretty-printed), so no
+/// definition outlives its tool and a caller can do all of a tool's work while it is at hand.
+#[derive(Debug)]
+pub(crate) struct CatalogWriter {
+    dialect: Dialect,
+    text: String,
+    violations: Vec<Violation>,
+}
+
+impl CatalogWriter {
+    pub(crate) fn new(dialect: Dialect) -> Self {
+        CatalogWriter {
+            dialect,
+            text: String::new(),
+            violations: Vec::new(),
         }
     }
-    violations.extend(check_set(dialect, &sorted, false));
-    if !violations.is_empty() {
-        violations.sort();
-        violations.dedup();
-        return Err(ExportError {
-            dialect,
-            violations,
-        });
+
+    /// Converts and writes the next tool (tools come sorted by name).
+    pub(crate) fn push(&mut self, spec: &ToolSpec) {
+        match convert(self.dialect, spec) {
+            Ok(definition) if self.violations.is_empty() => {
+                self.text.push_str(if self.text.is_empty() {
+                    "[\n  "
+                } else {
+                    ",\n  "
+                });
+                json::write_pretty(&mut self.text, &definition, 1);
+            }
+            Ok(_) => {}
+            Err(mut found) => self.violations.append(&mut found),
+        }
     }
-    text.push_str(if text.is_empty() { "[]\n" } else { "\n]\n" });
-    Ok(text)
+
+    /// The file text, or every violation of the tools pushed and of the whole set.
+    pub(crate) fn finish(mut self, sorted: &[&ToolSpec]) -> Result<String, ExportError> {
+        self.violations
+            .extend(check_set(self.dialect, sorted, false));
+        if !self.violations.is_empty() {
+            self.violations.sort();
+            self.violations.dedup();
+            return Err(ExportError {
+                dialect: self.dialect,
+                violations: self.violations,
+            });
+        }
+        self.text.push_str(if self.text.is_empty() {
+            "[]\n"
+        } else {
+            "\n]\n"
+        });
+        Ok(self.text)
+    }
 }
 
 fn pretty(value: &Value) -> String {
