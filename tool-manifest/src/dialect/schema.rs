@@ -157,6 +157,18 @@ pub(crate) fn walk(node: &Value, ptr: &str, f: &mut dyn FnMut(&Value, &str)) {
     for_each_child(node, ptr, &mut |child, here| walk(child, here, f));
 }
 
+/// Is one of `keys` a key of an object anywhere in `value` (in a subschema or not)? `false`
+/// means no subschema has one either.
+pub(crate) fn has_key(value: &Value, keys: &[&str]) -> bool {
+    match value {
+        Value::Object(map) => map
+            .iter()
+            .any(|(key, child)| keys.contains(&key.as_str()) || has_key(child, keys)),
+        Value::Array(items) => items.iter().any(|item| has_key(item, keys)),
+        _ => false,
+    }
+}
+
 /// Removes `key` from `node` and from every subschema below it.
 pub(crate) fn remove_everywhere(node: &mut Value, key: &str) {
     if let Value::Object(map) = node {
@@ -197,6 +209,10 @@ pub(crate) fn check_local_refs(
     rule: &'static str,
     report: &mut Report,
 ) {
+    // Most schemas have no reference at all: no pointer need be built for them.
+    if !has_key(schema, &["$ref", "$dynamicRef"]) {
+        return;
+    }
     walk(schema, base, &mut |node, ptr| {
         for key in ["$ref", "$dynamicRef"] {
             let Some(reference) = node.get(key) else {
