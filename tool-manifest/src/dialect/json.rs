@@ -55,6 +55,38 @@ pub(crate) fn write_pretty(out: &mut String, value: &Value, indent: usize) {
     }
 }
 
+/// One field of an object written by [`write_object`].
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Field<'a> {
+    /// A string.
+    Text(&'a str),
+    /// Any JSON value.
+    Json(&'a Value),
+}
+
+/// Appends the object of `fields` (given in sorted key order, as a map would hold them) as
+/// pretty JSON, exactly as [`write_pretty`] writes the same object held as a [`Value`].
+pub(crate) fn write_object(out: &mut String, indent: usize, fields: &[(&str, Field<'_>)]) {
+    if fields.is_empty() {
+        out.push_str("{}");
+        return;
+    }
+    out.push('{');
+    for (i, (key, field)) in fields.iter().enumerate() {
+        out.push_str(if i == 0 { "\n" } else { ",\n" });
+        push_indent(out, indent + 1);
+        write_string(out, key);
+        out.push_str(": ");
+        match field {
+            Field::Text(text) => write_string(out, text),
+            Field::Json(value) => write_pretty(out, value, indent + 1),
+        }
+    }
+    out.push('\n');
+    push_indent(out, indent);
+    out.push('}');
+}
+
 fn push_indent(out: &mut String, level: usize) {
     for _ in 0..level {
         out.push_str("  ");

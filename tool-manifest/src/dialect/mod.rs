@@ -290,6 +290,30 @@ impl CatalogWriter {
 
     /// Converts and writes the next tool (tools come sorted by name).
     pub(crate) fn push(&mut self, spec: &ToolSpec) {
+        // MCP and Anthropic keep most schemas as they are: then the definition is written
+        // straight from the spec (checked the same way), without a copy of its schemas.
+        let length = self.text.len();
+        if self.violations.is_empty() {
+            self.text.push_str(if self.text.is_empty() {
+                "[\n  "
+            } else {
+                ",\n  "
+            });
+            let written = match self.dialect {
+                Dialect::Mcp => mcp::write_unchanged(&mut self.text, 1, spec),
+                Dialect::Anthropic => anthropic::write_unchanged(&mut self.text, 1, spec),
+                Dialect::OpenAi | Dialect::Gemini => None,
+            };
+            match written {
+                Some(Ok(())) => return,
+                Some(Err(mut found)) => {
+                    self.text.truncate(length);
+                    self.violations.append(&mut found);
+                    return;
+                }
+                None => self.text.truncate(length),
+            }
+        }
         match convert(self.dialect, spec) {
             Ok(definition) if self.violations.is_empty() => {
                 self.text.push_str(if self.text.is_empty() {
@@ -460,6 +484,93 @@ impl Report {
             self.violations.sort();
             self.violations.dedup();
             Err(self.violations)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::model::{Mode, Safety};
+
+    fn spec(name: &str, input: Value, output: Option<Value>) -> ToolSpec {
+        ToolSpec {
+            name: name.to_owned(),
+            title: format!("Title of {name}"),
+            description: "Does \"things\"\nwell.".to_owned(),
+            safety: Safety::ReadOnly,
+            mode: Mode::Parallel,
+            category: Some("web".to_owned()),
+            input_schema: input,
+            output_schema: output,
+            errors: vec![],
+            examples: vec![],
+            source: String::new(),
+        }
+    }
+
+    /// Specs of every shape the catalogs treat apart: kept as they are, or converted.
+    fn specs() -> Vec<ToolSpec> {
+        let text = include_str!("../../../generated/tools.json");
+        let mut specs: Vec<ToolSpec> = serde_json::from_str(text).expect("tools.json");
+        let object = json!({"type": "object", "properties": {"a": {"type": "string"}}});
+        specs.extend([
+            spec("no_arguments", json!({"type": "object"}), None),
+            spec("open_object", json!({"type": "object", "additionalProperties": true}), None),
+            spec(
+                "nested_dialect",
+                json!({"type": "object", "properties": {"a": {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "string"}}}),
+                None,
+            ),
+            spec(
+                "root_all_of",
+                json!({"type": "object", "allOf": [{"properties": {"a": {"type": "string"}}}]}),
+                None,
+            ),
+            spec("with_output", object.clone(), Some(object.clone())),
+            spec(
+                "output_dialect",
+                object.clone(),
+                Some(json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object"})),
+            ),
+            spec("bad name!", object.clone(), None),
+            spec("not_an_object", json!({"type": "string"}), Some(json!(true))),
+            spec(
+                "bad_pattern",
+                json!({"type": "object", "properties": {"a": {"type": "string", "pattern": "(["}}}),
+                None,
+            ),
+            spec(
+                "remote_ref",
+                json!({"type": "object", "properties": {"a": {"$ref": "https://example.com/s"}}}),
+                None,
+            ),
+        ]);
+        specs
+    }
+
+    #[test]
+    fn catalog_text_is_the_pretty_catalog() {
+        let all = specs();
+        // Every spec alone, then all together (violations of several tools at once).
+        let sets: Vec<Vec<ToolSpec>> = all
+            .iter()
+            .map(|s| vec![s.clone()])
+            .chain([all.clone(), vec![]])
+            .collect();
+        for set in &sets {
+            for dialect in Dialect::ALL {
+                let text = catalog_json(*dialect, set);
+                let value = export_catalog(*dialect, set).map(|v| pretty(&v));
+                assert_eq!(
+                    text,
+                    value,
+                    "{dialect} of {:?}",
+                    set.iter().map(|s| &s.name).collect::<Vec<_>>()
+                );
+            }
         }
     }
 }
