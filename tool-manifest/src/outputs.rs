@@ -128,11 +128,12 @@ fn index_entry(index: &mut String, buffer: &mut Vec<u8>, spec: &ToolSpec) {
     serde_json::to_writer_pretty(&mut *buffer, spec).expect("specs always serialize");
     index.push_str(if index.is_empty() { "[\n  " } else { ",\n  " });
     // JSON text escapes every newline inside strings: each raw newline starts a line.
-    for (i, line) in buffer.split(|b| *b == b'\n').enumerate() {
+    let text = String::from_utf8_lossy(buffer);
+    for (i, line) in text.split('\n').enumerate() {
         if i > 0 {
             index.push_str("\n  ");
         }
-        index.push_str(&String::from_utf8_lossy(line));
+        index.push_str(line);
     }
 }
 

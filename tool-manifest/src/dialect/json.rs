@@ -20,11 +20,15 @@ pub(crate) fn write_pretty(out: &mut String, value: &Value, indent: usize) {
         Value::Null => out.push_str("null"),
         Value::Bool(true) => out.push_str("true"),
         Value::Bool(false) => out.push_str("false"),
-        // `Number`'s `Display` writes what `serde_json`'s serializer writes.
-        Value::Number(n) => {
-            // Writing to a String cannot fail.
-            let _ = write!(out, "{n}");
-        }
+        Value::Number(n) => match (n.as_u64(), n.as_i64()) {
+            (Some(u), _) => push_decimal(out, u, false),
+            (None, Some(i)) => push_decimal(out, i.unsigned_abs(), i < 0),
+            // `Number`'s `Display` writes floats as `serde_json`'s serializer does.
+            _ => {
+                // Writing to a String cannot fail.
+                let _ = write!(out, "{n}");
+            }
+        },
         Value::String(s) => write_string(out, s),
         Value::Array(items) if items.is_empty() => out.push_str("[]"),
         Value::Array(items) => {
@@ -88,15 +92,74 @@ pub(crate) fn write_object(out: &mut String, indent: usize, fields: &[(&str, Fie
 }
 
 fn push_indent(out: &mut String, level: usize) {
-    for _ in 0..level {
-        out.push_str("  ");
+    const SPACES: &str = "                                                                ";
+    let mut width = 2 * level;
+    while width > 0 {
+        let part = width.min(SPACES.len());
+        out.push_str(&SPACES[..part]);
+        width -= part;
     }
+}
+
+/// An integer in decimal, as `itoa` (and so `serde_json`) writes it.
+fn push_decimal(out: &mut String, magnitude: u64, negative: bool) {
+    let mut digits = [0u8; 20];
+    let mut start = digits.len();
+    let mut n = magnitude;
+    loop {
+        start -= 1;
+        digits[start] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    if negative {
+        out.push('-');
+    }
+    for digit in &digits[start..] {
+        out.push(char::from(*digit));
+    }
+}
+
+/// Does a byte need an escape in a JSON string (a quote, a backslash, a control character)?
+const fn needs_escape(byte: u8) -> bool {
+    byte < 0x20 || byte == b'"' || byte == b'\\'
+}
+
+/// Does any of the 8 bytes of `word` need an escape? (Bit tricks: a byte below 0x20, or equal
+/// to `"` or `\`, sets the high bit of its lane.)
+const fn any_needs_escape(word: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let below_space = word.wrapping_sub(ONES * 0x20) & !word;
+    let quote = word ^ (ONES * b'"' as u64);
+    let backslash = word ^ (ONES * b'\\' as u64);
+    let zero_quote = quote.wrapping_sub(ONES) & !quote;
+    let zero_backslash = backslash.wrapping_sub(ONES) & !backslash;
+    (below_space | zero_quote | zero_backslash) & HIGHS != 0
 }
 
 /// A JSON string literal with `serde_json`'s escapes: `\"`, `\\`, `\b`, `\f`, `\n`, `\r`,
 /// `\t`, and `\u00xx` for the other control characters.
 pub(crate) fn write_string(out: &mut String, text: &str) {
     out.push('"');
+    // Most strings need no escape: eight bytes at a time until one might.
+    let bytes = text.as_bytes();
+    let mut clean = 0;
+    while let Some(chunk) = bytes.get(clean..clean + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        if any_needs_escape(u64::from_le_bytes(word)) {
+            break;
+        }
+        clean += 8;
+    }
+    if !bytes[clean..].iter().any(|b| needs_escape(*b)) {
+        out.push_str(text);
+        out.push('"');
+        return;
+    }
     let mut start = 0;
     for (i, byte) in text.bytes().enumerate() {
         let escape = match byte {
@@ -164,6 +227,21 @@ mod tests {
                     .prop_map(|entries| Value::Object(entries.into_iter().collect::<Map<_, _>>())),
             ]
         })
+    }
+
+    #[test]
+    fn the_word_test_finds_every_byte_that_needs_an_escape() {
+        for byte in 0..=255u8 {
+            for lane in 0..8 {
+                let mut word = [b'a'; 8];
+                word[lane] = byte;
+                assert_eq!(
+                    any_needs_escape(u64::from_le_bytes(word)),
+                    needs_escape(byte),
+                    "byte {byte:#x} in lane {lane}"
+                );
+            }
+        }
     }
 
     proptest! {

@@ -157,13 +157,13 @@ pub(crate) fn walk(node: &Value, ptr: &str, f: &mut dyn FnMut(&Value, &str)) {
     for_each_child(node, ptr, &mut |child, here| walk(child, here, f));
 }
 
-/// Is one of `keys` a key of an object anywhere in `value` (in a subschema or not)? `false`
-/// means no subschema has one either.
+/// Is one of `keys` (each starting with `$`) a key of an object anywhere in `value` (in a
+/// subschema or not)? `false` means no subschema has one either.
 pub(crate) fn has_key(value: &Value, keys: &[&str]) -> bool {
     match value {
-        Value::Object(map) => map
-            .iter()
-            .any(|(key, child)| keys.contains(&key.as_str()) || has_key(child, keys)),
+        Value::Object(map) => map.iter().any(|(key, child)| {
+            (key.starts_with('$') && keys.contains(&key.as_str())) || has_key(child, keys)
+        }),
         Value::Array(items) => items.iter().any(|item| has_key(item, keys)),
         _ => false,
     }
