@@ -339,10 +339,10 @@ fn constraints(schema: &Value) -> Vec<String> {
         return Vec::new();
     };
     let mut out = Vec::new();
-    let number = |key: &str| {
-        node.get(key)
-            .filter(|v| v.is_number())
-            .map(Value::to_string)
+    let number = |key: &str| match node.get(key) {
+        // A number's `Display` is its JSON text.
+        Some(Value::Number(n)) => Some(n.to_string()),
+        _ => None,
     };
     range(
         &mut out,

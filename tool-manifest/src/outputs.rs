@@ -87,14 +87,22 @@ pub fn render(
     // its entry of the index, its schema, its definition for each provider, its page.
     let mut files = BTreeMap::new();
     let mut index = String::new();
-    let mut entry = Vec::new();
     let mut catalogs: Vec<CatalogWriter> = Dialect::ALL
         .iter()
         .map(|dialect| CatalogWriter::new(*dialect))
         .collect();
     let schemas = dirs.schemas();
-    for spec in &sorted {
-        index_entry(&mut index, &mut entry, spec);
+    for (done, spec) in sorted.iter().enumerate() {
+        if done == 1 {
+            // The long texts grow by about the first tool's share with every tool: room is
+            // made once rather than by doubling and copying.
+            let left = sorted.len() - 1;
+            index.reserve(index.len() * left);
+            for catalog in &mut catalogs {
+                catalog.reserve(left);
+            }
+        }
+        index_entry(&mut index, spec);
         files.insert(
             schemas.join(format!("{}.json", spec.name)),
             dialect::json::pretty_line(&spec.input_schema),
@@ -122,13 +130,11 @@ pub fn render(
 
 /// Appends one tool to the text of `tools.json` (what pretty-printing the sorted specs as one
 /// array writes): its pretty JSON, every line after the first indented one level.
-fn index_entry(index: &mut String, buffer: &mut Vec<u8>, spec: &ToolSpec) {
-    buffer.clear();
+fn index_entry(index: &mut String, spec: &ToolSpec) {
     // A spec has string keys and finite numbers only: serializing it cannot fail.
-    serde_json::to_writer_pretty(&mut *buffer, spec).expect("specs always serialize");
+    let text = serde_json::to_string_pretty(spec).expect("specs always serialize");
     index.push_str(if index.is_empty() { "[\n  " } else { ",\n  " });
     // JSON text escapes every newline inside strings: each raw newline starts a line.
-    let text = String::from_utf8_lossy(buffer);
     for (i, line) in text.split('\n').enumerate() {
         if i > 0 {
             index.push_str("\n  ");

@@ -288,6 +288,11 @@ impl CatalogWriter {
         }
     }
 
+    /// Makes room for `tools` more tools, as long as the ones written so far.
+    pub(crate) fn reserve(&mut self, tools: usize) {
+        self.text.reserve(self.text.len() * tools);
+    }
+
     /// Converts and writes the next tool (tools come sorted by name).
     pub(crate) fn push(&mut self, spec: &ToolSpec) {
         // MCP and Anthropic keep most schemas as they are: then the definition is written
