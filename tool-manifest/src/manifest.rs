@@ -30,7 +30,6 @@
 //! rather than stopping at the first.
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
@@ -1054,8 +1053,8 @@ impl Parser<'_> {
                 let mut ok = true;
                 let length = pointer.len();
                 for (i, element) in items.iter().enumerate() {
-                    // Writing to a String cannot fail.
-                    let _ = write!(pointer, "/{i}");
+                    pointer.push('/');
+                    push_index(pointer, i);
                     match self.json_of(element, pointer, None) {
                         Some(v) => values.push(v),
                         None => ok = false,
@@ -1084,6 +1083,14 @@ impl Parser<'_> {
             }
         }
     }
+}
+
+/// Appends an array index in decimal.
+fn push_index(pointer: &mut String, index: usize) {
+    if index >= 10 {
+        push_index(pointer, index / 10);
+    }
+    pointer.push(char::from(b'0' + (index % 10) as u8));
 }
 
 /// Appends one reference token of a JSON Pointer, escaped (`~` → `~0`, `/` → `~1`).

@@ -172,6 +172,19 @@ impl SchemaIssue {
     }
 }
 
+/// `at` + `/token`, the token escaped.
+fn child_pointer(at: &str, token: &str) -> String {
+    let mut pointer = String::with_capacity(at.len() + 1 + token.len());
+    pointer.push_str(at);
+    pointer.push('/');
+    if token.contains(['~', '/']) {
+        pointer.push_str(&escape_token(token));
+    } else {
+        pointer.push_str(token);
+    }
+    pointer
+}
+
 /// Escapes one reference token of a JSON Pointer (`~` → `~0`, `/` → `~1`).
 pub fn escape_token(token: &str) -> String {
     if !token.contains(['~', '/']) {
@@ -482,7 +495,7 @@ fn check_node(node: &Map<String, Value>, at: &str, root: bool, issues: &mut Vec<
         if ANNOTATIONS.contains(&keyword.as_str()) {
             continue;
         }
-        let keyword_at = || format!("{at}/{}", escape_token(keyword));
+        let keyword_at = || child_pointer(at, keyword);
         if !accepted.contains(&keyword.as_str()) {
             let keyword_at = keyword_at();
             let expected = format!(
@@ -537,7 +550,7 @@ fn check_node(node: &Map<String, Value>, at: &str, root: bool, issues: &mut Vec<
                 Some(properties) => {
                     let keyword_at = keyword_at();
                     for (name, property) in properties {
-                        let property_at = format!("{keyword_at}/{}", escape_token(name));
+                        let property_at = child_pointer(&keyword_at, name);
                         match property.as_object() {
                             Some(property) => check_node(property, &property_at, false, issues),
                             None => issues.push(SchemaIssue::new(

@@ -347,8 +347,13 @@ fn rewrite(map: &mut Map<String, Value>, ptr: &str, report: &mut Report) {
     }
 
     // A single type in a list, or `null` in the list.
-    let types = types_of(map);
-    if map.get("type").is_some_and(Value::is_array) || types.iter().any(|t| t == "null") {
+    let listed_or_null = match map.get("type") {
+        Some(Value::Array(_)) => true,
+        Some(Value::String(t)) => t == "null",
+        _ => false,
+    };
+    if listed_or_null {
+        let types = types_of(map);
         let non_null: Vec<&String> = types.iter().filter(|t| *t != "null").collect();
         match non_null.as_slice() {
             [one] => {

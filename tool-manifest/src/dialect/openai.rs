@@ -366,7 +366,7 @@ fn rewrite(map: &mut Map<String, Value>, ptr: &str, ctx: &mut Ctx<'_>) -> usize 
 }
 
 fn is_object_node(map: &Map<String, Value>) -> bool {
-    super::types_of(map).iter().any(|t| t == "object") || map.contains_key("properties")
+    super::has_type(map, "object") || map.contains_key("properties")
 }
 
 /// Closes an object and makes its optional properties required-but-nullable.
@@ -410,7 +410,7 @@ fn close_object(map: &mut Map<String, Value>, ptr: &str, is_root: bool, ctx: &mu
 
 /// Does this schema already accept `null`?
 fn is_nullable(map: &Map<String, Value>, root: &Value, depth: usize) -> bool {
-    if super::types_of(map).iter().any(|t| t == "null") {
+    if super::has_type(map, "null") {
         return true;
     }
     if map.get("const") == Some(&Value::Null) {
@@ -453,7 +453,7 @@ fn make_nullable(child: &mut Value) {
         branches.push(json!({"type": "null"}));
         return;
     }
-    let is_object = super::types_of(map).iter().any(|t| t == "object");
+    let is_object = super::has_type(map, "object");
     if map.contains_key("$ref") || map.contains_key("const") || is_object {
         let mut outer = Map::new();
         for key in ANNOTATIONS {
@@ -663,10 +663,10 @@ pub(crate) fn check(definition: &Value, report: &mut Report) {
                     "the object must have `\"additionalProperties\": false`",
                 );
             }
-            let required = required_names(map);
+            let required = map.get("required").and_then(Value::as_array);
             if let Some(Value::Object(properties)) = map.get("properties") {
                 for name in properties.keys() {
-                    if !required.contains(name) {
+                    if !required.is_some_and(|r| r.iter().any(|n| n.as_str() == Some(name))) {
                         report.push(
                             &join(&join(ptr, "properties"), name),
                             "openai.all-required",

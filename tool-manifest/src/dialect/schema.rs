@@ -248,6 +248,15 @@ pub(crate) fn types_of(node: &Map<String, Value>) -> Vec<String> {
     }
 }
 
+/// Does a node's `type` (a string or a list) name `name`?
+pub(crate) fn has_type(node: &Map<String, Value>, name: &str) -> bool {
+    match node.get("type") {
+        Some(Value::String(t)) => t == name,
+        Some(Value::Array(list)) => list.iter().any(|t| t.as_str() == Some(name)),
+        _ => false,
+    }
+}
+
 /// Keywords any schema node may carry: they document, they never reject a value (nor shape a
 /// generated Rust type).
 pub const ANNOTATIONS: &[&str] = &[
@@ -332,6 +341,10 @@ pub(crate) fn rename_one_of(
 /// its type). Annotations stay on the outer node. A `null` in the list becomes a `{"type":
 /// "null"}` branch. Returns `None` when the node lists fewer than two non-null types.
 pub(crate) fn split_type_union(node: &Map<String, Value>) -> Option<Map<String, Value>> {
+    // One type name lists no union.
+    if !node.get("type").is_some_and(Value::is_array) {
+        return None;
+    }
     let types = types_of(node);
     let non_null: Vec<&String> = types.iter().filter(|t| *t != "null").collect();
     if non_null.len() < 2 || node.contains_key("anyOf") || node.contains_key("oneOf") {
