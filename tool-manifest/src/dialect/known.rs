@@ -89,10 +89,13 @@ fn distinct_strings(values: &[Value], allowed: &[&str]) -> bool {
 /// Does `instance` certainly match `schema`, a schema for which [`is_known_valid`] holds?
 /// `false` when it does not, or when deciding needs what this check does not cover (`oneOf`,
 /// `not`, `multipleOf`, `uniqueItems`, a float compared with a large integer, …).
+// Used by the manifest loader (the `generator` feature).
+#[cfg_attr(not(feature = "generator"), allow(dead_code))]
 pub(crate) fn is_known_match(schema: &Value, instance: &Value) -> bool {
     matches(schema, instance, 0)
 }
 
+#[cfg_attr(not(feature = "generator"), allow(dead_code))]
 fn matches(schema: &Value, instance: &Value, depth: usize) -> bool {
     let map = match schema {
         Value::Bool(accepts) => return *accepts,
@@ -103,6 +106,7 @@ fn matches(schema: &Value, instance: &Value, depth: usize) -> bool {
         .all(|(keyword, value)| keyword_matches(map, keyword, value, instance, depth))
 }
 
+#[cfg_attr(not(feature = "generator"), allow(dead_code))]
 fn keyword_matches(
     node: &Map<String, Value>,
     keyword: &str,
@@ -215,6 +219,7 @@ fn keyword_matches(
 
 /// Does `instance` have the JSON type `name`? An integer written as a float (`1.0`) is left to
 /// `jsonschema`.
+#[cfg_attr(not(feature = "generator"), allow(dead_code))]
 fn has_type(name: &str, instance: &Value) -> bool {
     match name {
         "null" => instance.is_null(),
@@ -228,6 +233,7 @@ fn has_type(name: &str, instance: &Value) -> bool {
     }
 }
 
+#[cfg_attr(not(feature = "generator"), allow(dead_code))]
 fn within(at_least: bool, count: usize, limit: &Value) -> bool {
     limit.as_u64().is_some_and(|limit| {
         let count = count as u64;
@@ -241,6 +247,7 @@ fn within(at_least: bool, count: usize, limit: &Value) -> bool {
 
 /// The exact order of two JSON numbers, when it is certain: integers compared as integers,
 /// floats as floats, an integer and a float only when the integer is exactly a float.
+#[cfg_attr(not(feature = "generator"), allow(dead_code))]
 fn compare(a: &Number, b: &Number) -> Option<std::cmp::Ordering> {
     /// Integers up to 2^53 are exact as floats.
     const EXACT: i128 = 1 << 53;

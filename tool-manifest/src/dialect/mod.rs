@@ -289,6 +289,7 @@ impl CatalogWriter {
     }
 
     /// Makes room for `tools` more tools, as long as the ones written so far.
+    #[cfg_attr(not(feature = "generator"), allow(dead_code))]
     pub(crate) fn reserve(&mut self, tools: usize) {
         self.text.reserve(self.text.len() * tools);
     }
