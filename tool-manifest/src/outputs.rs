@@ -128,19 +128,51 @@ pub fn render(
     Ok(files)
 }
 
-/// Appends one tool to the text of `tools.json` (what pretty-printing the sorted specs as one
-/// array writes): its pretty JSON, every line after the first indented one level.
+/// Appends one tool to the text of `tools.json`: what pretty-printing the sorted specs as one
+/// array writes (the fields in the order `ToolSpec` serializes them).
 fn index_entry(index: &mut String, spec: &ToolSpec) {
-    // A spec has string keys and finite numbers only: serializing it cannot fail.
-    let text = serde_json::to_string_pretty(spec).expect("specs always serialize");
+    use dialect::json::Field;
     index.push_str(if index.is_empty() { "[\n  " } else { ",\n  " });
-    // JSON text escapes every newline inside strings: each raw newline starts a line.
-    for (i, line) in text.split('\n').enumerate() {
-        if i > 0 {
-            index.push_str("\n  ");
-        }
-        index.push_str(line);
+    let mut fields = vec![
+        ("name", Field::Text(&spec.name)),
+        ("title", Field::Text(&spec.title)),
+        ("description", Field::Text(&spec.description)),
+        ("safety", Field::Text(spec.safety.as_str())),
+        ("mode", Field::Text(spec.mode.as_str())),
+        (
+            "category",
+            spec.category.as_deref().map_or(Field::Null, Field::Text),
+        ),
+        ("inputSchema", Field::Json(&spec.input_schema)),
+    ];
+    if let Some(output) = &spec.output_schema {
+        fields.push(("outputSchema", Field::Json(output)));
     }
+    let errors = spec
+        .errors
+        .iter()
+        .map(|e| {
+            vec![
+                ("code", Field::Text(&e.code)),
+                ("message", Field::Text(&e.message)),
+                ("retryable", Field::Bool(e.retryable)),
+                ("recommendedAction", Field::Text(&e.recommended_action)),
+            ]
+        })
+        .collect();
+    fields.push(("errors", Field::Objects(errors)));
+    let examples = spec
+        .examples
+        .iter()
+        .map(|e| {
+            vec![
+                ("description", Field::Text(&e.description)),
+                ("input", Field::Json(&e.input)),
+            ]
+        })
+        .collect();
+    fields.push(("examples", Field::Objects(examples)));
+    dialect::json::write_object(index, 1, &fields);
 }
 
 /// A file system operation that failed, with the path it was about.
@@ -432,6 +464,41 @@ mod tests {
         OutputDirs {
             out: root.join("generated"),
             docs: root.join("docs/tools"),
+        }
+    }
+
+    #[test]
+    fn the_tools_index_is_the_pretty_specs() {
+        let mut full = spec("full");
+        full.category = Some("web \"quoted\"".to_owned());
+        full.safety = Safety::Destructive;
+        full.mode = Mode::Sequential;
+        full.output_schema = Some(json!({"type": "object", "properties": {}}));
+        full.errors = vec![crate::model::ErrorSpec {
+            code: "A_B".to_owned(),
+            message: "m\nn".to_owned(),
+            retryable: true,
+            recommended_action: "r".to_owned(),
+        }];
+        full.examples = vec![
+            crate::model::ExampleSpec {
+                description: "d".to_owned(),
+                input: json!({"a": [1, {"b": null}], "c": []}),
+            },
+            crate::model::ExampleSpec {
+                description: "e".to_owned(),
+                input: json!({}),
+            },
+        ];
+        for specs in [vec![], vec![spec("a")], vec![spec("a"), full]] {
+            let mut index = String::new();
+            for spec in &specs {
+                index_entry(&mut index, spec);
+            }
+            index.push_str(if index.is_empty() { "[]\n" } else { "\n]\n" });
+            let mut expected = serde_json::to_string_pretty(&specs).expect("specs serialize");
+            expected.push('\n');
+            assert_eq!(index, expected);
         }
     }
 

@@ -60,16 +60,23 @@ pub(crate) fn write_pretty(out: &mut String, value: &Value, indent: usize) {
 }
 
 /// One field of an object written by [`write_object`].
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub(crate) enum Field<'a> {
+    /// `null`.
+    Null,
+    /// `true` or `false`.
+    Bool(bool),
     /// A string.
     Text(&'a str),
     /// Any JSON value.
     Json(&'a Value),
+    /// An array of objects.
+    Objects(Vec<Vec<(&'a str, Field<'a>)>>),
 }
 
-/// Appends the object of `fields` (given in sorted key order, as a map would hold them) as
-/// pretty JSON, exactly as [`write_pretty`] writes the same object held as a [`Value`].
+/// Appends the object of `fields` as pretty JSON, the fields in the order given: exactly what
+/// [`write_pretty`] writes for the same object held as a [`Value`] when they come in sorted
+/// order, and what `serde_json::to_string_pretty` writes for a struct serialized field by field.
 pub(crate) fn write_object(out: &mut String, indent: usize, fields: &[(&str, Field<'_>)]) {
     if fields.is_empty() {
         out.push_str("{}");
@@ -82,8 +89,23 @@ pub(crate) fn write_object(out: &mut String, indent: usize, fields: &[(&str, Fie
         write_string(out, key);
         out.push_str(": ");
         match field {
+            Field::Null => out.push_str("null"),
+            Field::Bool(true) => out.push_str("true"),
+            Field::Bool(false) => out.push_str("false"),
             Field::Text(text) => write_string(out, text),
             Field::Json(value) => write_pretty(out, value, indent + 1),
+            Field::Objects(items) if items.is_empty() => out.push_str("[]"),
+            Field::Objects(items) => {
+                out.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    out.push_str(if i == 0 { "\n" } else { ",\n" });
+                    push_indent(out, indent + 2);
+                    write_object(out, indent + 2, item);
+                }
+                out.push('\n');
+                push_indent(out, indent + 1);
+                out.push(']');
+            }
         }
     }
     out.push('\n');

@@ -160,11 +160,13 @@ pub(crate) fn walk(node: &Value, ptr: &str, f: &mut dyn FnMut(&Value, &str)) {
 /// Is one of `keys` (each starting with `$`) a key of an object anywhere in `value` (in a
 /// subschema or not)? `false` means no subschema has one either.
 pub(crate) fn has_key(value: &Value, keys: &[&str]) -> bool {
+    let nested =
+        |child: &Value| matches!(child, Value::Object(_) | Value::Array(_)) && has_key(child, keys);
     match value {
         Value::Object(map) => map.iter().any(|(key, child)| {
-            (key.starts_with('$') && keys.contains(&key.as_str())) || has_key(child, keys)
+            (key.starts_with('$') && keys.contains(&key.as_str())) || nested(child)
         }),
-        Value::Array(items) => items.iter().any(|item| has_key(item, keys)),
+        Value::Array(items) => items.iter().any(nested),
         _ => false,
     }
 }
