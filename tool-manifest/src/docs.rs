@@ -50,7 +50,7 @@ fn finish(body: String) -> String {
 
 /// The page of one tool.
 fn tool_page(spec: &ToolSpec) -> String {
-    let mut out = String::new();
+    let mut out = String::with_capacity(4096);
     let _ = writeln!(out, "# {}\n", inline(&spec.title));
     let _ = writeln!(out, "- **Tool:** `{}`", spec.name);
     let _ = writeln!(
@@ -450,7 +450,9 @@ fn inline(text: &str) -> String {
 }
 
 fn pretty(value: &Value) -> String {
-    serde_json::to_string_pretty(&canonical_json(value)).unwrap_or_else(|_| value.to_string())
+    let mut out = String::new();
+    crate::dialect::json::write_pretty(&mut out, &canonical_json(value), 0);
+    out
 }
 
 #[cfg(test)]
