@@ -182,16 +182,13 @@ pub fn load_dir(dir: &Path) -> Result<Vec<ToolSpec>, Diagnostics> {
     let mut specs = Vec::new();
     let mut names = Vec::new();
     let mut diagnostics = Vec::new();
-    for file in files {
+    for (file, length) in files {
         // A huge file is refused before it is read.
-        if let Ok(metadata) = std::fs::metadata(&file)
-            && metadata.len() > MAX_MANIFEST_BYTES as u64
-        {
+        if length > MAX_MANIFEST_BYTES as u64 {
             diagnostics.push(Diagnostic::file(
                 &file,
                 format!(
-                    "the manifest is {} bytes, more than the {MAX_MANIFEST_BYTES} a manifest may have",
-                    metadata.len()
+                    "the manifest is {length} bytes, more than the {MAX_MANIFEST_BYTES} a manifest may have"
                 ),
             ));
             continue;
@@ -231,8 +228,8 @@ pub fn load_dir(dir: &Path) -> Result<Vec<ToolSpec>, Diagnostics> {
     Ok(specs)
 }
 
-/// The `*.toml` files directly in `dir`, sorted.
-fn manifest_files(dir: &Path) -> Result<Vec<PathBuf>, Diagnostic> {
+/// The `*.toml` files directly in `dir` with their lengths, sorted.
+fn manifest_files(dir: &Path) -> Result<Vec<(PathBuf, u64)>, Diagnostic> {
     let entries = std::fs::read_dir(dir).map_err(|e| {
         let why = if e.kind() == std::io::ErrorKind::NotFound {
             "the manifest directory does not exist".to_owned()
@@ -250,9 +247,14 @@ fn manifest_files(dir: &Path) -> Result<Vec<PathBuf>, Diagnostic> {
         let is_toml = path.extension().is_some_and(|ext| ext == "toml");
         // Hidden files (editor lock and backup files) are not manifests.
         let hidden = entry.file_name().to_string_lossy().starts_with('.');
-        // `is_file` follows symlinks: a linked manifest counts.
-        if is_toml && !hidden && path.is_file() {
-            files.push(dir.join(entry.file_name()));
+        if !is_toml || hidden {
+            continue;
+        }
+        // `metadata` follows symlinks: a linked manifest counts.
+        if let Ok(metadata) = std::fs::metadata(&path)
+            && metadata.is_file()
+        {
+            files.push((path, metadata.len()));
         }
     }
     if files.is_empty() {
