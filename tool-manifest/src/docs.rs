@@ -99,14 +99,13 @@ fn tool_page(spec: &ToolSpec) -> String {
         out.push_str("| code | message | retryable | recommended action |\n");
         out.push_str("|---|---|---|---|\n");
         for e in &spec.errors {
-            let _ = writeln!(
-                out,
-                "| `{}` | {} | {} | {} |",
-                cell(&e.code),
-                cell(&e.message),
-                if e.retryable { "yes" } else { "no" },
-                cell(&e.recommended_action),
-            );
+            out.push_str("| `");
+            push_cell(&mut out, &e.code);
+            out.push_str("` | ");
+            push_cell(&mut out, &e.message);
+            out.push_str(if e.retryable { " | yes | " } else { " | no | " });
+            push_cell(&mut out, &e.recommended_action);
+            out.push_str(" |\n");
         }
         out.push('\n');
     }
@@ -212,35 +211,39 @@ fn summary(specs: &[&ToolSpec]) -> String {
 }
 
 /// One row of an input table.
-struct Row {
+struct Row<'a> {
     field: String,
     ty: String,
     required: bool,
     constraints: Vec<String>,
-    description: String,
+    description: &'a str,
 }
 
 /// The Markdown table of a schema's fields.
-fn field_table(out: &mut String, rows: &[Row]) {
+fn field_table(out: &mut String, rows: &[Row<'_>]) {
     out.push_str("| field | type | required | constraints | description |\n");
     out.push_str("|---|---|---|---|---|\n");
     for row in rows {
-        let _ = writeln!(
-            out,
-            "| `{}` | {} | {} | {} | {} |",
-            cell(&row.field),
-            cell(&row.ty),
-            if row.required { "yes" } else { "no" },
-            cell(&row.constraints.join(", ")),
-            cell(&row.description),
-        );
+        out.push_str("| `");
+        push_cell(out, &row.field);
+        out.push_str("` | ");
+        push_cell(out, &row.ty);
+        out.push_str(if row.required {
+            " | yes | "
+        } else {
+            " | no | "
+        });
+        push_cell(out, &row.constraints.join(", "));
+        out.push_str(" | ");
+        push_cell(out, row.description);
+        out.push_str(" |\n");
     }
     out.push('\n');
 }
 
 /// Rows for every property of an object schema, nested ones as dotted paths
 /// (`style.color`, `anchors[].price`, `labels.*`).
-fn input_rows(schema: &Value, prefix: &str, rows: &mut Vec<Row>) {
+fn input_rows<'a>(schema: &'a Value, prefix: &str, rows: &mut Vec<Row<'a>>) {
     let Some(node) = schema.as_object() else {
         return;
     };
@@ -268,7 +271,7 @@ fn input_rows(schema: &Value, prefix: &str, rows: &mut Vec<Row>) {
             ty: type_name(property),
             required: required.contains(name.as_str()),
             constraints: constraints(property),
-            description: description.to_owned(),
+            description,
             field: field.clone(),
         });
         nested_rows(property, &field, rows);
@@ -276,7 +279,7 @@ fn input_rows(schema: &Value, prefix: &str, rows: &mut Vec<Row>) {
 }
 
 /// Rows below a property: object properties, array items, map values.
-fn nested_rows(schema: &Value, field: &str, rows: &mut Vec<Row>) {
+fn nested_rows<'a>(schema: &'a Value, field: &str, rows: &mut Vec<Row<'a>>) {
     let Some(node) = schema.as_object() else {
         return;
     };
@@ -409,6 +412,15 @@ fn range(out: &mut Vec<String>, min: Option<String>, max: Option<String>, one: &
         (Some(min), None) => out.push(format!("at least {min} {}", noun(&min))),
         (None, Some(max)) => out.push(format!("at most {max} {}", noun(&max))),
         (None, None) => {}
+    }
+}
+
+/// Appends [`cell`] of `text`.
+fn push_cell(out: &mut String, text: &str) {
+    if is_one_clean_line(text) {
+        out.push_str(text);
+    } else {
+        out.push_str(&cell_of_any_text(text));
     }
 }
 
