@@ -7,7 +7,7 @@
 //!
 //! - `<n>/toml_parse`: every file read and parsed with `toml::from_str` into a `toml::Table`, the
 //!   baseline;
-//! - `<n>/generate`: `manifest::load_dir` (parse, check, meta-validate, validate the examples),
+//! - `<n>/generate`: `manifest::load_dir` (parse, check, validate the schemas and the examples),
 //!   `outputs::render` (tools index, schemas, every provider export, docs) and
 //!   `codegen::generate` (the Rust module): every output `generate` produces, every tool at once,
 //!   as the command line does.
@@ -16,11 +16,13 @@
 //! 1,000 (linear growth: ≤ 11×). `generate_phases/*/1000` splits `generate` at 1,000 into its
 //! three steps (at another size with `GENERATE_BENCH_PHASES=10000`). Pick benchmarks by filter
 //! (`cargo bench -p tool-manifest --bench generate -- /1000$`) and skip the setup of sizes not
-//! wanted with `GENERATE_BENCH_SIZES=100,1000`.
+//! wanted with `GENERATE_BENCH_SIZES=100,1000`. `GENERATE_BENCH_ROUNDS=<rounds>` adds the ratios
+//! of `load_dir` and `render` to `toml_parse` measured side by side in each round (see
+//! [`interleaved`]).
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use tool_manifest::{codegen, manifest, outputs};
@@ -226,6 +228,60 @@ fn bench(c: &mut Criterion) {
         b.iter(|| black_box(codegen::generate(&specs).expect("code generates").len()));
     });
     group.finish();
+
+    interleaved(&work.path().join("phases"));
+}
+
+/// With `GENERATE_BENCH_ROUNDS=<rounds>`: `toml_parse`, `load_dir` and `render` of the phase
+/// manifests measured one right after the other in each round, and the median over the rounds
+/// of each step's time divided by `toml_parse`'s in the same round. On a shared machine whose
+/// load changes within seconds, these ratios move far less than those of benchmarks measured
+/// one after the other.
+fn interleaved(dir: &Path) {
+    let Ok(rounds) = std::env::var("GENERATE_BENCH_ROUNDS") else {
+        return;
+    };
+    let rounds: usize = rounds
+        .trim()
+        .parse()
+        .expect("GENERATE_BENCH_ROUNDS is a number");
+    let tools = dir.join("tools");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&tools)
+        .expect("the phase manifests")
+        .map(|entry| entry.expect("a directory entry").path())
+        .collect();
+    files.sort();
+    let specs = manifest::load_dir(&tools).expect("valid manifests");
+    let dirs = output_dirs();
+    let time = |step: &mut dyn FnMut() -> usize| {
+        let start = Instant::now();
+        black_box(step());
+        start.elapsed().as_secs_f64()
+    };
+    let (mut load, mut render, mut both) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..rounds {
+        let parse = time(&mut || toml_parse(&files));
+        let l = time(&mut || manifest::load_dir(&tools).expect("valid manifests").len());
+        let r = time(&mut || {
+            outputs::render(&specs, &dirs)
+                .expect("exportable tools")
+                .len()
+        });
+        load.push(l / parse);
+        render.push(r / parse);
+        both.push((l + r) / parse);
+    }
+    let median = |ratios: &mut Vec<f64>| {
+        ratios.sort_by(f64::total_cmp);
+        ratios[ratios.len() / 2]
+    };
+    println!(
+        "interleaved, {} tools, {rounds} rounds, median ratio to toml_parse in the same round: load_dir {:.2}x, render {:.2}x, load_dir + render {:.2}x",
+        files.len(),
+        median(&mut load),
+        median(&mut render),
+        median(&mut both),
+    );
 }
 
 criterion_group!(benches, bench);
