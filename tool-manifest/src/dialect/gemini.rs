@@ -98,6 +98,35 @@ pub const KEYWORDS: &[&str] = &[
     "example",
 ];
 
+/// Is `key` one of [`KEYWORDS`]? (A `match` rather than a scan of the list.)
+fn is_keyword(key: &str) -> bool {
+    matches!(
+        key,
+        "type"
+            | "format"
+            | "title"
+            | "description"
+            | "nullable"
+            | "enum"
+            | "properties"
+            | "required"
+            | "items"
+            | "minItems"
+            | "maxItems"
+            | "minProperties"
+            | "maxProperties"
+            | "minLength"
+            | "maxLength"
+            | "pattern"
+            | "minimum"
+            | "maximum"
+            | "anyOf"
+            | "propertyOrdering"
+            | "default"
+            | "example"
+    )
+}
+
 /// The subset's type names.
 pub const TYPES: &[&str] = &["STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT"];
 
@@ -254,7 +283,7 @@ fn normalize(node: &mut Value, ptr: &str, report: &mut Report) {
             key == "format"
                 || key == "examples"
                 || (key == "items" && value.is_array())
-                || !KEYWORDS.contains(&key)
+                || !is_keyword(key)
         })
         .map(|(key, _)| key.clone())
         .collect();
@@ -285,7 +314,7 @@ fn normalize(node: &mut Value, ptr: &str, report: &mut Report) {
                 "gemini.keywords",
                 "`items` as a list (a tuple) cannot be expressed",
             );
-        } else if !KEYWORDS.contains(&key.as_str())
+        } else if !is_keyword(&key)
             && let Some(value) = map.remove(&key)
         {
             notes.keyword(&key, &value);
@@ -572,7 +601,7 @@ pub(crate) fn check(definition: &Value, report: &mut Report) {
             return;
         };
         for key in map.keys() {
-            if KEYWORDS.contains(&key.as_str()) {
+            if is_keyword(key) {
                 continue;
             }
             let rule = if matches!(key.as_str(), "$ref" | "$defs" | "definitions") {
@@ -669,4 +698,27 @@ pub(crate) fn check(definition: &Value, report: &mut Report) {
             }
         }
     });
+}
+
+#[cfg(test)]
+mod keyword_tests {
+    use super::*;
+
+    #[test]
+    fn is_keyword_is_membership_of_the_list() {
+        for key in KEYWORDS {
+            assert!(is_keyword(key), "{key}");
+        }
+        for key in [
+            "",
+            "Type",
+            "types",
+            "$ref",
+            "oneOf",
+            "patternProperties",
+            "minContains",
+        ] {
+            assert_eq!(is_keyword(key), KEYWORDS.contains(&key), "{key}");
+        }
+    }
 }

@@ -112,6 +112,35 @@ pub const KEYWORDS: &[&str] = &[
     "maxItems",
 ];
 
+/// Is `key` one of [`KEYWORDS`]? (A `match` rather than a scan of the list.)
+fn is_keyword(key: &str) -> bool {
+    matches!(
+        key,
+        "type"
+            | "description"
+            | "title"
+            | "properties"
+            | "required"
+            | "additionalProperties"
+            | "items"
+            | "enum"
+            | "const"
+            | "anyOf"
+            | "$ref"
+            | "$defs"
+            | "definitions"
+            | "pattern"
+            | "format"
+            | "multipleOf"
+            | "minimum"
+            | "maximum"
+            | "exclusiveMinimum"
+            | "exclusiveMaximum"
+            | "minItems"
+            | "maxItems"
+    )
+}
+
 /// String formats strict mode accepts.
 pub const FORMATS: &[&str] = &[
     "date-time",
@@ -189,12 +218,12 @@ fn strict_node(node: &mut Value, ptr: &str, is_root: bool, ctx: &mut Ctx<'_>) {
             key == "format"
                 || key == "prefixItems"
                 || (key == "items" && value.is_array())
-                || (!KEYWORDS.contains(&key) && key != "patternProperties")
+                || (!is_keyword(key) && key != "patternProperties")
         })
         .map(|(key, _)| key.clone())
         .collect();
     for key in keys {
-        let supported = KEYWORDS.contains(&key.as_str());
+        let supported = is_keyword(&key);
         if key == "format" {
             let format = map
                 .get("format")
@@ -612,7 +641,7 @@ pub(crate) fn check(definition: &Value, report: &mut Report) {
             return;
         };
         for key in map.keys() {
-            if !KEYWORDS.contains(&key.as_str()) {
+            if !is_keyword(key) {
                 report.push(
                     &join(ptr, key),
                     "openai.keywords",
@@ -776,4 +805,27 @@ fn nesting(node: &Value) -> usize {
         deepest = deepest.max(depth);
     });
     own + deepest
+}
+
+#[cfg(test)]
+mod keyword_tests {
+    use super::*;
+
+    #[test]
+    fn is_keyword_is_membership_of_the_list() {
+        for key in KEYWORDS {
+            assert!(is_keyword(key), "{key}");
+        }
+        for key in [
+            "",
+            "Type",
+            "types",
+            "$ref",
+            "oneOf",
+            "patternProperties",
+            "minContains",
+        ] {
+            assert_eq!(is_keyword(key), KEYWORDS.contains(&key), "{key}");
+        }
+    }
 }
