@@ -302,11 +302,12 @@ pub struct SampleValue<'a> {
 /// (the root, `properties`, `items`, `additionalProperties`), in document order.
 pub fn sample_values(schema: &Value) -> Vec<SampleValue<'_>> {
     let mut samples = Vec::new();
-    collect_samples(schema, String::new(), &mut samples);
+    collect_samples(schema, &mut String::new(), &mut samples);
     samples
 }
 
-fn collect_samples<'a>(node: &'a Value, at: String, samples: &mut Vec<SampleValue<'a>>) {
+/// `at` is the pointer of `node` (a buffer restored on return).
+fn collect_samples<'a>(node: &'a Value, at: &mut String, samples: &mut Vec<SampleValue<'a>>) {
     let Some(map) = node.as_object() else {
         return;
     };
@@ -330,18 +331,25 @@ fn collect_samples<'a>(node: &'a Value, at: String, samples: &mut Vec<SampleValu
             });
         }
     }
+    let length = at.len();
     if let Some(properties) = map.get("properties").and_then(Value::as_object) {
         for (name, property) in properties {
-            collect_samples(
-                property,
-                format!("{at}/properties/{}", escape_token(name)),
-                samples,
-            );
+            at.push_str("/properties/");
+            if name.contains(['~', '/']) {
+                at.push_str(&escape_token(name));
+            } else {
+                at.push_str(name);
+            }
+            collect_samples(property, at, samples);
+            at.truncate(length);
         }
     }
     for keyword in ["items", "additionalProperties"] {
         if let Some(child) = map.get(keyword) {
-            collect_samples(child, format!("{at}/{keyword}"), samples);
+            at.push('/');
+            at.push_str(keyword);
+            collect_samples(child, at, samples);
+            at.truncate(length);
         }
     }
 }
