@@ -255,12 +255,10 @@ fn input_rows<'a>(schema: &'a Value, prefix: &str, rows: &mut Vec<Row<'a>>) {
         .and_then(Value::as_array)
         .map(|r| r.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default();
-    let mut names: Vec<&String> = properties.keys().collect();
-    names.sort();
-    for name in names {
-        let Some(property) = properties.get(name) else {
-            continue;
-        };
+    // Sorted by name (whatever the map's own order).
+    let mut entries: Vec<(&String, &Value)> = properties.iter().collect();
+    entries.sort_by(|a, b| a.0.cmp(b.0));
+    for (name, property) in entries {
         let field = format!("{prefix}{name}");
         let property_node = property.as_object();
         let description = property_node
@@ -336,13 +334,51 @@ fn type_name(schema: &Value) -> String {
     }
 }
 
+/// The place of a keyword [`constraints`] writes among [`CONSTRAINTS`] of them.
+fn constraint_slot(key: &str) -> Option<usize> {
+    Some(match key {
+        "minLength" => 0,
+        "maxLength" => 1,
+        "pattern" => 2,
+        "format" => 3,
+        "minimum" => 4,
+        "exclusiveMinimum" => 5,
+        "maximum" => 6,
+        "exclusiveMaximum" => 7,
+        "multipleOf" => 8,
+        "minItems" => 9,
+        "maxItems" => 10,
+        "uniqueItems" => 11,
+        "minProperties" => 12,
+        "maxProperties" => 13,
+        "items" => 14,
+        "default" => 15,
+        "deprecated" => 16,
+        _ => return None,
+    })
+}
+
+/// How many keywords [`constraints`] writes.
+const CONSTRAINTS: usize = 17;
+
 /// `minimum 0`, `pattern ^…$`, `1–10 items`, `default 5`, …
 fn constraints(schema: &Value) -> Vec<String> {
     let Some(node) = schema.as_object() else {
         return Vec::new();
     };
+    // Most nodes have few keywords: one pass picks the ones written here, in the order below.
+    let mut found: [Option<&Value>; CONSTRAINTS] = [None; CONSTRAINTS];
+    for (key, value) in node {
+        if let Some(i) = constraint_slot(key) {
+            found[i] = Some(value);
+        }
+    }
+    if found.iter().all(Option::is_none) {
+        return Vec::new();
+    }
+    let get = |key: &str| constraint_slot(key).and_then(|i| found[i]);
     let mut out = Vec::new();
-    let number = |key: &str| match node.get(key) {
+    let number = |key: &str| match get(key) {
         // A number's `Display` is its JSON text.
         Some(Value::Number(n)) => Some(n.to_string()),
         _ => None,
@@ -354,10 +390,10 @@ fn constraints(schema: &Value) -> Vec<String> {
         "character",
         "characters",
     );
-    if let Some(pattern) = node.get("pattern").and_then(Value::as_str) {
+    if let Some(pattern) = get("pattern").and_then(Value::as_str) {
         out.push(format!("pattern `{pattern}`"));
     }
-    if let Some(format) = node.get("format").and_then(Value::as_str) {
+    if let Some(format) = get("format").and_then(Value::as_str) {
         out.push(format!("format `{format}`"));
     }
     for (key, label) in [
@@ -378,7 +414,7 @@ fn constraints(schema: &Value) -> Vec<String> {
         "item",
         "items",
     );
-    if node.get("uniqueItems") == Some(&Value::Bool(true)) {
+    if get("uniqueItems") == Some(&Value::Bool(true)) {
         out.push("unique items".to_owned());
     }
     range(
@@ -388,16 +424,16 @@ fn constraints(schema: &Value) -> Vec<String> {
         "property",
         "properties",
     );
-    if let Some(items) = node.get("items") {
+    if let Some(items) = get("items") {
         let item_constraints = constraints(items);
         if !item_constraints.is_empty() {
             out.push(format!("each item: {}", item_constraints.join(", ")));
         }
     }
-    if let Some(default) = node.get("default") {
+    if let Some(default) = get("default") {
         out.push(format!("default `{}`", canonical_json(default)));
     }
-    if node.get("deprecated") == Some(&Value::Bool(true)) {
+    if get("deprecated") == Some(&Value::Bool(true)) {
         out.push("deprecated".to_owned());
     }
     out
