@@ -90,6 +90,7 @@ pub fn render(
     let mut schema_files = Vec::with_capacity(sorted.len());
     let mut files = Vec::with_capacity(2 * sorted.len() + 8);
     let mut index = String::new();
+    let mut input_text = String::new();
     let mut catalogs: Vec<CatalogWriter> = Dialect::ALL
         .iter()
         .map(|dialect| CatalogWriter::new(*dialect))
@@ -105,13 +106,17 @@ pub fn render(
                 catalog.reserve(left);
             }
         }
-        index_entry(&mut index, spec);
+        // The input schema is written once, at the indent it has in the index and in the
+        // provider files that keep it; the schema file is the same text one level less deep.
+        input_text.clear();
+        dialect::json::write_pretty(&mut input_text, &spec.input_schema, 2);
+        index_entry(&mut index, spec, &input_text);
         schema_files.push((
             schemas.join(format!("{}.json", spec.name)),
-            dialect::json::pretty_line(&spec.input_schema),
+            outdented(&input_text, 4),
         ));
         for catalog in &mut catalogs {
-            catalog.push(spec);
+            catalog.push(spec, Some(&input_text));
         }
         let (page, text) = crate::docs::page(spec);
         files.push((dirs.docs.join(page), text));
@@ -133,9 +138,25 @@ pub fn render(
     Ok(files.into_iter().collect())
 }
 
+/// Pretty JSON written at some indent, as if written at an indent `by` spaces less deep, with a
+/// final newline (JSON text has no raw newline inside a string: every newline starts a line).
+fn outdented(text: &str, by: usize) -> String {
+    let mut out = String::with_capacity(text.len() + 1);
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+            out.push_str(line.get(by..).unwrap_or_default());
+        } else {
+            out.push_str(line);
+        }
+    }
+    out.push('\n');
+    out
+}
+
 /// Appends one tool to the text of `tools.json`: what pretty-printing the sorted specs as one
 /// array writes (the fields in the order `ToolSpec` serializes them).
-fn index_entry(index: &mut String, spec: &ToolSpec) {
+fn index_entry(index: &mut String, spec: &ToolSpec, input_text: &str) {
     use dialect::json::Field;
     index.push_str(if index.is_empty() { "[\n  " } else { ",\n  " });
     let mut fields = vec![
@@ -148,7 +169,7 @@ fn index_entry(index: &mut String, spec: &ToolSpec) {
             "category",
             spec.category.as_deref().map_or(Field::Null, Field::Text),
         ),
-        ("inputSchema", Field::Json(&spec.input_schema)),
+        ("inputSchema", Field::Written(input_text)),
     ];
     if let Some(output) = &spec.output_schema {
         fields.push(("outputSchema", Field::Json(output)));
@@ -473,6 +494,39 @@ mod tests {
     }
 
     #[test]
+    fn shared_schema_text_gives_the_files_each_output_writes_alone() {
+        let text = include_str!("../../generated/tools.json");
+        let mut specs: Vec<ToolSpec> = serde_json::from_str(text).expect("tools.json");
+        let mut odd = spec("odd");
+        odd.input_schema = json!({"type": "object", "properties": {"a": {"type": "string",
+            "description": "line\nbreak \"quoted\"", "enum": [], "default": {}}}});
+        specs.push(odd);
+        specs.push(spec("bare"));
+        let dirs = OutputDirs {
+            out: "generated".into(),
+            docs: "docs/tools".into(),
+        };
+        let files = render(&specs, &dirs).expect("the specs export");
+        for spec in &specs {
+            let path = dirs.schemas().join(format!("{}.json", spec.name));
+            assert_eq!(
+                files[&path],
+                dialect::json::pretty_line(&spec.input_schema),
+                "{}",
+                spec.name
+            );
+        }
+        for dialect in Dialect::ALL {
+            let path = dirs.providers().join(dialect.file_name());
+            assert_eq!(
+                files[&path],
+                dialect::catalog_json(*dialect, &specs).expect("the specs export"),
+                "{dialect}"
+            );
+        }
+    }
+
+    #[test]
     fn the_tools_index_is_the_pretty_specs() {
         let mut full = spec("full");
         full.category = Some("web \"quoted\"".to_owned());
@@ -498,7 +552,9 @@ mod tests {
         for specs in [vec![], vec![spec("a")], vec![spec("a"), full]] {
             let mut index = String::new();
             for spec in &specs {
-                index_entry(&mut index, spec);
+                let mut input_text = String::new();
+                dialect::json::write_pretty(&mut input_text, &spec.input_schema, 2);
+                index_entry(&mut index, spec, &input_text);
             }
             index.push_str(if index.is_empty() { "[]\n" } else { "\n]\n" });
             let mut expected = serde_json::to_string_pretty(&specs).expect("specs serialize");

@@ -126,6 +126,7 @@ pub(crate) fn write_unchanged(
     out: &mut String,
     indent: usize,
     spec: &ToolSpec,
+    input_text: Option<&str>,
 ) -> Option<Result<(), Vec<super::Violation>>> {
     let schema = &spec.input_schema;
     if schema.get("allOf").is_some() || super::has_key(schema, &["$schema"]) {
@@ -141,7 +142,10 @@ pub(crate) fn write_unchanged(
         indent,
         &[
             ("description", Field::Text(&spec.description)),
-            ("input_schema", Field::Json(schema)),
+            (
+                "input_schema",
+                input_text.map_or(Field::Json(schema), Field::Written),
+            ),
             ("name", Field::Text(&spec.name)),
         ],
     );

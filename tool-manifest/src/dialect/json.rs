@@ -70,6 +70,8 @@ pub(crate) enum Field<'a> {
     Text(&'a str),
     /// Any JSON value.
     Json(&'a Value),
+    /// A JSON value already written by [`write_pretty`] at the indent of this field's value.
+    Written(&'a str),
     /// An array of objects.
     Objects(Vec<Vec<(&'a str, Field<'a>)>>),
 }
@@ -94,6 +96,7 @@ pub(crate) fn write_object(out: &mut String, indent: usize, fields: &[(&str, Fie
             Field::Bool(false) => out.push_str("false"),
             Field::Text(text) => write_string(out, text),
             Field::Json(value) => write_pretty(out, value, indent + 1),
+            Field::Written(text) => out.push_str(text),
             Field::Objects(items) if items.is_empty() => out.push_str("[]"),
             Field::Objects(items) => {
                 out.push('[');

@@ -127,6 +127,7 @@ pub(crate) fn write_unchanged(
     out: &mut String,
     indent: usize,
     spec: &ToolSpec,
+    input_text: Option<&str>,
 ) -> Option<Result<(), Vec<super::Violation>>> {
     let output = spec.output_schema.as_ref();
     if !is_unchanged(&spec.input_schema, true) || !output.is_none_or(|o| is_unchanged(o, false)) {
@@ -148,7 +149,10 @@ pub(crate) fn write_unchanged(
     let mut fields = vec![
         ("annotations", Field::Json(&annotations)),
         ("description", Field::Text(&spec.description)),
-        ("inputSchema", Field::Json(&spec.input_schema)),
+        (
+            "inputSchema",
+            input_text.map_or(Field::Json(&spec.input_schema), Field::Written),
+        ),
         ("name", Field::Text(&spec.name)),
     ];
     if let Some(output) = output {

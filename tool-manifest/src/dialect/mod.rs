@@ -264,7 +264,7 @@ pub fn catalog_json(dialect: Dialect, specs: &[ToolSpec]) -> Result<String, Expo
     sorted.sort_by(|a, b| a.name.cmp(&b.name));
     let mut catalog = CatalogWriter::new(dialect);
     for spec in &sorted {
-        catalog.push(spec);
+        catalog.push(spec, None);
     }
     catalog.finish(&sorted)
 }
@@ -294,8 +294,10 @@ impl CatalogWriter {
         self.text.reserve(self.text.len() * tools);
     }
 
-    /// Converts and writes the next tool (tools come sorted by name).
-    pub(crate) fn push(&mut self, spec: &ToolSpec) {
+    /// Converts and writes the next tool (tools come sorted by name). `input_text`, when
+    /// given, is the tool's input schema as [`json::write_pretty`] writes it at indent 2 (where
+    /// a definition's schema sits in the file), to be copied rather than written again.
+    pub(crate) fn push(&mut self, spec: &ToolSpec, input_text: Option<&str>) {
         // MCP and Anthropic keep most schemas as they are: then the definition is written
         // straight from the spec (checked the same way), without a copy of its schemas.
         let length = self.text.len();
@@ -306,8 +308,10 @@ impl CatalogWriter {
                 ",\n  "
             });
             let written = match self.dialect {
-                Dialect::Mcp => mcp::write_unchanged(&mut self.text, 1, spec),
-                Dialect::Anthropic => anthropic::write_unchanged(&mut self.text, 1, spec),
+                Dialect::Mcp => mcp::write_unchanged(&mut self.text, 1, spec, input_text),
+                Dialect::Anthropic => {
+                    anthropic::write_unchanged(&mut self.text, 1, spec, input_text)
+                }
                 Dialect::OpenAi | Dialect::Gemini => None,
             };
             match written {
