@@ -7,21 +7,22 @@
 //!
 //! - `<n>/toml_parse`: every file read and parsed with `toml::from_str` into a `toml::Table`, the
 //!   baseline;
-//! - `<n>/generate`: `manifest::load_dir` (parse, check, meta-validate, validate the examples),
+//! - `<n>/generate`: `manifest::load_dir` (parse, check, validate the schemas and the examples),
 //!   `outputs::render` (tools index, schemas, every provider export, docs) and
-//!   `codegen::generate` (the Rust module): every output `generate` produces. The outputs are
-//!   rendered in sets of 100 tools, as when the recorded numbers were taken (codegen takes every
-//!   tool at once).
+//!   `codegen::generate` (the Rust module): every output `generate` produces, every tool at once,
+//!   as the command line does.
 //!
 //! Ratios: `generate ÷ toml_parse` per size (target ≤ 3× at 1,000), and `generate` at 10,000 ÷ at
 //! 1,000 (linear growth: ≤ 11×). `generate_phases/*/1000` splits `generate` at 1,000 into its
 //! three steps (at another size with `GENERATE_BENCH_PHASES=10000`). Pick benchmarks by filter
 //! (`cargo bench -p tool-manifest --bench generate -- /1000$`) and skip the setup of sizes not
-//! wanted with `GENERATE_BENCH_SIZES=100,1000`.
+//! wanted with `GENERATE_BENCH_SIZES=100,1000`. `GENERATE_BENCH_ROUNDS=<rounds>` adds the ratios
+//! of `load_dir` and `render` to `toml_parse` measured side by side in each round (see
+//! [`interleaved`]).
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use tool_manifest::{codegen, manifest, outputs};
@@ -166,19 +167,19 @@ fn toml_parse(files: &[PathBuf]) -> usize {
         .sum()
 }
 
-/// How many tools one rendered set holds (kept as when the recorded numbers were taken).
-const SET: usize = 100;
+/// Where `generate` puts the outputs (they are computed in memory only).
+fn output_dirs() -> outputs::OutputDirs {
+    outputs::OutputDirs {
+        out: "generated".into(),
+        docs: "docs/tools".into(),
+    }
+}
 
 fn generate(tools: &Path) -> usize {
     let specs = manifest::load_dir(tools).expect("valid manifests");
-    let mut files = 0;
-    for (i, set) in specs.chunks(SET).enumerate() {
-        let dirs = outputs::OutputDirs {
-            out: format!("generated/set_{i:03}").into(),
-            docs: format!("docs/tools/set_{i:03}").into(),
-        };
-        files += outputs::render(set, &dirs).expect("exportable tools").len();
-    }
+    let files = outputs::render(&specs, &output_dirs())
+        .expect("exportable tools")
+        .len();
     let code = codegen::generate(&specs).expect("code generates");
     files + code.len()
 }
@@ -214,22 +215,73 @@ fn bench(c: &mut Criterion) {
         b.iter(|| black_box(manifest::load_dir(&tools).expect("valid manifests").len()));
     });
     group.bench_function(BenchmarkId::new("render", n), |b| {
+        let dirs = output_dirs();
         b.iter(|| {
-            let mut files = 0;
-            for set in specs.chunks(SET) {
-                let dirs = outputs::OutputDirs {
-                    out: "generated".into(),
-                    docs: "docs/tools".into(),
-                };
-                files += outputs::render(set, &dirs).expect("exportable tools").len();
-            }
-            black_box(files)
+            black_box(
+                outputs::render(&specs, &dirs)
+                    .expect("exportable tools")
+                    .len(),
+            )
         });
     });
     group.bench_function(BenchmarkId::new("codegen", n), |b| {
         b.iter(|| black_box(codegen::generate(&specs).expect("code generates").len()));
     });
     group.finish();
+
+    interleaved(&work.path().join("phases"));
+}
+
+/// With `GENERATE_BENCH_ROUNDS=<rounds>`: `toml_parse`, `load_dir` and `render` of the phase
+/// manifests measured one right after the other in each round, and the median over the rounds
+/// of each step's time divided by `toml_parse`'s in the same round. On a shared machine whose
+/// load changes within seconds, these ratios move far less than those of benchmarks measured
+/// one after the other.
+fn interleaved(dir: &Path) {
+    let Ok(rounds) = std::env::var("GENERATE_BENCH_ROUNDS") else {
+        return;
+    };
+    let rounds: usize = rounds
+        .trim()
+        .parse()
+        .expect("GENERATE_BENCH_ROUNDS is a number");
+    let tools = dir.join("tools");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&tools)
+        .expect("the phase manifests")
+        .map(|entry| entry.expect("a directory entry").path())
+        .collect();
+    files.sort();
+    let specs = manifest::load_dir(&tools).expect("valid manifests");
+    let dirs = output_dirs();
+    let time = |step: &mut dyn FnMut() -> usize| {
+        let start = Instant::now();
+        black_box(step());
+        start.elapsed().as_secs_f64()
+    };
+    let (mut load, mut render, mut both) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..rounds {
+        let parse = time(&mut || toml_parse(&files));
+        let l = time(&mut || manifest::load_dir(&tools).expect("valid manifests").len());
+        let r = time(&mut || {
+            outputs::render(&specs, &dirs)
+                .expect("exportable tools")
+                .len()
+        });
+        load.push(l / parse);
+        render.push(r / parse);
+        both.push((l + r) / parse);
+    }
+    let median = |ratios: &mut Vec<f64>| {
+        ratios.sort_by(f64::total_cmp);
+        ratios[ratios.len() / 2]
+    };
+    println!(
+        "interleaved, {} tools, {rounds} rounds, median ratio to toml_parse in the same round: load_dir {:.2}x, render {:.2}x, load_dir + render {:.2}x",
+        files.len(),
+        median(&mut load),
+        median(&mut render),
+        median(&mut both),
+    );
 }
 
 criterion_group!(benches, bench);

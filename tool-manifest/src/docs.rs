@@ -23,11 +23,24 @@ pub fn render(specs: &[ToolSpec]) -> BTreeMap<String, String> {
     sorted.sort_by(|a, b| a.name.cmp(&b.name));
     let mut files = BTreeMap::new();
     for spec in &sorted {
-        files.insert(format!("{}.md", spec.name), finish(tool_page(spec)));
+        let (name, page) = page(spec);
+        files.insert(name, page);
     }
-    files.insert("README.md".to_owned(), finish(index(&sorted)));
-    files.insert("SUMMARY.md".to_owned(), finish(summary(&sorted)));
+    files.extend(index_files(&sorted));
     files
+}
+
+/// The page of one tool: its file name and its content.
+pub(crate) fn page(spec: &ToolSpec) -> (String, String) {
+    (format!("{}.md", spec.name), finish(tool_page(spec)))
+}
+
+/// `README.md` and `SUMMARY.md` of the tools, sorted by name.
+pub(crate) fn index_files(sorted: &[&ToolSpec]) -> [(String, String); 2] {
+    [
+        ("README.md".to_owned(), finish(index(sorted))),
+        ("SUMMARY.md".to_owned(), finish(summary(sorted))),
+    ]
 }
 
 /// Header, content, exactly one trailing newline.
@@ -37,7 +50,7 @@ fn finish(body: String) -> String {
 
 /// The page of one tool.
 fn tool_page(spec: &ToolSpec) -> String {
-    let mut out = String::new();
+    let mut out = String::with_capacity(4096);
     let _ = writeln!(out, "# {}\n", inline(&spec.title));
     let _ = writeln!(out, "- **Tool:** `{}`", spec.name);
     let _ = writeln!(
@@ -86,14 +99,13 @@ fn tool_page(spec: &ToolSpec) -> String {
         out.push_str("| code | message | retryable | recommended action |\n");
         out.push_str("|---|---|---|---|\n");
         for e in &spec.errors {
-            let _ = writeln!(
-                out,
-                "| `{}` | {} | {} | {} |",
-                cell(&e.code),
-                cell(&e.message),
-                if e.retryable { "yes" } else { "no" },
-                cell(&e.recommended_action),
-            );
+            out.push_str("| `");
+            push_cell(&mut out, &e.code);
+            out.push_str("` | ");
+            push_cell(&mut out, &e.message);
+            out.push_str(if e.retryable { " | yes | " } else { " | no | " });
+            push_cell(&mut out, &e.recommended_action);
+            out.push_str(" |\n");
         }
         out.push('\n');
     }
@@ -199,35 +211,39 @@ fn summary(specs: &[&ToolSpec]) -> String {
 }
 
 /// One row of an input table.
-struct Row {
+struct Row<'a> {
     field: String,
     ty: String,
     required: bool,
     constraints: Vec<String>,
-    description: String,
+    description: &'a str,
 }
 
 /// The Markdown table of a schema's fields.
-fn field_table(out: &mut String, rows: &[Row]) {
+fn field_table(out: &mut String, rows: &[Row<'_>]) {
     out.push_str("| field | type | required | constraints | description |\n");
     out.push_str("|---|---|---|---|---|\n");
     for row in rows {
-        let _ = writeln!(
-            out,
-            "| `{}` | {} | {} | {} | {} |",
-            cell(&row.field),
-            cell(&row.ty),
-            if row.required { "yes" } else { "no" },
-            cell(&row.constraints.join(", ")),
-            cell(&row.description),
-        );
+        out.push_str("| `");
+        push_cell(out, &row.field);
+        out.push_str("` | ");
+        push_cell(out, &row.ty);
+        out.push_str(if row.required {
+            " | yes | "
+        } else {
+            " | no | "
+        });
+        push_cell(out, &row.constraints.join(", "));
+        out.push_str(" | ");
+        push_cell(out, row.description);
+        out.push_str(" |\n");
     }
     out.push('\n');
 }
 
 /// Rows for every property of an object schema, nested ones as dotted paths
 /// (`style.color`, `anchors[].price`, `labels.*`).
-fn input_rows(schema: &Value, prefix: &str, rows: &mut Vec<Row>) {
+fn input_rows<'a>(schema: &'a Value, prefix: &str, rows: &mut Vec<Row<'a>>) {
     let Some(node) = schema.as_object() else {
         return;
     };
@@ -239,12 +255,10 @@ fn input_rows(schema: &Value, prefix: &str, rows: &mut Vec<Row>) {
         .and_then(Value::as_array)
         .map(|r| r.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default();
-    let mut names: Vec<&String> = properties.keys().collect();
-    names.sort();
-    for name in names {
-        let Some(property) = properties.get(name) else {
-            continue;
-        };
+    // Sorted by name (whatever the map's own order).
+    let mut entries: Vec<(&String, &Value)> = properties.iter().collect();
+    entries.sort_by(|a, b| a.0.cmp(b.0));
+    for (name, property) in entries {
         let field = format!("{prefix}{name}");
         let property_node = property.as_object();
         let description = property_node
@@ -255,7 +269,7 @@ fn input_rows(schema: &Value, prefix: &str, rows: &mut Vec<Row>) {
             ty: type_name(property),
             required: required.contains(name.as_str()),
             constraints: constraints(property),
-            description: description.to_owned(),
+            description,
             field: field.clone(),
         });
         nested_rows(property, &field, rows);
@@ -263,7 +277,7 @@ fn input_rows(schema: &Value, prefix: &str, rows: &mut Vec<Row>) {
 }
 
 /// Rows below a property: object properties, array items, map values.
-fn nested_rows(schema: &Value, field: &str, rows: &mut Vec<Row>) {
+fn nested_rows<'a>(schema: &'a Value, field: &str, rows: &mut Vec<Row<'a>>) {
     let Some(node) = schema.as_object() else {
         return;
     };
@@ -320,16 +334,54 @@ fn type_name(schema: &Value) -> String {
     }
 }
 
+/// The place of a keyword [`constraints`] writes among [`CONSTRAINTS`] of them.
+fn constraint_slot(key: &str) -> Option<usize> {
+    Some(match key {
+        "minLength" => 0,
+        "maxLength" => 1,
+        "pattern" => 2,
+        "format" => 3,
+        "minimum" => 4,
+        "exclusiveMinimum" => 5,
+        "maximum" => 6,
+        "exclusiveMaximum" => 7,
+        "multipleOf" => 8,
+        "minItems" => 9,
+        "maxItems" => 10,
+        "uniqueItems" => 11,
+        "minProperties" => 12,
+        "maxProperties" => 13,
+        "items" => 14,
+        "default" => 15,
+        "deprecated" => 16,
+        _ => return None,
+    })
+}
+
+/// How many keywords [`constraints`] writes.
+const CONSTRAINTS: usize = 17;
+
 /// `minimum 0`, `pattern ^…$`, `1–10 items`, `default 5`, …
 fn constraints(schema: &Value) -> Vec<String> {
     let Some(node) = schema.as_object() else {
         return Vec::new();
     };
+    // Most nodes have few keywords: one pass picks the ones written here, in the order below.
+    let mut found: [Option<&Value>; CONSTRAINTS] = [None; CONSTRAINTS];
+    for (key, value) in node {
+        if let Some(i) = constraint_slot(key) {
+            found[i] = Some(value);
+        }
+    }
+    if found.iter().all(Option::is_none) {
+        return Vec::new();
+    }
+    let get = |key: &str| constraint_slot(key).and_then(|i| found[i]);
     let mut out = Vec::new();
-    let number = |key: &str| {
-        node.get(key)
-            .filter(|v| v.is_number())
-            .map(Value::to_string)
+    let number = |key: &str| match get(key) {
+        // A number's `Display` is its JSON text.
+        Some(Value::Number(n)) => Some(n.to_string()),
+        _ => None,
     };
     range(
         &mut out,
@@ -338,10 +390,10 @@ fn constraints(schema: &Value) -> Vec<String> {
         "character",
         "characters",
     );
-    if let Some(pattern) = node.get("pattern").and_then(Value::as_str) {
+    if let Some(pattern) = get("pattern").and_then(Value::as_str) {
         out.push(format!("pattern `{pattern}`"));
     }
-    if let Some(format) = node.get("format").and_then(Value::as_str) {
+    if let Some(format) = get("format").and_then(Value::as_str) {
         out.push(format!("format `{format}`"));
     }
     for (key, label) in [
@@ -362,7 +414,7 @@ fn constraints(schema: &Value) -> Vec<String> {
         "item",
         "items",
     );
-    if node.get("uniqueItems") == Some(&Value::Bool(true)) {
+    if get("uniqueItems") == Some(&Value::Bool(true)) {
         out.push("unique items".to_owned());
     }
     range(
@@ -372,16 +424,16 @@ fn constraints(schema: &Value) -> Vec<String> {
         "property",
         "properties",
     );
-    if let Some(items) = node.get("items") {
+    if let Some(items) = get("items") {
         let item_constraints = constraints(items);
         if !item_constraints.is_empty() {
             out.push(format!("each item: {}", item_constraints.join(", ")));
         }
     }
-    if let Some(default) = node.get("default") {
+    if let Some(default) = get("default") {
         out.push(format!("default `{}`", canonical_json(default)));
     }
-    if node.get("deprecated") == Some(&Value::Bool(true)) {
+    if get("deprecated") == Some(&Value::Bool(true)) {
         out.push("deprecated".to_owned());
     }
     out
@@ -399,8 +451,25 @@ fn range(out: &mut Vec<String>, min: Option<String>, max: Option<String>, one: &
     }
 }
 
+/// Appends [`cell`] of `text`.
+fn push_cell(out: &mut String, text: &str) {
+    if is_one_clean_line(text) {
+        out.push_str(text);
+    } else {
+        out.push_str(&cell_of_any_text(text));
+    }
+}
+
 /// A table cell: one line, `|` escaped.
 fn cell(text: &str) -> String {
+    if is_one_clean_line(text) {
+        return text.to_owned();
+    }
+    cell_of_any_text(text)
+}
+
+/// [`cell`] for text with line breaks, runs of white space or `|`.
+fn cell_of_any_text(text: &str) -> String {
     let paragraphs: Vec<String> = text
         .trim()
         .split("\n\n")
@@ -410,13 +479,40 @@ fn cell(text: &str) -> String {
     paragraphs.join("<br><br>").replace('|', "\\|")
 }
 
+/// Is `text` already what [`cell`] makes of it: words separated by single spaces, no `|`?
+fn is_one_clean_line(text: &str) -> bool {
+    if text.is_ascii() {
+        // The same test on bytes: ASCII white space is `\t` to `\r` and the space.
+        let mut previous_space = true;
+        for byte in text.bytes() {
+            let space = byte == b' ';
+            if (space && previous_space) || byte == b'|' || (b'\t'..=b'\r').contains(&byte) {
+                return false;
+            }
+            previous_space = space;
+        }
+        return !previous_space || text.is_empty();
+    }
+    let mut previous_space = true;
+    for c in text.chars() {
+        let space = c == ' ';
+        if (space && previous_space) || c == '|' || (!space && c.is_whitespace()) {
+            return false;
+        }
+        previous_space = space;
+    }
+    !previous_space || text.is_empty()
+}
+
 /// Text for a heading or a list item: one line.
 fn inline(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 fn pretty(value: &Value) -> String {
-    serde_json::to_string_pretty(&canonical_json(value)).unwrap_or_else(|_| value.to_string())
+    let mut out = String::new();
+    crate::dialect::json::write_pretty(&mut out, &canonical_json(value), 0);
+    out
 }
 
 #[cfg(test)]
@@ -478,6 +574,13 @@ mod tests {
     #[test]
     fn cells_stay_on_one_line_and_escape_pipes() {
         assert_eq!(cell("a | b\nc\n\nd"), "a \\| b c<br><br>d");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn clean_lines_are_kept_as_they_are(text in "[a b|\n\t\u{b}\u{c}\r\u{1f}\u{a0}\u{2028}é]{0,12}") {
+            proptest::prop_assert_eq!(cell(&text), cell_of_any_text(&text));
+        }
     }
 
     #[test]

@@ -41,6 +41,7 @@ use toml::de::{DeTable, DeValue};
 
 use crate::check::{self, DeclaredName};
 use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::dialect::known;
 use crate::model::{self, ErrorSpec, ExampleSpec, Mode, Safety, ToolSpec};
 use crate::schema::{self, SchemaIssue, closest, display_pointer, escape_token, truncate};
 
@@ -181,16 +182,13 @@ pub fn load_dir(dir: &Path) -> Result<Vec<ToolSpec>, Diagnostics> {
     let mut specs = Vec::new();
     let mut names = Vec::new();
     let mut diagnostics = Vec::new();
-    for file in files {
+    for (file, length) in files {
         // A huge file is refused before it is read.
-        if let Ok(metadata) = std::fs::metadata(&file)
-            && metadata.len() > MAX_MANIFEST_BYTES as u64
-        {
+        if length > MAX_MANIFEST_BYTES as u64 {
             diagnostics.push(Diagnostic::file(
                 &file,
                 format!(
-                    "the manifest is {} bytes, more than the {MAX_MANIFEST_BYTES} a manifest may have",
-                    metadata.len()
+                    "the manifest is {length} bytes, more than the {MAX_MANIFEST_BYTES} a manifest may have"
                 ),
             ));
             continue;
@@ -230,8 +228,8 @@ pub fn load_dir(dir: &Path) -> Result<Vec<ToolSpec>, Diagnostics> {
     Ok(specs)
 }
 
-/// The `*.toml` files directly in `dir`, sorted.
-fn manifest_files(dir: &Path) -> Result<Vec<PathBuf>, Diagnostic> {
+/// The `*.toml` files directly in `dir` with their lengths, sorted.
+fn manifest_files(dir: &Path) -> Result<Vec<(PathBuf, u64)>, Diagnostic> {
     let entries = std::fs::read_dir(dir).map_err(|e| {
         let why = if e.kind() == std::io::ErrorKind::NotFound {
             "the manifest directory does not exist".to_owned()
@@ -249,9 +247,14 @@ fn manifest_files(dir: &Path) -> Result<Vec<PathBuf>, Diagnostic> {
         let is_toml = path.extension().is_some_and(|ext| ext == "toml");
         // Hidden files (editor lock and backup files) are not manifests.
         let hidden = entry.file_name().to_string_lossy().starts_with('.');
-        // `is_file` follows symlinks: a linked manifest counts.
-        if is_toml && !hidden && path.is_file() {
-            files.push(dir.join(entry.file_name()));
+        if !is_toml || hidden {
+            continue;
+        }
+        // `metadata` follows symlinks: a linked manifest counts.
+        if let Ok(metadata) = std::fs::metadata(&path)
+            && metadata.is_file()
+        {
+            files.push((path, metadata.len()));
         }
     }
     if files.is_empty() {
@@ -265,6 +268,15 @@ fn manifest_files(dir: &Path) -> Result<Vec<PathBuf>, Diagnostic> {
 }
 
 type Item<'i> = Spanned<DeValue<'i>>;
+
+/// How values are validated against a schema that passed every check.
+enum Checker {
+    /// The schema is known valid and compilable ([`known::is_known_valid`]): it is compiled
+    /// only for a value not known to match ([`known::is_known_match`]), to report its errors.
+    Known,
+    /// The schema, compiled.
+    Compiled(jsonschema::Validator),
+}
 
 /// A table of a manifest with a fixed set of keys.
 #[derive(Debug, Clone, Copy)]
@@ -296,35 +308,82 @@ impl Section {
     }
 }
 
-/// Byte ranges of the keys and values of a TOML value converted to JSON, by JSON Pointer.
-#[derive(Debug, Default)]
-struct SpanIndex {
-    spans: BTreeMap<String, (Option<Range<usize>>, Range<usize>)>,
+/// Where the keys and values of a TOML value converted to JSON are written, found by JSON
+/// Pointer when a message needs a location (the TOML tree is walked along the pointer: nothing is
+/// recorded for the many values that need no message).
+#[derive(Debug, Clone, Copy)]
+struct SpanIndex<'a, 'i> {
+    /// The converted value.
+    root: &'a Item<'i>,
+    /// Where its key is written.
+    key: Option<(usize, usize)>,
 }
 
-impl SpanIndex {
-    /// The nearest located ancestor-or-self of `pointer`.
-    fn nearest(&self, pointer: &str) -> Option<&(Option<Range<usize>>, Range<usize>)> {
-        let mut pointer = pointer;
-        loop {
-            if let Some(found) = self.spans.get(pointer) {
-                return Some(found);
-            }
-            pointer = &pointer[..pointer.rfind('/')?];
+impl<'a, 'i> SpanIndex<'a, 'i> {
+    fn new(root: &'a Item<'i>, key: Option<Range<usize>>) -> Self {
+        SpanIndex {
+            root,
+            key: key.map(|k| (k.start, k.end)),
         }
+    }
+
+    /// The key (when it has one) and the value of the nearest ancestor-or-self of `pointer`.
+    fn nearest(&self, pointer: &str) -> (Option<usize>, usize) {
+        let mut found = (self.key.map(|(start, _)| start), self.root.span().start);
+        let Some(rest) = pointer.strip_prefix('/') else {
+            return found;
+        };
+        let mut item = self.root;
+        for token in rest.split('/') {
+            let token = unescape_token(token);
+            match item.get_ref() {
+                DeValue::Table(table) => match table.get_key_value(token.as_ref()) {
+                    Some((key, value)) => {
+                        found = (Some(key.span().start), value.span().start);
+                        item = value;
+                    }
+                    None => break,
+                },
+                DeValue::Array(items) => match array_index(&token).and_then(|i| items.get(i)) {
+                    Some(value) => {
+                        found = (None, value.span().start);
+                        item = value;
+                    }
+                    None => break,
+                },
+                _ => break,
+            }
+        }
+        found
     }
 
     /// Where a keyword is written: its key when it has one, else its value.
     fn key_offset(&self, pointer: &str) -> usize {
-        self.nearest(pointer).map_or(0, |(key, value)| {
-            key.as_ref().map_or(value.start, |k| k.start)
-        })
+        let (key, value) = self.nearest(pointer);
+        key.unwrap_or(value)
     }
 
     /// Where a value is written.
     fn value_offset(&self, pointer: &str) -> usize {
-        self.nearest(pointer).map_or(0, |(_, value)| value.start)
+        self.nearest(pointer).1
     }
+}
+
+/// One reference token of a JSON Pointer, unescaped (`~1` → `/`, `~0` → `~`).
+fn unescape_token(token: &str) -> std::borrow::Cow<'_, str> {
+    if token.contains('~') {
+        token.replace("~1", "/").replace("~0", "~").into()
+    } else {
+        token.into()
+    }
+}
+
+/// An array index as JSON Pointer writes it: digits, no leading zero.
+fn array_index(token: &str) -> Option<usize> {
+    let canonical = !token.is_empty()
+        && token.bytes().all(|b| b.is_ascii_digit())
+        && (token == "0" || !token.starts_with('0'));
+    canonical.then(|| token.parse().ok()).flatten()
 }
 
 struct Parser<'t> {
@@ -574,13 +633,9 @@ impl Parser<'_> {
     }
 
     /// `[input]`: a table, converted to JSON, checked against the supported subset, the draft
-    /// 2020-12 meta-schema and compiled. Returns the canonical schema and its compiled
-    /// validator.
-    fn input_schema(
-        &mut self,
-        key: Range<usize>,
-        item: &Item<'_>,
-    ) -> Option<(Value, jsonschema::Validator)> {
+    /// 2020-12 meta-schema and compiled. Returns the canonical schema and how to validate
+    /// values against it.
+    fn input_schema(&mut self, key: Range<usize>, item: &Item<'_>) -> Option<(Value, Checker)> {
         let DeValue::Table(_) = item.get_ref() else {
             self.error(
                 item.span().start,
@@ -591,8 +646,8 @@ impl Parser<'_> {
             );
             return None;
         };
-        let mut index = SpanIndex::default();
-        let mut schema = self.json_of(item, String::new(), Some(key), &mut index)?;
+        let index = SpanIndex::new(item, Some(key.clone()));
+        let mut schema = self.json_of(item, &mut String::new(), Some(key))?;
         let mut issues: Vec<SchemaIssue> = schema::strip_dialect(&mut schema).into_iter().collect();
         issues.extend(schema::unsupported(&schema));
         if !issues.is_empty() {
@@ -631,8 +686,8 @@ impl Parser<'_> {
             );
             return None;
         };
-        let mut index = SpanIndex::default();
-        let mut schema = self.json_of(item, String::new(), Some(key), &mut index)?;
+        let index = SpanIndex::new(item, Some(key.clone()));
+        let mut schema = self.json_of(item, &mut String::new(), Some(key))?;
         if let Some(issue) = schema::strip_dialect(&mut schema) {
             self.error(index.key_offset(&issue.pointer), issue.message);
             return None;
@@ -642,13 +697,12 @@ impl Parser<'_> {
     }
 
     /// Meta-validates against draft 2020-12, then builds the validator (which checks what the
-    /// meta-schema cannot, such as regular expressions).
-    fn compile(
-        &mut self,
-        schema: &Value,
-        index: &SpanIndex,
-        which: &str,
-    ) -> Option<jsonschema::Validator> {
+    /// meta-schema cannot, such as regular expressions). A schema known to be valid and to
+    /// compile is not compiled here: see [`Checker`].
+    fn compile(&mut self, schema: &Value, index: &SpanIndex, which: &str) -> Option<Checker> {
+        if known::is_known_valid(schema) {
+            return Some(Checker::Known);
+        }
         let meta = jsonschema::draft202012::meta::validator();
         let mut seen = Vec::new();
         // The fast check first: the errors of a valid schema need not be searched for.
@@ -672,7 +726,7 @@ impl Parser<'_> {
             return None;
         }
         match jsonschema::draft202012::new(schema) {
-            Ok(validator) => Some(validator),
+            Ok(validator) => Some(Checker::Compiled(validator)),
             Err(error) => {
                 let pointer = error.instance_path().as_str().to_owned();
                 self.error(
@@ -692,7 +746,12 @@ impl Parser<'_> {
     /// Returns false when one does not.
     fn check_sample_values(&mut self, schema: &Value, index: &SpanIndex) -> bool {
         let mut ok = true;
+        let known = known::is_known_valid(schema);
         for sample in schema::sample_values(schema) {
+            // A subschema of a known valid schema is known valid.
+            if known && known::is_known_match(sample.schema, sample.value) {
+                continue;
+            }
             let Ok(validator) = jsonschema::draft202012::new(sample.schema) else {
                 continue;
             };
@@ -807,7 +866,7 @@ impl Parser<'_> {
     fn examples(
         &mut self,
         document: &DeTable<'_>,
-        input: Option<&(Value, jsonschema::Validator)>,
+        input: Option<&(Value, Checker)>,
     ) -> Option<Vec<ExampleSpec>> {
         let Some(entries) = self.entries(document, "examples") else {
             return Some(Vec::new());
@@ -845,13 +904,24 @@ impl Parser<'_> {
                     None
                 }
                 Some((key, item)) => {
-                    let mut index = SpanIndex::default();
-                    self.json_of(item, String::new(), Some(key.span()), &mut index)
+                    let index = SpanIndex::new(item, Some(key.span()));
+                    self.json_of(item, &mut String::new(), Some(key.span()))
                         .map(|v| (v, index))
                 }
             };
-            if let (Some((value, index)), Some((_, validator))) = (&example_input, input) {
-                self.validate_example(number, value, index, validator);
+            if let (Some((value, index)), Some((schema, checker))) = (&example_input, input) {
+                let compiled;
+                let validator = match checker {
+                    Checker::Compiled(validator) => Some(validator),
+                    Checker::Known if known::is_known_match(schema, value) => None,
+                    Checker::Known => {
+                        compiled = jsonschema::draft202012::new(schema).ok();
+                        compiled.as_ref()
+                    }
+                };
+                if let Some(validator) = validator {
+                    self.validate_example(number, value, index, validator);
+                }
             }
             match (description, example_input) {
                 (Some((description, _)), Some((input, _))) => {
@@ -925,14 +995,14 @@ impl Parser<'_> {
         Some(entries)
     }
 
-    /// Converts a TOML value to JSON, recording where every key and value is written. Integers
-    /// stay integers and floats stay floats; a datetime or a non-finite float has no JSON form.
+    /// Converts a TOML value to JSON. Integers stay integers and floats stay floats; a datetime
+    /// or a non-finite float has no JSON form. `pointer` is the JSON Pointer of `item` (restored
+    /// on return), `key` where its key is written.
     fn json_of(
         &mut self,
         item: &Item<'_>,
-        pointer: String,
+        pointer: &mut String,
         key: Option<Range<usize>>,
-        index: &mut SpanIndex,
     ) -> Option<Value> {
         let offset = item.span().start;
         if matches!(item.get_ref(), DeValue::Array(_) | DeValue::Table(_)) {
@@ -942,13 +1012,13 @@ impl Parser<'_> {
                     key.as_ref().map_or(offset, |k| k.start),
                     format!(
                         "tables and arrays are nested deeper than {MAX_SCHEMA_DEPTH} levels at `{}`, expected at most {MAX_SCHEMA_DEPTH}",
-                        truncate(display_pointer(&pointer), QUOTE_LIMIT)
+                        truncate(display_pointer(pointer), QUOTE_LIMIT)
                     ),
                 );
                 return None;
             }
         }
-        let value = match item.get_ref() {
+        match item.get_ref() {
             DeValue::String(s) => Some(Value::String(s.to_string())),
             DeValue::Boolean(b) => Some(Value::Bool(*b)),
             DeValue::Integer(i) => match i64::from_str_radix(i.as_str(), i.radix()) {
@@ -983,32 +1053,54 @@ impl Parser<'_> {
             DeValue::Array(items) => {
                 let mut values = Vec::with_capacity(items.len());
                 let mut ok = true;
+                let length = pointer.len();
                 for (i, element) in items.iter().enumerate() {
-                    match self.json_of(element, format!("{pointer}/{i}"), None, index) {
+                    pointer.push('/');
+                    push_index(pointer, i);
+                    match self.json_of(element, pointer, None) {
                         Some(v) => values.push(v),
                         None => ok = false,
                     }
+                    pointer.truncate(length);
                 }
                 ok.then_some(Value::Array(values))
             }
             DeValue::Table(table) => {
                 let mut map = serde_json::Map::new();
                 let mut ok = true;
+                let length = pointer.len();
                 for (k, v) in table.iter() {
-                    let name = k.get_ref().to_string();
-                    let child = format!("{pointer}/{}", escape_token(&name));
-                    match self.json_of(v, child, Some(k.span()), index) {
+                    let name: &str = k.get_ref();
+                    pointer.push('/');
+                    push_escaped_token(pointer, name);
+                    match self.json_of(v, pointer, Some(k.span())) {
                         Some(v) => {
-                            map.insert(name, v);
+                            map.insert(name.to_owned(), v);
                         }
                         None => ok = false,
                     }
+                    pointer.truncate(length);
                 }
                 ok.then_some(Value::Object(map))
             }
-        };
-        index.spans.insert(pointer, (key, item.span()));
-        value
+        }
+    }
+}
+
+/// Appends an array index in decimal.
+fn push_index(pointer: &mut String, index: usize) {
+    if index >= 10 {
+        push_index(pointer, index / 10);
+    }
+    pointer.push(char::from(b'0' + (index % 10) as u8));
+}
+
+/// Appends one reference token of a JSON Pointer, escaped (`~` → `~0`, `/` → `~1`).
+fn push_escaped_token(pointer: &mut String, token: &str) {
+    if token.contains(['~', '/']) {
+        pointer.push_str(&escape_token(token));
+    } else {
+        pointer.push_str(token);
     }
 }
 

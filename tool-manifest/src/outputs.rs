@@ -12,9 +12,7 @@ use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
-
-use crate::dialect::{self, Dialect, ExportError};
+use crate::dialect::{self, CatalogWriter, Dialect, ExportError};
 use crate::model::ToolSpec;
 
 /// Where the outputs go. Paths are used as given (relative paths are relative to the current
@@ -85,45 +83,122 @@ pub fn render(
     let mut sorted: Vec<&ToolSpec> = specs.iter().collect();
     sorted.sort_by(|a, b| a.name.cmp(&b.name));
 
-    let mut files = BTreeMap::new();
-    files.insert(dirs.tools_index(), pretty(&sorted));
+    // All the work of one tool is done while its spec is at hand (in cache), tool after tool:
+    // its entry of the index, its schema, its definition for each provider, its page.
+    // The files are gathered in runs already in path order (the pages, the schemas) and sorted
+    // once at the end: far fewer path comparisons than inserting them one by one.
+    let mut schema_files = Vec::with_capacity(sorted.len());
+    let mut files = Vec::with_capacity(2 * sorted.len() + 8);
+    let mut index = String::new();
+    let mut input_text = String::new();
+    let mut catalogs: Vec<CatalogWriter> = Dialect::ALL
+        .iter()
+        .map(|dialect| CatalogWriter::new(*dialect))
+        .collect();
     let schemas = dirs.schemas();
-    for spec in &sorted {
-        files.insert(
+    for (done, spec) in sorted.iter().enumerate() {
+        if done == 1 {
+            // The long texts grow by about the first tool's share with every tool: room is
+            // made once rather than by doubling and copying.
+            let left = sorted.len() - 1;
+            index.reserve(index.len() * left);
+            for catalog in &mut catalogs {
+                catalog.reserve(left);
+            }
+        }
+        // The input schema is written once, at the indent it has in the index and in the
+        // provider files that keep it; the schema file is the same text one level less deep.
+        input_text.clear();
+        dialect::json::write_pretty(&mut input_text, &spec.input_schema, 2);
+        index_entry(&mut index, spec, &input_text);
+        schema_files.push((
             schemas.join(format!("{}.json", spec.name)),
-            pretty(&spec.input_schema),
-        );
+            outdented(&input_text, 4),
+        ));
+        for catalog in &mut catalogs {
+            catalog.push(spec, Some(&input_text));
+        }
+        let (page, text) = crate::docs::page(spec);
+        files.push((dirs.docs.join(page), text));
     }
-    // The exports and docs take the specs sorted: copied only when they come in another order
-    // (`manifest::load_dir` returns them sorted).
-    let copy: Vec<ToolSpec>;
-    let ordered: &[ToolSpec] = if specs.is_sorted_by(|a, b| a.name <= b.name) {
-        specs
-    } else {
-        copy = sorted.into_iter().cloned().collect();
-        &copy
-    };
+    files.append(&mut schema_files);
+    index.push_str(if index.is_empty() { "[]\n" } else { "\n]\n" });
+    files.push((dirs.tools_index(), index));
     let providers = dirs.providers();
-    for dialect in Dialect::ALL {
-        files.insert(
+    for (dialect, catalog) in Dialect::ALL.iter().zip(catalogs) {
+        files.push((
             providers.join(dialect.file_name()),
-            dialect::catalog_json(*dialect, ordered)?,
-        );
+            catalog.finish(&sorted)?,
+        ));
     }
-    for (page, text) in crate::docs::render(ordered) {
-        files.insert(dirs.docs.join(page), text);
+    for (page, text) in crate::docs::index_files(&sorted) {
+        files.push((dirs.docs.join(page), text));
     }
-    Ok(files)
+    // A later file of the same path replaces an earlier one, as inserting would.
+    Ok(files.into_iter().collect())
 }
 
-/// Pretty JSON with a trailing newline.
-fn pretty(value: &impl Serialize) -> String {
-    // Specs and JSON values have string keys and finite numbers only: serializing them to a
-    // string cannot fail.
-    let mut text =
-        serde_json::to_string_pretty(value).expect("specs and JSON values always serialize");
-    text.push('\n');
-    text
+/// Pretty JSON written at some indent, as if written at an indent `by` spaces less deep, with a
+/// final newline (JSON text has no raw newline inside a string: every newline starts a line).
+fn outdented(text: &str, by: usize) -> String {
+    let mut out = String::with_capacity(text.len() + 1);
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+            out.push_str(line.get(by..).unwrap_or_default());
+        } else {
+            out.push_str(line);
+        }
+    }
+    out.push('\n');
+    out
+}
+
+/// Appends one tool to the text of `tools.json`: what pretty-printing the sorted specs as one
+/// array writes (the fields in the order `ToolSpec` serializes them).
+fn index_entry(index: &mut String, spec: &ToolSpec, input_text: &str) {
+    use dialect::json::Field;
+    index.push_str(if index.is_empty() { "[\n  " } else { ",\n  " });
+    let mut fields = vec![
+        ("name", Field::Text(&spec.name)),
+        ("title", Field::Text(&spec.title)),
+        ("description", Field::Text(&spec.description)),
+        ("safety", Field::Text(spec.safety.as_str())),
+        ("mode", Field::Text(spec.mode.as_str())),
+        (
+            "category",
+            spec.category.as_deref().map_or(Field::Null, Field::Text),
+        ),
+        ("inputSchema", Field::Written(input_text)),
+    ];
+    if let Some(output) = &spec.output_schema {
+        fields.push(("outputSchema", Field::Json(output)));
+    }
+    let errors = spec
+        .errors
+        .iter()
+        .map(|e| {
+            vec![
+                ("code", Field::Text(&e.code)),
+                ("message", Field::Text(&e.message)),
+                ("retryable", Field::Bool(e.retryable)),
+                ("recommendedAction", Field::Text(&e.recommended_action)),
+            ]
+        })
+        .collect();
+    fields.push(("errors", Field::Objects(errors)));
+    let examples = spec
+        .examples
+        .iter()
+        .map(|e| {
+            vec![
+                ("description", Field::Text(&e.description)),
+                ("input", Field::Json(&e.input)),
+            ]
+        })
+        .collect();
+    fields.push(("examples", Field::Objects(examples)));
+    dialect::json::write_object(index, 1, &fields);
 }
 
 /// A file system operation that failed, with the path it was about.
@@ -415,6 +490,76 @@ mod tests {
         OutputDirs {
             out: root.join("generated"),
             docs: root.join("docs/tools"),
+        }
+    }
+
+    #[test]
+    fn shared_schema_text_gives_the_files_each_output_writes_alone() {
+        let text = include_str!("../../generated/tools.json");
+        let mut specs: Vec<ToolSpec> = serde_json::from_str(text).expect("tools.json");
+        let mut odd = spec("odd");
+        odd.input_schema = json!({"type": "object", "properties": {"a": {"type": "string",
+            "description": "line\nbreak \"quoted\"", "enum": [], "default": {}}}});
+        specs.push(odd);
+        specs.push(spec("bare"));
+        let dirs = OutputDirs {
+            out: "generated".into(),
+            docs: "docs/tools".into(),
+        };
+        let files = render(&specs, &dirs).expect("the specs export");
+        for spec in &specs {
+            let path = dirs.schemas().join(format!("{}.json", spec.name));
+            assert_eq!(
+                files[&path],
+                dialect::json::pretty_line(&spec.input_schema),
+                "{}",
+                spec.name
+            );
+        }
+        for dialect in Dialect::ALL {
+            let path = dirs.providers().join(dialect.file_name());
+            assert_eq!(
+                files[&path],
+                dialect::catalog_json(*dialect, &specs).expect("the specs export"),
+                "{dialect}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_tools_index_is_the_pretty_specs() {
+        let mut full = spec("full");
+        full.category = Some("web \"quoted\"".to_owned());
+        full.safety = Safety::Destructive;
+        full.mode = Mode::Sequential;
+        full.output_schema = Some(json!({"type": "object", "properties": {}}));
+        full.errors = vec![crate::model::ErrorSpec {
+            code: "A_B".to_owned(),
+            message: "m\nn".to_owned(),
+            retryable: true,
+            recommended_action: "r".to_owned(),
+        }];
+        full.examples = vec![
+            crate::model::ExampleSpec {
+                description: "d".to_owned(),
+                input: json!({"a": [1, {"b": null}], "c": []}),
+            },
+            crate::model::ExampleSpec {
+                description: "e".to_owned(),
+                input: json!({}),
+            },
+        ];
+        for specs in [vec![], vec![spec("a")], vec![spec("a"), full]] {
+            let mut index = String::new();
+            for spec in &specs {
+                let mut input_text = String::new();
+                dialect::json::write_pretty(&mut input_text, &spec.input_schema, 2);
+                index_entry(&mut index, spec, &input_text);
+            }
+            index.push_str(if index.is_empty() { "[]\n" } else { "\n]\n" });
+            let mut expected = serde_json::to_string_pretty(&specs).expect("specs serialize");
+            expected.push('\n');
+            assert_eq!(index, expected);
         }
     }
 

@@ -8,6 +8,8 @@
 //! types, each with the JSON Pointer of the offending keyword (or node) and a message saying what
 //! was expected.
 
+use std::fmt;
+
 use serde_json::{Map, Value};
 
 use crate::suggest::{self, Case};
@@ -170,6 +172,19 @@ impl SchemaIssue {
     }
 }
 
+/// `at` + `/token`, the token escaped.
+fn child_pointer(at: &str, token: &str) -> String {
+    let mut pointer = String::with_capacity(at.len() + 1 + token.len());
+    pointer.push_str(at);
+    pointer.push('/');
+    if token.contains(['~', '/']) {
+        pointer.push_str(&escape_token(token));
+    } else {
+        pointer.push_str(token);
+    }
+    pointer
+}
+
 /// Escapes one reference token of a JSON Pointer (`~` → `~0`, `/` → `~1`).
 pub fn escape_token(token: &str) -> String {
     if !token.contains(['~', '/']) {
@@ -287,11 +302,12 @@ pub struct SampleValue<'a> {
 /// (the root, `properties`, `items`, `additionalProperties`), in document order.
 pub fn sample_values(schema: &Value) -> Vec<SampleValue<'_>> {
     let mut samples = Vec::new();
-    collect_samples(schema, String::new(), &mut samples);
+    collect_samples(schema, &mut String::new(), &mut samples);
     samples
 }
 
-fn collect_samples<'a>(node: &'a Value, at: String, samples: &mut Vec<SampleValue<'a>>) {
+/// `at` is the pointer of `node` (a buffer restored on return).
+fn collect_samples<'a>(node: &'a Value, at: &mut String, samples: &mut Vec<SampleValue<'a>>) {
     let Some(map) = node.as_object() else {
         return;
     };
@@ -315,18 +331,25 @@ fn collect_samples<'a>(node: &'a Value, at: String, samples: &mut Vec<SampleValu
             });
         }
     }
+    let length = at.len();
     if let Some(properties) = map.get("properties").and_then(Value::as_object) {
         for (name, property) in properties {
-            collect_samples(
-                property,
-                format!("{at}/properties/{}", escape_token(name)),
-                samples,
-            );
+            at.push_str("/properties/");
+            if name.contains(['~', '/']) {
+                at.push_str(&escape_token(name));
+            } else {
+                at.push_str(name);
+            }
+            collect_samples(property, at, samples);
+            at.truncate(length);
         }
     }
     for keyword in ["items", "additionalProperties"] {
         if let Some(child) = map.get(keyword) {
-            collect_samples(child, format!("{at}/{keyword}"), samples);
+            at.push('/');
+            at.push_str(keyword);
+            collect_samples(child, at, samples);
+            at.truncate(length);
         }
     }
 }
@@ -341,33 +364,37 @@ fn parse_type(
     at: &str,
     issues: &mut Vec<SchemaIssue>,
 ) -> Option<TypeShape> {
-    let accepted = quoted_list(TYPE_NAMES);
+    // Messages only: built when there is one.
+    let accepted = || quoted_list(TYPE_NAMES);
     let Some(ty) = node.get("type") else {
         issues.push(SchemaIssue::new(
             at,
             format!(
-                "schema at `{}` has no `type`, expected one of {accepted} (or a list such as [\"string\", \"null\"])",
-                display_pointer(at)
+                "schema at `{}` has no `type`, expected one of {} (or a list such as [\"string\", \"null\"])",
+                display_pointer(at),
+                accepted()
             ),
         ));
         return None;
     };
-    let type_at = format!("{at}/type");
+    let type_at = || format!("{at}/type");
     match ty {
         Value::String(word) => match Kind::parse(word) {
             Some(kind) => Some(TypeShape { kinds: vec![kind] }),
             None => {
                 issues.push(SchemaIssue::new(
-                    type_at,
+                    type_at(),
                     format!(
-                        "unsupported type {word:?} at `{}`, expected one of {accepted}",
-                        display_pointer(at)
+                        "unsupported type {word:?} at `{}`, expected one of {}",
+                        display_pointer(at),
+                        accepted()
                     ),
                 ));
                 None
             }
         },
         Value::Array(words) => {
+            let (type_at, accepted) = (type_at(), accepted());
             let mut kinds = Vec::new();
             let mut seen = Vec::new();
             let mut ok = true;
@@ -440,7 +467,7 @@ fn parse_type(
         }
         other => {
             issues.push(SchemaIssue::new(
-                type_at,
+                type_at(),
                 format!(
                     "expected `type` at `{}` to be a type name or a list of type names, found {}",
                     display_pointer(at),
@@ -468,22 +495,17 @@ fn check_node(node: &Map<String, Value>, at: &str, root: bool, issues: &mut Vec<
             }
         }
     }
-    let type_label = match single {
-        Some(kind) => format!("{} `{}`", article(kind.name()), kind.name()),
-        None => "a multi-type".to_owned(),
-    };
-    let where_ = if root {
-        "the root".to_owned()
-    } else {
-        format!("`{}`", display_pointer(at))
-    };
+    // Messages only: written when there is one.
+    let type_label = TypeLabel(single);
+    let where_ = Where { root, at };
 
     for (keyword, value) in node {
-        let keyword_at = format!("{at}/{}", escape_token(keyword));
         if ANNOTATIONS.contains(&keyword.as_str()) {
             continue;
         }
+        let keyword_at = || child_pointer(at, keyword);
         if !accepted.contains(&keyword.as_str()) {
+            let keyword_at = keyword_at();
             let expected = format!(
                 "expected one of {} or an annotation ({})",
                 backticked(&accepted),
@@ -509,13 +531,13 @@ fn check_node(node: &Map<String, Value>, at: &str, root: bool, issues: &mut Vec<
             continue;
         }
         match keyword.as_str() {
-            "enum" => check_enum(value, single, &keyword_at, issues),
+            "enum" => check_enum(value, single, &keyword_at(), issues),
             "const" => {
                 if let Some(kind) = single
                     && !kind.matches(value)
                 {
                     issues.push(SchemaIssue::new(
-                        keyword_at,
+                        keyword_at(),
                         format!(
                             "`const` of {type_label} schema at {where_} must be {} {}, found {}",
                             article(kind.name()),
@@ -526,16 +548,17 @@ fn check_node(node: &Map<String, Value>, at: &str, root: bool, issues: &mut Vec<
                 }
             }
             "items" => match value.as_object() {
-                Some(items) => check_node(items, &keyword_at, false, issues),
+                Some(items) => check_node(items, &keyword_at(), false, issues),
                 None => issues.push(SchemaIssue::new(
-                    keyword_at,
+                    keyword_at(),
                     format!("expected `items` at {where_} to be one schema (a table), found {}", short(value)),
                 )),
             },
             "properties" => match value.as_object() {
                 Some(properties) => {
+                    let keyword_at = keyword_at();
                     for (name, property) in properties {
-                        let property_at = format!("{keyword_at}/{}", escape_token(name));
+                        let property_at = child_pointer(&keyword_at, name);
                         match property.as_object() {
                             Some(property) => check_node(property, &property_at, false, issues),
                             None => issues.push(SchemaIssue::new(
@@ -549,7 +572,7 @@ fn check_node(node: &Map<String, Value>, at: &str, root: bool, issues: &mut Vec<
                     }
                 }
                 None => issues.push(SchemaIssue::new(
-                    keyword_at,
+                    keyword_at(),
                     format!("expected `properties` at {where_} to be a table of schemas, found {}", short(value)),
                 )),
             },
@@ -558,24 +581,24 @@ fn check_node(node: &Map<String, Value>, at: &str, root: bool, issues: &mut Vec<
                 Value::Bool(_) => {}
                 Value::Object(_) if root => {
                     issues.push(SchemaIssue::new(
-                        keyword_at,
+                        keyword_at(),
                         "`additionalProperties` at the root must be `false` or absent (the arguments are a struct), found a schema",
                     ));
                 }
                 Value::Object(map) => {
                     if node.get("properties").and_then(Value::as_object).is_some_and(|p| !p.is_empty()) {
                         issues.push(SchemaIssue::new(
-                            keyword_at,
+                            keyword_at(),
                             format!(
                                 "`additionalProperties` at {where_} is a schema next to `properties`, expected `false` or absent (a struct), or no `properties` (a map)"
                             ),
                         ));
                     } else {
-                        check_node(map, &keyword_at, false, issues);
+                        check_node(map, &keyword_at(), false, issues);
                     }
                 }
                 other => issues.push(SchemaIssue::new(
-                    keyword_at,
+                    keyword_at(),
                     format!(
                         "expected `additionalProperties` at {where_} to be `false`, `true` or a schema, found {}",
                         short(other)
@@ -607,6 +630,34 @@ fn check_node(node: &Map<String, Value>, at: &str, root: bool, issues: &mut Vec<
     }
 }
 
+/// Where a node is, in messages: `the root` or its pointer in backticks.
+struct Where<'a> {
+    root: bool,
+    at: &'a str,
+}
+
+impl fmt::Display for Where<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.root {
+            f.write_str("the root")
+        } else {
+            write!(f, "`{}`", display_pointer(self.at))
+        }
+    }
+}
+
+/// The type of a node, in messages: ``an `integer` `` or `a multi-type`.
+struct TypeLabel(Option<Kind>);
+
+impl fmt::Display for TypeLabel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(kind) => write!(f, "{} `{}`", article(kind.name()), kind.name()),
+            None => f.write_str("a multi-type"),
+        }
+    }
+}
+
 fn check_enum(value: &Value, single: Option<Kind>, at: &str, issues: &mut Vec<SchemaIssue>) {
     let Some(values) = value.as_array() else {
         issues.push(SchemaIssue::new(
@@ -626,7 +677,7 @@ fn check_enum(value: &Value, single: Option<Kind>, at: &str, issues: &mut Vec<Sc
         return;
     };
     for (i, item) in values.iter().enumerate() {
-        let item_at = format!("{at}/{i}");
+        let item_at = || format!("{at}/{i}");
         if !kind.matches(item) {
             let why = if kind == Kind::String {
                 " (a string enum becomes a Rust enum)"
@@ -634,7 +685,7 @@ fn check_enum(value: &Value, single: Option<Kind>, at: &str, issues: &mut Vec<Sc
                 ""
             };
             issues.push(SchemaIssue::new(
-                item_at,
+                item_at(),
                 format!(
                     "`enum` value {} of a `{}` schema is not {} {}{why}",
                     short(item),
@@ -645,7 +696,7 @@ fn check_enum(value: &Value, single: Option<Kind>, at: &str, issues: &mut Vec<Sc
             ));
         } else if values[..i].contains(item) {
             issues.push(SchemaIssue::new(
-                item_at,
+                item_at(),
                 format!("duplicate `enum` value {}", short(item)),
             ));
         }
@@ -655,13 +706,13 @@ fn check_enum(value: &Value, single: Option<Kind>, at: &str, issues: &mut Vec<Sc
 fn check_required(
     node: &Map<String, Value>,
     value: &Value,
-    at: &str,
-    where_: &str,
+    at: &dyn Fn() -> String,
+    where_: &Where<'_>,
     issues: &mut Vec<SchemaIssue>,
 ) {
     let Some(names) = value.as_array() else {
         issues.push(SchemaIssue::new(
-            at,
+            at(),
             format!(
                 "expected `required` at {where_} to be an array of property names, found {}",
                 short(value)
@@ -669,16 +720,12 @@ fn check_required(
         ));
         return;
     };
-    let properties: Vec<&str> = node
-        .get("properties")
-        .and_then(Value::as_object)
-        .map(|p| p.keys().map(String::as_str).collect())
-        .unwrap_or_default();
+    let declared = node.get("properties").and_then(Value::as_object);
     for (i, name) in names.iter().enumerate() {
-        let item_at = format!("{at}/{i}");
+        let item_at = || format!("{}/{i}", at());
         let Some(name) = name.as_str() else {
             issues.push(SchemaIssue::new(
-                item_at,
+                item_at(),
                 format!(
                     "expected a property name in `required` at {where_}, found {}",
                     short(name)
@@ -688,17 +735,20 @@ fn check_required(
         };
         if names[..i].iter().any(|n| n.as_str() == Some(name)) {
             issues.push(SchemaIssue::new(
-                item_at,
+                item_at(),
                 format!("duplicate required property `{name}` at {where_}"),
             ));
-        } else if !properties.contains(&name) {
+        } else if !declared.is_some_and(|p| p.contains_key(name)) {
+            let properties: Vec<&str> = declared
+                .map(|p| p.keys().map(String::as_str).collect())
+                .unwrap_or_default();
             let expected = if properties.is_empty() {
                 "there are no `properties`".to_owned()
             } else {
                 format!("expected one of {}", backticked(&properties))
             };
             issues.push(SchemaIssue::new(
-                item_at,
+                item_at(),
                 format!(
                     "required property `{name}` at {where_} is not in `properties`, {expected}"
                 ),

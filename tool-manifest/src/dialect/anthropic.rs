@@ -11,6 +11,7 @@
 
 use serde_json::{Map, Value};
 
+use super::json::Field;
 use super::{Report, Rule, check_2020_12, check_local_refs, check_object_root, join, walk};
 use crate::model::ToolSpec;
 
@@ -51,7 +52,9 @@ const DRAFT_2020_12: &[&str] = &[
 
 pub(crate) fn convert(spec: &ToolSpec, report: &mut Report) -> Value {
     let mut schema = spec.input_schema.clone();
-    remove_2020_12_markers(&mut schema);
+    if super::has_key(&schema, &["$schema"]) {
+        remove_2020_12_markers(&mut schema);
+    }
     merge_root_all_of(&mut schema, report);
     let mut definition = Map::new();
     definition.insert("name".to_owned(), Value::String(spec.name.clone()));
@@ -106,10 +109,51 @@ fn remove_2020_12_markers(node: &mut Value) {
 }
 
 pub(crate) fn check(definition: &Value, report: &mut Report) {
-    let name = definition
-        .get("name")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
+    check_parts(
+        definition
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or_default(),
+        definition.get("input_schema"),
+        report,
+    );
+}
+
+/// The definition of `spec` as [`convert`] and [`check`] make it, written as pretty JSON at
+/// `indent` without copying its schema; `None` when the conversion changes the schema (a
+/// `$schema` to remove, a root `allOf` to merge).
+pub(crate) fn write_unchanged(
+    out: &mut String,
+    indent: usize,
+    spec: &ToolSpec,
+    input_text: Option<&str>,
+) -> Option<Result<(), Vec<super::Violation>>> {
+    let schema = &spec.input_schema;
+    if schema.get("allOf").is_some() || super::has_key(schema, &["$schema"]) {
+        return None;
+    }
+    let mut report = Report::new(&spec.name);
+    check_parts(&spec.name, Some(schema), &mut report);
+    if let Err(violations) = report.finish() {
+        return Some(Err(violations));
+    }
+    super::json::write_object(
+        out,
+        indent,
+        &[
+            ("description", Field::Text(&spec.description)),
+            (
+                "input_schema",
+                input_text.map_or(Field::Json(schema), Field::Written),
+            ),
+            ("name", Field::Text(&spec.name)),
+        ],
+    );
+    Some(Ok(()))
+}
+
+/// [`check`] on the parts of a definition.
+fn check_parts(name: &str, schema: Option<&Value>, report: &mut Report) {
     if !super::name_fits(name, 64, &[]) {
         report.push(
             "/name",
@@ -117,7 +161,6 @@ pub(crate) fn check(definition: &Value, report: &mut Report) {
             format!("tool name `{name}` must match `^[a-zA-Z0-9_-]{{1,64}}$`"),
         );
     }
-    let schema = definition.get("input_schema");
     check_object_root(
         schema,
         "/input_schema",
@@ -137,19 +180,21 @@ pub(crate) fn check(definition: &Value, report: &mut Report) {
     }
 
     let mut foreign = false;
-    walk(schema, "/input_schema", &mut |node, ptr| {
-        if let Some(draft) = node.get("$schema") {
-            foreign = true;
-            report.push(
-                &join(ptr, "$schema"),
-                "anthropic.draft",
-                format!(
-                    "`$schema` {} is not draft 2020-12; write the schema in 2020-12 without `$schema`",
-                    super::compact(draft)
-                ),
-            );
-        }
-    });
+    if super::has_key(schema, &["$schema"]) {
+        walk(schema, "/input_schema", &mut |node, ptr| {
+            if let Some(draft) = node.get("$schema") {
+                foreign = true;
+                report.push(
+                    &join(ptr, "$schema"),
+                    "anthropic.draft",
+                    format!(
+                        "`$schema` {} is not draft 2020-12; write the schema in 2020-12 without `$schema`",
+                        super::compact(draft)
+                    ),
+                );
+            }
+        });
+    }
     let before = report.len();
     check_local_refs(schema, "/input_schema", "anthropic.local-refs", report);
     let refs_resolve = report.len() == before;

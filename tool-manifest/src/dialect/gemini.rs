@@ -98,6 +98,35 @@ pub const KEYWORDS: &[&str] = &[
     "example",
 ];
 
+/// Is `key` one of [`KEYWORDS`]? (A `match` rather than a scan of the list.)
+fn is_keyword(key: &str) -> bool {
+    matches!(
+        key,
+        "type"
+            | "format"
+            | "title"
+            | "description"
+            | "nullable"
+            | "enum"
+            | "properties"
+            | "required"
+            | "items"
+            | "minItems"
+            | "maxItems"
+            | "minProperties"
+            | "maxProperties"
+            | "minLength"
+            | "maxLength"
+            | "pattern"
+            | "minimum"
+            | "maximum"
+            | "anyOf"
+            | "propertyOrdering"
+            | "default"
+            | "example"
+    )
+}
+
 /// The subset's type names.
 pub const TYPES: &[&str] = &["STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT"];
 
@@ -246,7 +275,18 @@ fn normalize(node: &mut Value, ptr: &str, report: &mut Report) {
         .and_then(Value::as_str)
         .unwrap_or_default()
         .to_ascii_uppercase();
-    let keys: Vec<String> = map.keys().cloned().collect();
+    // Only the keys the loop below changes or reports (most are kept as they are).
+    let keys: Vec<String> = map
+        .iter()
+        .filter(|(key, value)| {
+            let key = key.as_str();
+            key == "format"
+                || key == "examples"
+                || (key == "items" && value.is_array())
+                || !is_keyword(key)
+        })
+        .map(|(key, _)| key.clone())
+        .collect();
     for key in keys {
         if key == "format" {
             let format = map
@@ -274,7 +314,7 @@ fn normalize(node: &mut Value, ptr: &str, report: &mut Report) {
                 "gemini.keywords",
                 "`items` as a list (a tuple) cannot be expressed",
             );
-        } else if !KEYWORDS.contains(&key.as_str())
+        } else if !is_keyword(&key)
             && let Some(value) = map.remove(&key)
         {
             notes.keyword(&key, &value);
@@ -336,8 +376,13 @@ fn rewrite(map: &mut Map<String, Value>, ptr: &str, report: &mut Report) {
     }
 
     // A single type in a list, or `null` in the list.
-    let types = types_of(map);
-    if map.get("type").is_some_and(Value::is_array) || types.iter().any(|t| t == "null") {
+    let listed_or_null = match map.get("type") {
+        Some(Value::Array(_)) => true,
+        Some(Value::String(t)) => t == "null",
+        _ => false,
+    };
+    if listed_or_null {
+        let types = types_of(map);
         let non_null: Vec<&String> = types.iter().filter(|t| *t != "null").collect();
         match non_null.as_slice() {
             [one] => {
@@ -556,7 +601,7 @@ pub(crate) fn check(definition: &Value, report: &mut Report) {
             return;
         };
         for key in map.keys() {
-            if KEYWORDS.contains(&key.as_str()) {
+            if is_keyword(key) {
                 continue;
             }
             let rule = if matches!(key.as_str(), "$ref" | "$defs" | "definitions") {
@@ -653,4 +698,27 @@ pub(crate) fn check(definition: &Value, report: &mut Report) {
             }
         }
     });
+}
+
+#[cfg(test)]
+mod keyword_tests {
+    use super::*;
+
+    #[test]
+    fn is_keyword_is_membership_of_the_list() {
+        for key in KEYWORDS {
+            assert!(is_keyword(key), "{key}");
+        }
+        for key in [
+            "",
+            "Type",
+            "types",
+            "$ref",
+            "oneOf",
+            "patternProperties",
+            "minContains",
+        ] {
+            assert_eq!(is_keyword(key), KEYWORDS.contains(&key), "{key}");
+        }
+    }
 }

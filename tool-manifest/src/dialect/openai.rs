@@ -112,6 +112,35 @@ pub const KEYWORDS: &[&str] = &[
     "maxItems",
 ];
 
+/// Is `key` one of [`KEYWORDS`]? (A `match` rather than a scan of the list.)
+fn is_keyword(key: &str) -> bool {
+    matches!(
+        key,
+        "type"
+            | "description"
+            | "title"
+            | "properties"
+            | "required"
+            | "additionalProperties"
+            | "items"
+            | "enum"
+            | "const"
+            | "anyOf"
+            | "$ref"
+            | "$defs"
+            | "definitions"
+            | "pattern"
+            | "format"
+            | "multipleOf"
+            | "minimum"
+            | "maximum"
+            | "exclusiveMinimum"
+            | "exclusiveMaximum"
+            | "minItems"
+            | "maxItems"
+    )
+}
+
 /// String formats strict mode accepts.
 pub const FORMATS: &[&str] = &[
     "date-time",
@@ -155,13 +184,16 @@ pub(crate) fn convert(spec: &ToolSpec, report: &mut Report) -> Value {
         inlining: Vec::new(),
     };
     strict_node(&mut parameters, "/parameters", true, &mut ctx);
-    json!({
-        "type": "function",
-        "name": spec.name,
-        "description": spec.description,
-        "parameters": parameters,
-        "strict": true,
-    })
+    let mut definition = Map::new();
+    definition.insert("type".to_owned(), Value::String("function".to_owned()));
+    definition.insert("name".to_owned(), Value::String(spec.name.clone()));
+    definition.insert(
+        "description".to_owned(),
+        Value::String(spec.description.clone()),
+    );
+    definition.insert("parameters".to_owned(), parameters);
+    definition.insert("strict".to_owned(), Value::Bool(true));
+    Value::Object(definition)
 }
 
 fn strict_node(node: &mut Value, ptr: &str, is_root: bool, ctx: &mut Ctx<'_>) {
@@ -178,9 +210,20 @@ fn strict_node(node: &mut Value, ptr: &str, is_root: bool, ctx: &mut Ctx<'_>) {
 
     // Keywords strict mode refuses: removed, their meaning kept in the description.
     let mut notes = Notes::default();
-    let keys: Vec<String> = map.keys().cloned().collect();
+    // Only the keys the loop below changes or reports (most are kept as they are).
+    let keys: Vec<String> = map
+        .iter()
+        .filter(|(key, value)| {
+            let key = key.as_str();
+            key == "format"
+                || key == "prefixItems"
+                || (key == "items" && value.is_array())
+                || (!is_keyword(key) && key != "patternProperties")
+        })
+        .map(|(key, _)| key.clone())
+        .collect();
     for key in keys {
-        let supported = KEYWORDS.contains(&key.as_str());
+        let supported = is_keyword(&key);
         if key == "format" {
             let format = map
                 .get("format")
@@ -352,7 +395,7 @@ fn rewrite(map: &mut Map<String, Value>, ptr: &str, ctx: &mut Ctx<'_>) -> usize 
 }
 
 fn is_object_node(map: &Map<String, Value>) -> bool {
-    super::types_of(map).iter().any(|t| t == "object") || map.contains_key("properties")
+    super::has_type(map, "object") || map.contains_key("properties")
 }
 
 /// Closes an object and makes its optional properties required-but-nullable.
@@ -396,7 +439,7 @@ fn close_object(map: &mut Map<String, Value>, ptr: &str, is_root: bool, ctx: &mu
 
 /// Does this schema already accept `null`?
 fn is_nullable(map: &Map<String, Value>, root: &Value, depth: usize) -> bool {
-    if super::types_of(map).iter().any(|t| t == "null") {
+    if super::has_type(map, "null") {
         return true;
     }
     if map.get("const") == Some(&Value::Null) {
@@ -439,7 +482,7 @@ fn make_nullable(child: &mut Value) {
         branches.push(json!({"type": "null"}));
         return;
     }
-    let is_object = super::types_of(map).iter().any(|t| t == "object");
+    let is_object = super::has_type(map, "object");
     if map.contains_key("$ref") || map.contains_key("const") || is_object {
         let mut outer = Map::new();
         for key in ANNOTATIONS {
@@ -450,7 +493,7 @@ fn make_nullable(child: &mut Value) {
         let inner = std::mem::take(map);
         outer.insert(
             "anyOf".to_owned(),
-            json!([Value::Object(inner), {"type": "null"}]),
+            Value::Array(vec![Value::Object(inner), json!({"type": "null"})]),
         );
         *map = outer;
         return;
@@ -458,7 +501,10 @@ fn make_nullable(child: &mut Value) {
     match map.get_mut("type") {
         Some(Value::String(t)) => {
             let t = std::mem::take(t);
-            map.insert("type".to_owned(), json!([t, "null"]));
+            map.insert(
+                "type".to_owned(),
+                Value::Array(vec![Value::String(t), Value::String("null".to_owned())]),
+            );
         }
         Some(Value::Array(list)) => list.push(Value::String("null".to_owned())),
         _ => {}
@@ -595,7 +641,7 @@ pub(crate) fn check(definition: &Value, report: &mut Report) {
             return;
         };
         for key in map.keys() {
-            if !KEYWORDS.contains(&key.as_str()) {
+            if !is_keyword(key) {
                 report.push(
                     &join(ptr, key),
                     "openai.keywords",
@@ -646,10 +692,10 @@ pub(crate) fn check(definition: &Value, report: &mut Report) {
                     "the object must have `\"additionalProperties\": false`",
                 );
             }
-            let required = required_names(map);
+            let required = map.get("required").and_then(Value::as_array);
             if let Some(Value::Object(properties)) = map.get("properties") {
                 for name in properties.keys() {
-                    if !required.contains(name) {
+                    if !required.is_some_and(|r| r.iter().any(|n| n.as_str() == Some(name))) {
                         report.push(
                             &join(&join(ptr, "properties"), name),
                             "openai.all-required",
@@ -759,4 +805,27 @@ fn nesting(node: &Value) -> usize {
         deepest = deepest.max(depth);
     });
     own + deepest
+}
+
+#[cfg(test)]
+mod keyword_tests {
+    use super::*;
+
+    #[test]
+    fn is_keyword_is_membership_of_the_list() {
+        for key in KEYWORDS {
+            assert!(is_keyword(key), "{key}");
+        }
+        for key in [
+            "",
+            "Type",
+            "types",
+            "$ref",
+            "oneOf",
+            "patternProperties",
+            "minContains",
+        ] {
+            assert_eq!(is_keyword(key), KEYWORDS.contains(&key), "{key}");
+        }
+    }
 }

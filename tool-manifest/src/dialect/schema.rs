@@ -2,6 +2,7 @@
 //! describing removed keywords in words, and the checks several providers make.
 
 use std::collections::BTreeSet;
+use std::fmt::Write as _;
 
 use serde_json::{Map, Value};
 
@@ -32,35 +33,85 @@ const SUBSCHEMA_SINGLE: &[&str] = &[
     "propertyNames",
 ];
 
-/// Escapes one JSON Pointer segment (RFC 6901).
-pub(crate) fn escape(segment: &str) -> String {
-    segment.replace('~', "~0").replace('/', "~1")
+/// Appends one JSON Pointer segment, escaped (RFC 6901), without the `/`.
+fn push_segment(out: &mut String, segment: &str) {
+    if segment.contains(['~', '/']) {
+        for c in segment.chars() {
+            match c {
+                '~' => out.push_str("~0"),
+                '/' => out.push_str("~1"),
+                c => out.push(c),
+            }
+        }
+    } else {
+        out.push_str(segment);
+    }
 }
 
 /// `ptr` + `/segment`, escaped.
 pub(crate) fn join(ptr: &str, segment: &str) -> String {
-    format!("{ptr}/{}", escape(segment))
+    let mut out = String::with_capacity(ptr.len() + 1 + segment.len());
+    out.push_str(ptr);
+    out.push('/');
+    push_segment(&mut out, segment);
+    out
+}
+
+/// How a keyword holds subschemas.
+enum Holds {
+    /// A map of names to subschemas.
+    Map,
+    /// A list of subschemas.
+    List,
+    /// One subschema.
+    One,
+}
+
+fn holds(key: &str, value: &Value) -> Option<Holds> {
+    if SUBSCHEMA_MAPS.contains(&key) {
+        value.is_object().then_some(Holds::Map)
+    } else if SUBSCHEMA_LISTS.contains(&key) || (key == "items" && value.is_array()) {
+        value.is_array().then_some(Holds::List)
+    } else if SUBSCHEMA_SINGLE.contains(&key) && value.is_object() {
+        Some(Holds::One)
+    } else {
+        None
+    }
 }
 
 /// Calls `f` on every direct subschema of `node` (the walks below build on it).
 pub(crate) fn for_each_child(node: &Value, ptr: &str, f: &mut dyn FnMut(&Value, &str)) {
     let Value::Object(map) = node else { return };
+    // One buffer for every child's pointer: `ptr/key[/name]`.
+    let mut here = String::new();
     for (key, value) in map {
-        let here = join(ptr, key);
-        if SUBSCHEMA_MAPS.contains(&key.as_str()) {
-            if let Value::Object(children) = value {
+        let Some(holds) = holds(key, value) else {
+            continue;
+        };
+        here.clear();
+        here.push_str(ptr);
+        here.push('/');
+        push_segment(&mut here, key);
+        let length = here.len();
+        match (holds, value) {
+            (Holds::Map, Value::Object(children)) => {
                 for (name, child) in children {
-                    f(child, &join(&here, name));
+                    here.push('/');
+                    push_segment(&mut here, name);
+                    f(child, &here);
+                    here.truncate(length);
                 }
             }
-        } else if SUBSCHEMA_LISTS.contains(&key.as_str()) || (key == "items" && value.is_array()) {
-            if let Value::Array(children) = value {
+            (Holds::List, Value::Array(children)) => {
                 for (i, child) in children.iter().enumerate() {
-                    f(child, &format!("{here}/{i}"));
+                    // Writing to a String cannot fail.
+                    let _ = write!(here, "/{i}");
+                    f(child, &here);
+                    here.truncate(length);
                 }
             }
-        } else if SUBSCHEMA_SINGLE.contains(&key.as_str()) && value.is_object() {
-            f(value, &here);
+            (Holds::One, _) => f(value, &here),
+            _ => {}
         }
     }
 }
@@ -68,22 +119,34 @@ pub(crate) fn for_each_child(node: &Value, ptr: &str, f: &mut dyn FnMut(&Value, 
 /// Calls `f` on every direct subschema of `node`, mutably.
 pub(crate) fn for_each_child_mut(node: &mut Value, ptr: &str, f: &mut dyn FnMut(&mut Value, &str)) {
     let Value::Object(map) = node else { return };
+    let mut here = String::new();
     for (key, value) in map.iter_mut() {
-        let here = join(ptr, key);
-        if SUBSCHEMA_MAPS.contains(&key.as_str()) {
-            if let Value::Object(children) = value {
+        let Some(holds) = holds(key, value) else {
+            continue;
+        };
+        here.clear();
+        here.push_str(ptr);
+        here.push('/');
+        push_segment(&mut here, key);
+        let length = here.len();
+        match (holds, value) {
+            (Holds::Map, Value::Object(children)) => {
                 for (name, child) in children.iter_mut() {
-                    f(child, &join(&here, name));
+                    here.push('/');
+                    push_segment(&mut here, name);
+                    f(child, &here);
+                    here.truncate(length);
                 }
             }
-        } else if SUBSCHEMA_LISTS.contains(&key.as_str()) || (key == "items" && value.is_array()) {
-            if let Value::Array(children) = value {
+            (Holds::List, Value::Array(children)) => {
                 for (i, child) in children.iter_mut().enumerate() {
-                    f(child, &format!("{here}/{i}"));
+                    let _ = write!(here, "/{i}");
+                    f(child, &here);
+                    here.truncate(length);
                 }
             }
-        } else if SUBSCHEMA_SINGLE.contains(&key.as_str()) && value.is_object() {
-            f(value, &here);
+            (Holds::One, value) => f(value, &here),
+            _ => {}
         }
     }
 }
@@ -92,6 +155,20 @@ pub(crate) fn for_each_child_mut(node: &mut Value, ptr: &str, f: &mut dyn FnMut(
 pub(crate) fn walk(node: &Value, ptr: &str, f: &mut dyn FnMut(&Value, &str)) {
     f(node, ptr);
     for_each_child(node, ptr, &mut |child, here| walk(child, here, f));
+}
+
+/// Is one of `keys` (each starting with `$`) a key of an object anywhere in `value` (in a
+/// subschema or not)? `false` means no subschema has one either.
+pub(crate) fn has_key(value: &Value, keys: &[&str]) -> bool {
+    let nested =
+        |child: &Value| matches!(child, Value::Object(_) | Value::Array(_)) && has_key(child, keys);
+    match value {
+        Value::Object(map) => map.iter().any(|(key, child)| {
+            (key.starts_with('$') && keys.contains(&key.as_str())) || nested(child)
+        }),
+        Value::Array(items) => items.iter().any(nested),
+        _ => false,
+    }
 }
 
 /// Removes `key` from `node` and from every subschema below it.
@@ -134,6 +211,10 @@ pub(crate) fn check_local_refs(
     rule: &'static str,
     report: &mut Report,
 ) {
+    // Most schemas have no reference at all: no pointer need be built for them.
+    if !has_key(schema, &["$ref", "$dynamicRef"]) {
+        return;
+    }
     walk(schema, base, &mut |node, ptr| {
         for key in ["$ref", "$dynamicRef"] {
             let Some(reference) = node.get(key) else {
@@ -166,6 +247,15 @@ pub(crate) fn types_of(node: &Map<String, Value>) -> Vec<String> {
             .filter_map(|t| t.as_str().map(str::to_owned))
             .collect(),
         _ => Vec::new(),
+    }
+}
+
+/// Does a node's `type` (a string or a list) name `name`?
+pub(crate) fn has_type(node: &Map<String, Value>, name: &str) -> bool {
+    match node.get("type") {
+        Some(Value::String(t)) => t == name,
+        Some(Value::Array(list)) => list.iter().any(|t| t.as_str() == Some(name)),
+        _ => false,
     }
 }
 
@@ -253,6 +343,10 @@ pub(crate) fn rename_one_of(
 /// its type). Annotations stay on the outer node. A `null` in the list becomes a `{"type":
 /// "null"}` branch. Returns `None` when the node lists fewer than two non-null types.
 pub(crate) fn split_type_union(node: &Map<String, Value>) -> Option<Map<String, Value>> {
+    // One type name lists no union.
+    if !node.get("type").is_some_and(Value::is_array) {
+        return None;
+    }
     let types = types_of(node);
     let non_null: Vec<&String> = types.iter().filter(|t| *t != "null").collect();
     if non_null.len() < 2 || node.contains_key("anyOf") || node.contains_key("oneOf") {
@@ -606,6 +700,11 @@ pub(crate) fn check_2020_12(
     compile: bool,
     report: &mut Report,
 ) {
+    // A schema certainly valid and compilable needs neither pass (the usual case: the
+    // converters keep to the keywords the check covers).
+    if super::known::is_known_valid(schema) {
+        return;
+    }
     let meta = jsonschema::draft202012::meta::validator();
     let mut any = false;
     for error in meta.iter_errors(schema) {
