@@ -232,9 +232,9 @@ fn bench(c: &mut Criterion) {
     interleaved(&work.path().join("phases"));
 }
 
-/// With `GENERATE_BENCH_ROUNDS=<rounds>`: `toml_parse`, `load_dir` and `render` of the phase
-/// manifests measured one right after the other in each round, and the median over the rounds
-/// of each step's time divided by `toml_parse`'s in the same round. On a shared machine whose
+/// With `GENERATE_BENCH_ROUNDS=<rounds>`: `toml_parse`, `load_dir`, `render`, `codegen` and the
+/// whole `generate` of the phase manifests measured one right after the other in each round, and
+/// the median over the rounds of each one's time divided by `toml_parse`'s in the same round. On a shared machine whose
 /// load changes within seconds, these ratios move far less than those of benchmarks measured
 /// one after the other.
 fn interleaved(dir: &Path) {
@@ -259,6 +259,7 @@ fn interleaved(dir: &Path) {
         start.elapsed().as_secs_f64()
     };
     let (mut load, mut render, mut both) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut code, mut whole) = (Vec::new(), Vec::new());
     for _ in 0..rounds {
         let parse = time(&mut || toml_parse(&files));
         let l = time(&mut || manifest::load_dir(&tools).expect("valid manifests").len());
@@ -267,20 +268,26 @@ fn interleaved(dir: &Path) {
                 .expect("exportable tools")
                 .len()
         });
+        let c = time(&mut || codegen::generate(&specs).expect("code generates").len());
+        let g = time(&mut || generate(&tools));
         load.push(l / parse);
         render.push(r / parse);
         both.push((l + r) / parse);
+        code.push(c / parse);
+        whole.push(g / parse);
     }
     let median = |ratios: &mut Vec<f64>| {
         ratios.sort_by(f64::total_cmp);
         ratios[ratios.len() / 2]
     };
     println!(
-        "interleaved, {} tools, {rounds} rounds, median ratio to toml_parse in the same round: load_dir {:.2}x, render {:.2}x, load_dir + render {:.2}x",
+        "interleaved, {} tools, {rounds} rounds, median ratio to toml_parse in the same round: load_dir {:.2}x, render {:.2}x, load_dir + render {:.2}x, codegen {:.2}x, generate {:.2}x",
         files.len(),
         median(&mut load),
         median(&mut render),
         median(&mut both),
+        median(&mut code),
+        median(&mut whole),
     );
 }
 

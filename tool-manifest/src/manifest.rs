@@ -182,40 +182,7 @@ pub fn load_dir(dir: &Path) -> Result<Vec<ToolSpec>, Diagnostics> {
     let mut specs = Vec::new();
     let mut names = Vec::new();
     let mut diagnostics = Vec::new();
-    for (file, length) in files {
-        // A huge file is refused before it is read.
-        if length > MAX_MANIFEST_BYTES as u64 {
-            diagnostics.push(Diagnostic::file(
-                &file,
-                format!(
-                    "the manifest is {length} bytes, more than the {MAX_MANIFEST_BYTES} a manifest may have"
-                ),
-            ));
-            continue;
-        }
-        let text = match std::fs::read(&file) {
-            Ok(bytes) => match String::from_utf8(bytes) {
-                Ok(text) => text,
-                Err(e) => {
-                    diagnostics.push(Diagnostic::file(
-                        &file,
-                        format!(
-                            "the manifest is not UTF-8 text (invalid byte at offset {})",
-                            e.utf8_error().valid_up_to()
-                        ),
-                    ));
-                    continue;
-                }
-            },
-            Err(e) => {
-                diagnostics.push(Diagnostic::file(
-                    &file,
-                    format!("cannot read the manifest: {e}"),
-                ));
-                continue;
-            }
-        };
-        let parsed = parse(&file, &text);
+    for parsed in load_files(&files) {
         diagnostics.extend(parsed.diagnostics);
         names.extend(parsed.name);
         specs.extend(parsed.spec);
@@ -226,6 +193,79 @@ pub fn load_dir(dir: &Path) -> Result<Vec<ToolSpec>, Diagnostics> {
     }
     specs.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(specs)
+}
+
+/// Below this many manifests per thread, one thread reads and parses them all.
+const FILES_PER_THREAD: usize = 64;
+
+/// Reads and parses every file, in the order given. Files are independent until the whole-set
+/// checks, so a large set is split into contiguous runs parsed on scoped threads (as many as
+/// the machine runs at once); the results are put back in the same order, so what comes out
+/// does not depend on the threads.
+fn load_files(files: &[(PathBuf, u64)]) -> Vec<Parsed> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, usize::from)
+        .min(files.len() / FILES_PER_THREAD);
+    load_files_on(files, threads)
+}
+
+/// [`load_files`] on `threads` threads (at least one).
+fn load_files_on(files: &[(PathBuf, u64)], threads: usize) -> Vec<Parsed> {
+    if threads <= 1 || files.len() < 2 {
+        return files
+            .iter()
+            .map(|(file, length)| load_file(file, *length))
+            .collect();
+    }
+    let run = files.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = files
+            .chunks(run)
+            .map(|chunk| {
+                scope.spawn(move || {
+                    chunk
+                        .iter()
+                        .map(|(file, length)| load_file(file, *length))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            // A panic while parsing is a bug, not bad input: it reaches the caller as it would
+            // from one thread.
+            .flat_map(|worker| {
+                worker
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect()
+    })
+}
+
+/// Reads and parses one manifest of `length` bytes (as listed).
+fn load_file(file: &Path, length: u64) -> Parsed {
+    let refused = |message: String| Parsed {
+        spec: None,
+        name: None,
+        diagnostics: vec![Diagnostic::file(file, message)],
+    };
+    // A huge file is refused before it is read.
+    if length > MAX_MANIFEST_BYTES as u64 {
+        return refused(format!(
+            "the manifest is {length} bytes, more than the {MAX_MANIFEST_BYTES} a manifest may have"
+        ));
+    }
+    match std::fs::read(file) {
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Ok(text) => parse(file, &text),
+            Err(e) => refused(format!(
+                "the manifest is not UTF-8 text (invalid byte at offset {})",
+                e.utf8_error().valid_up_to()
+            )),
+        },
+        Err(e) => refused(format!("cannot read the manifest: {e}")),
+    }
 }
 
 /// The `*.toml` files directly in `dir` with their lengths, sorted.
@@ -1222,6 +1262,37 @@ recommended_action = "Call `panes_list` and retry with one of its IDs."
 description = "A line on the main pane"
 input = { pane_id = "main", anchors = [{ time = 1, price = 2.5 }], width = 2 }
 "#;
+
+    #[test]
+    fn files_parsed_on_several_threads_come_out_as_on_one() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let mut files = Vec::new();
+        for i in 0..200 {
+            let name = format!("tool_{i:03}");
+            let text = match i % 7 {
+                // A mistake, a name that is not the stem, a file that is not TOML: each file
+                // keeps its own diagnostics, in its place.
+                0 => VALID
+                    .replace("drawing_create", &name)
+                    .replace("destructive", "risky"),
+                3 => VALID.to_owned(),
+                5 => "name = ".to_owned(),
+                _ => VALID.replace("drawing_create", &name),
+            };
+            let path = dir.path().join(format!("{name}.toml"));
+            std::fs::write(&path, &text).expect("write a manifest");
+            files.push((path, text.len() as u64));
+        }
+        let one = format!("{:?}", load_files_on(&files, 1));
+        for threads in [2, 3, 7, 200, 500] {
+            assert_eq!(
+                format!("{:?}", load_files_on(&files, threads)),
+                one,
+                "{threads} threads"
+            );
+        }
+        assert!(one.contains("risky") && one.contains("tool_005"), "{one}");
+    }
 
     fn parse_ok(text: &str) -> ToolSpec {
         parse_manifest(Path::new("tools/drawing_create.toml"), text)
