@@ -9,11 +9,12 @@
 //! # Spans
 //!
 //! Every token of the definition lies, in the source, between the start of the attribute and
-//! the end of the function, and carries no macro expansion context (see [`Spans`]). rustc
-//! hashes a span inside the item that owns it relative to that item, and any other span by its
-//! offset in the file, and it hashes an expansion context with the position of the macro call:
-//! the definition of a tool is then the same, for incremental compilation, when an edit before
-//! it moves it, and only the edited tool is checked and compiled again.
+//! the end of the function's signature, and carries no macro expansion context (see
+//! [`Spans`]). rustc hashes a span inside the item that owns it relative to that item, and any
+//! other span by its offset in the file, and it hashes an expansion context with the position
+//! of the macro call: the definition of a tool is then the same, for incremental compilation,
+//! when an edit before it moves it or an edit of the tool's body changes the body's length, and
+//! only the edited function is checked and compiled again.
 
 use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
@@ -93,8 +94,10 @@ pub fn tool_def(input: TokenStream) -> TokenStream {
 /// `at` is where the attribute is (what `Span::call_site()` points at, so errors in generated
 /// code point at `#[tool(...)]` as before) but resolved as the function's own tokens are: the
 /// same names are in scope, without the expansion context whose hash moves with the call.
-/// Every generated item starts with a token at `at` and ends with one at `end` (the function's
-/// last token), so its span covers the attribute, the function, and every token in between.
+/// Every generated item starts with a token at `at` and ends with one at `end` (the last token
+/// of the function's signature), so its span covers the attribute, the signature, and every
+/// token in between: the tokens the definition takes from the function are all in there. Not
+/// the body: an edit of the body leaves the definition as it was.
 #[derive(Clone, Copy)]
 pub(crate) struct Spans {
     pub at: Span,
@@ -103,14 +106,22 @@ pub(crate) struct Spans {
 
 impl Spans {
     fn of(item: &ItemFn) -> Self {
-        let end = item.block.brace_token.span.close();
+        let end =
+            item.sig
+                .to_token_stream()
+                .into_iter()
+                .last()
+                .map_or(item.sig.fn_token.span, |token| match token {
+                    TokenTree::Group(group) => group.span_close(),
+                    other => other.span(),
+                });
         Spans {
             at: Span::call_site().resolved_at(end),
             end,
         }
     }
 
-    /// `;` at the end of the function: the last token of a generated item.
+    /// `;` at the end of the signature: the last token of a generated item.
     fn semi(self) -> TokenStream {
         quote_spanned!(self.end=> ;)
     }
@@ -278,7 +289,7 @@ pub(crate) fn tool_def_fn(function: &ToolFn<'_>, tool: &Tool<'_>, spans: Spans) 
             (TokenStream::new(), quote!(#elem), constructor)
         }
     };
-    // The body ends where the function does (see `Spans`).
+    // The body ends where the signature does (see `Spans`).
     let mut body = Group::new(
         Delimiter::Brace,
         quote_spanned! {at=>
@@ -556,10 +567,10 @@ mod tests {
         all.pop().expect("tokens")
     }
 
-    /// What keeps the definition of an unchanged tool unchanged, for incremental compilation,
-    /// when an edit before it moves it: each generated item ends at the function's last token
-    /// (so the item's span covers the attribute and the whole function), and no generated
-    /// token lies elsewhere than in the attribute or the function.
+    /// What keeps the definition of a tool unchanged, for incremental compilation, when an
+    /// edit before it moves it or an edit of its body changes the body's length: each generated
+    /// item ends at the signature's last token (so the item's span covers the attribute and the
+    /// signature), and no generated token lies elsewhere than in the attribute or the signature.
     fn assert_spans_within_the_tool(function: &str) {
         let source = format!("const BEFORE: u8 = 0;\n{function}\nconst AFTER: u8 = 0;");
         let file: TokenStream = source.parse().expect("the source parses");
@@ -580,7 +591,7 @@ mod tests {
         let mut all = Vec::new();
         ranges(attr.to_token_stream(), &mut all);
         let first = all[0].start;
-        let last = last_range(item.to_token_stream()).end;
+        let last = last_range(item.sig.to_token_stream()).end;
         // Outside a compiler, the call site has no position.
         let at = Span::call_site().byte_range();
 
@@ -595,7 +606,7 @@ mod tests {
         for range in &all {
             assert!(
                 *range == at || (first <= range.start && range.end <= last),
-                "a token at {range:?}, outside the attribute and the function ({first}..{last})"
+                "a token at {range:?}, outside the attribute and the signature ({first}..{last})"
             );
         }
         assert_eq!(
@@ -619,7 +630,7 @@ mod tests {
     }
 
     #[test]
-    fn generated_items_end_where_the_function_does() {
+    fn generated_items_end_where_the_signature_does() {
         assert_spans_within_the_tool(
             "/// Lists the panes.\n\
              #[tool(safety = \"read-only\", mode = \"parallel\", category = \"panes\")]\n\
