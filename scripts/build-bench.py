@@ -20,6 +20,14 @@ taken and:
 - incremental: one tool's body is edited (tool N/2: a constant changes) and `cargo build` runs
   again.
 
+Layout (`--layout`): by default (`types-first`) every crate declares the 100 input types first and
+the tools after them, as rmcp requires (its tools are the methods of one `impl` block). With
+`interleaved`, `with_macro` and `by_hand` declare each input type just before its tool (rmcp's
+crate cannot, and keeps its layout). The layout matters to the incremental rebuild: rustc
+re-checks every item whose source position moved and that depends on a moved span, so with
+`interleaved` the derives of the input types after the edited tool (and the tools using those
+types) are checked again, in `with_macro` and `by_hand` but not in `with_rmcp`.
+
 Crates are interleaved within a run so that a load change on the machine hits all of them. The
 script reports, as Markdown tables, the best (minimum) wall-clock time of each crate with the
 ratios of those, the median of the per-run ratios (the steadier figure on a shared machine), and
@@ -28,11 +36,18 @@ every time measured. Nothing is asserted.
 The workspace reuses the repository's `Cargo.lock`; rmcp and its own dependencies are resolved
 (`cargo fetch`) once, unless `--offline` is given (then they must already be in the cargo cache).
 
-Usage: scripts/build-bench.py [--tools N] [--runs R] [--offline] [--keep]
+With `--time-passes`, every rustc invocation of the measured crates also gets `-Z time-passes`
+(through `RUSTC_BOOTSTRAP=1 cargo rustc`), and the script prints the main passes of the cold
+build and of the incremental rebuild of each crate, for the last run (the timings include the
+cost of the flag itself; compare them with each other, not with the wall-clock times).
+
+Usage: scripts/build-bench.py [--tools N] [--runs R] [--layout L] [--time-passes] [--offline]
+                              [--keep]
 """
 
 import argparse
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -104,10 +119,21 @@ def tool_fn(i):
             + core(i) + "    Ok(reply)\n}\n")
 
 
-def with_macro(n):
-    out = [TYPES, RUNTIME_IMPORTS, "use tool_runtime::{tool, tool_def};\n"]
+def types_first(n, layout):
+    """All the input types, when they come before the tools."""
+    return "".join(tool_types(i) for i in range(n)) if layout == "types-first" else ""
+
+
+def type_here(i, layout):
+    """Input type i, when it comes just before its tool."""
+    return tool_types(i) if layout == "interleaved" else ""
+
+
+def with_macro(n, layout):
+    out = [TYPES, types_first(n, layout), RUNTIME_IMPORTS,
+           "use tool_runtime::{tool, tool_def};\n"]
     for i in range(n):
-        out.append(tool_types(i))
+        out.append(type_here(i, layout))
         out.append(f'/// Tool number {i}.\n#[tool(safety = "read-only", mode = "parallel")]\n')
         out.append(tool_fn(i))
     out.append("\npub fn tools() -> Vec<ToolDef<Chart>> {\n    vec![\n")
@@ -116,9 +142,10 @@ def with_macro(n):
     return "".join(out)
 
 
-def by_hand(n):
+def by_hand(n, layout):
     out = [
         TYPES,
+        types_first(n, layout),
         RUNTIME_IMPORTS,
         """
 use serde_json::Value;
@@ -135,7 +162,7 @@ fn schema_of<T: JsonSchema>() -> Value {
 """,
     ]
     for i in range(n):
-        out.append(tool_types(i))
+        out.append(type_here(i, layout))
         out.append(f"/// Tool number {i}.\n" + tool_fn(i))
         out.append(
             f"""
@@ -171,7 +198,8 @@ fn adapter_{i}<'a>(chart: &'a Chart, args: &'a Value) -> BoxFuture<'a, CallResul
     return "".join(out)
 
 
-def with_rmcp(n):
+def with_rmcp(n, layout):
+    del layout  # the types always come first: the tools are the methods of one impl block
     out = [
         TYPES,
         """
@@ -243,12 +271,35 @@ def write(path, text):
         f.write(text)
 
 
-def cargo(args, cwd, target):
+def cargo(args, cwd, target, passes=None):
+    """Runs cargo; returns the wall-clock time. With `passes` (a dict), the build is a
+    `cargo rustc` with `-Z time-passes` and `passes` receives the main passes' times."""
     env = dict(os.environ, CARGO_TARGET_DIR=target)
+    if passes is not None:
+        args = ["rustc", *args[1:], "--", "-Z", "time-passes"]
     start = time.monotonic()
-    subprocess.run(["cargo", *args], cwd=cwd, env=env, check=True,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    return time.monotonic() - start
+    done = subprocess.run(["cargo", *args], cwd=cwd, env=env, check=True,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    elapsed = time.monotonic() - start
+    if passes is not None:
+        passes.clear()
+        passes.update(time_passes(done.stderr.decode(errors="replace")))
+    return elapsed
+
+
+# The passes `--time-passes` reports (`codegen_crate` and `LLVM_passes` overlap).
+PASSES = ("macro_expand_crate", "type_check_crate", "MIR_borrow_checking", "codegen_crate",
+          "LLVM_passes", "total")
+
+
+def time_passes(stderr):
+    """The top-level passes of rustc's `-Z time-passes` output: `{pass: seconds}`."""
+    found = {}
+    for line in stderr.splitlines():
+        match = re.match(r"time:\s+([0-9.]+);.*\t(\S+)$", line)
+        if match and match.group(2) in PASSES:
+            found[match.group(2)] = float(match.group(1))
+    return found
 
 
 def version(command):
@@ -263,11 +314,19 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tools", type=int, default=100)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--layout", choices=("types-first", "interleaved"),
+                        default="types-first",
+                        help="where the input types are declared (see above)")
+    parser.add_argument("--time-passes", action="store_true",
+                        help="also print rustc's main passes of the last run")
     parser.add_argument("--offline", action="store_true",
                         help="never use the network (rmcp must be in the cargo cache)")
     parser.add_argument("--keep", action="store_true", help="keep the generated workspace")
     options = parser.parse_args()
     offline = ["--offline"] if options.offline else []
+    if options.time_passes:
+        # Cargo rebuilds what was built with another `RUSTC_BOOTSTRAP`: the dependencies too.
+        os.environ["RUSTC_BOOTSTRAP"] = "1"
 
     work = tempfile.mkdtemp(prefix="tool-build-bench-")
     try:
@@ -277,7 +336,7 @@ def main():
         lock = os.path.join(ROOT, "Cargo.lock")
         if os.path.exists(lock):
             shutil.copy(lock, os.path.join(work, "Cargo.lock"))
-        sources = {name: SOURCES[name](options.tools) for name in CRATES}
+        sources = {name: SOURCES[name](options.tools, options.layout) for name in CRATES}
         for name in CRATES:
             write(os.path.join(work, name, "Cargo.toml"), manifest(name, ROOT))
             write(os.path.join(work, name, "src", "lib.rs"), "")
@@ -300,16 +359,20 @@ def main():
 
         cold = {name: [] for name in CRATES}
         incremental = {name: [] for name in CRATES}
+        passes = {(name, build): {} if options.time_passes else None
+                  for name in CRATES for build in ("cold", "incremental")}
         for run in range(options.runs):
             for name in CRATES:
                 lib = os.path.join(work, name, "src", "lib.rs")
                 write(lib, sources[name])
                 target = os.path.join(work, f"target-{name}-{run}")
                 shutil.copytree(deps[name], target, symlinks=True)
-                cold[name].append(cargo(["build", "--offline", "-p", name], work, target))
+                cold[name].append(cargo(["build", "--offline", "-p", name], work, target,
+                                        passes[name, "cold"]))
                 write(lib, edit_one_body(sources[name], options.tools))
                 incremental[name].append(
-                    cargo(["build", "--offline", "-p", name], work, target))
+                    cargo(["build", "--offline", "-p", name], work, target,
+                          passes[name, "incremental"]))
                 shutil.rmtree(target)
                 print(f"run {run + 1}: {name} cold {cold[name][-1]:.2f}s, "
                       f"incremental {incremental[name][-1]:.2f}s", file=sys.stderr)
@@ -317,7 +380,7 @@ def main():
         best_cold = {name: min(values) for name, values in cold.items()}
         best_incr = {name: min(values) for name, values in incremental.items()}
         print(f"tools: {options.tools}, runs: {options.runs} (best of each), "
-              f"{version(['rustc', '-V'])}, rmcp {RMCP_VERSION}")
+              f"layout: {options.layout}, {version(['rustc', '-V'])}, rmcp {RMCP_VERSION}")
         print()
         print("| crate | cold build | ÷ by_hand | ÷ with_rmcp "
               "| incremental rebuild | ÷ by_hand | ÷ with_rmcp |")
@@ -345,6 +408,18 @@ def main():
                   f"| {ratio(cold, name, 'with_rmcp'):.2f}× "
                   f"| {ratio(incremental, name, 'by_hand'):.2f}× "
                   f"| {ratio(incremental, name, 'with_rmcp'):.2f}× |")
+        if options.time_passes:
+            print()
+            print("rustc passes of the last run, `-Z time-passes` (s):")
+            print()
+            print("| crate, build | " + " | ".join(f"`{p}`" for p in PASSES) + " |")
+            print("|---|" + "---|" * len(PASSES))
+            for name in CRATES:
+                for build in ("cold", "incremental"):
+                    found = passes[name, build]
+                    print(f"| `{name}`, {build} | "
+                          + " | ".join(f"{found[p]:.3f}" if p in found else "-" for p in PASSES)
+                          + " |")
         print()
         print("every run (s): " + "; ".join(
             f"{name} cold {', '.join(f'{t:.2f}' for t in cold[name])}, "

@@ -5,9 +5,19 @@
 //! `static` and its adapter; `tool_def!(path::to::f)` calls it. The per-tool code is a few
 //! `const`s (where a wrong input or return type is reported, once, on the type) and one call
 //! into `::tool_runtime::__private`, which does the work.
+//!
+//! # Spans
+//!
+//! Every token of the definition lies, in the source, between the start of the attribute and
+//! the end of the function's signature, and carries no macro expansion context (see
+//! [`Spans`]). rustc hashes a span inside the item that owns it relative to that item, and any
+//! other span by its offset in the file, and it hashes an expansion context with the position
+//! of the macro call: the definition of a tool is then the same, for incremental compilation,
+//! when an edit before it moves it or an edit of the tool's body changes the body's length, and
+//! only the edited function is checked and compiled again.
 
-use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote, quote_spanned};
+use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
+use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 use syn::{Item, ItemFn, Path};
@@ -43,7 +53,8 @@ pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     }
     match tool {
         Some(tool) => {
-            let def = tool_def_fn(&function, &tool);
+            let spans = Spans::of(&parsed);
+            let def = tool_def_fn(&function, &tool, spans);
             quote! { #item #def }
         }
         // Unreachable in practice: every `None` comes with an error.
@@ -71,7 +82,67 @@ pub fn tool_def(input: TokenStream) -> TokenStream {
         .into_compile_error();
     };
     last.ident = def_ident(&last.ident);
-    quote!(#path())
+    // The call's parentheses carry the path's span rather than this macro's: the function
+    // holding the call is then unchanged, for incremental compilation, when it moves.
+    let mut call = Group::new(Delimiter::Parenthesis, TokenStream::new());
+    call.set_span(last.ident.span());
+    quote!(#path #call)
+}
+
+/// The spans of a tool's generated definition.
+///
+/// `at` is where the attribute is (what `Span::call_site()` points at, so errors in generated
+/// code point at `#[tool(...)]` as before) but resolved as the function's own tokens are: the
+/// same names are in scope, without the expansion context whose hash moves with the call.
+/// Every generated item starts with a token at `at` and ends with one at `end` (the last token
+/// of the function's signature), so its span covers the attribute, the signature, and every
+/// token in between: the tokens the definition takes from the function are all in there. Not
+/// the body: an edit of the body leaves the definition as it was.
+#[derive(Clone, Copy)]
+pub(crate) struct Spans {
+    pub at: Span,
+    pub end: Span,
+}
+
+impl Spans {
+    fn of(item: &ItemFn) -> Self {
+        let end =
+            item.sig
+                .to_token_stream()
+                .into_iter()
+                .last()
+                .map_or(item.sig.fn_token.span, |token| match token {
+                    TokenTree::Group(group) => group.span_close(),
+                    other => other.span(),
+                });
+        Spans {
+            at: Span::call_site().resolved_at(end),
+            end,
+        }
+    }
+
+    /// `;` at the end of the signature: the last token of a generated item.
+    fn semi(self) -> TokenStream {
+        quote_spanned!(self.end=> ;)
+    }
+}
+
+/// `tokens` with every span set to `span` (a visibility, moved to the start of the item).
+fn respan(tokens: TokenStream, span: Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|token| match token {
+            TokenTree::Group(group) => {
+                let mut new = Group::new(group.delimiter(), respan(group.stream(), span));
+                new.set_span(span);
+                TokenTree::Group(new)
+            }
+            mut other => {
+                other.set_span(span);
+                other
+            }
+        })
+        .collect()
 }
 
 fn with_errors(item: TokenStream, error: syn::Error) -> TokenStream {
@@ -115,30 +186,32 @@ pub(crate) fn def_ident(ident: &syn::Ident) -> syn::Ident {
     format_ident!("__tool_def_{}", ident.unraw(), span = ident.span())
 }
 
-fn safety_tokens(safety: Safety) -> TokenStream {
+fn safety_tokens(safety: Safety, at: Span) -> TokenStream {
     match safety {
-        Safety::ReadOnly => quote!(::tool_runtime::Safety::ReadOnly),
-        Safety::Destructive => quote!(::tool_runtime::Safety::Destructive),
+        Safety::ReadOnly => quote_spanned!(at=> ::tool_runtime::Safety::ReadOnly),
+        Safety::Destructive => quote_spanned!(at=> ::tool_runtime::Safety::Destructive),
     }
 }
 
-fn mode_tokens(mode: Mode) -> TokenStream {
+fn mode_tokens(mode: Mode, at: Span) -> TokenStream {
     match mode {
-        Mode::Parallel => quote!(::tool_runtime::Mode::Parallel),
-        Mode::Sequential => quote!(::tool_runtime::Mode::Sequential),
+        Mode::Parallel => quote_spanned!(at=> ::tool_runtime::Mode::Parallel),
+        Mode::Sequential => quote_spanned!(at=> ::tool_runtime::Mode::Sequential),
     }
 }
 
 /// The hidden definition function of a checked tool.
-pub(crate) fn tool_def_fn(function: &ToolFn<'_>, tool: &Tool<'_>) -> TokenStream {
+pub(crate) fn tool_def_fn(function: &ToolFn<'_>, tool: &Tool<'_>, spans: Spans) -> TokenStream {
     let (Some(input), Some(output)) = (function.input, function.output) else {
         return TokenStream::new();
     };
+    let Spans { at, .. } = spans;
+    let semi = spans.semi();
     let item: &ItemFn = function.item;
-    let vis = &item.vis;
+    let vis = respan(item.vis.to_token_stream(), at);
     let ident = function.ident();
     let def = def_ident(ident);
-    let private = quote!(::tool_runtime::__private);
+    let private = quote_spanned!(at=> ::tool_runtime::__private);
     // The checks of the input and return types carry the span of those types, so that their
     // errors point at them.
     let (input_span, output_span) = (input.span(), output.span());
@@ -149,22 +222,28 @@ pub(crate) fn tool_def_fn(function: &ToolFn<'_>, tool: &Tool<'_>) -> TokenStream
                 ::tool_runtime::__private::code_first_input::<#input>());
             let return_fns = quote_spanned!(output_span=>
                 ::tool_runtime::__private::code_first_return::<#output>());
-            let meta = code_first_meta(code_first, ident);
-            let input_fns = quote!(const __INPUT: #private::InputFns<#input> = #input_fns;);
-            (input_fns, return_fns, quote!(&__META), meta)
+            let meta = code_first_meta(code_first, ident, spans);
+            let input_fns =
+                quote_spanned!(at=> const __INPUT: #private::InputFns<#input> = #input_fns #semi);
+            (input_fns, return_fns, quote_spanned!(at=> &__META), meta)
         }
         Tool::Manifest(bound) => {
             let input_fns = quote_spanned!(input_span=>
                 ::tool_runtime::__private::manifest_input::<#input, __ManifestInput>());
             let return_fns = quote_spanned!(output_span=>
                 ::tool_runtime::__private::manifest_return::<#output, __ManifestError>());
-            let checks = manifest_checks(function, bound);
-            let imports = manifest_imports(bound.path);
-            let input_fns = quote! {
+            let checks = manifest_checks(function, bound, spans);
+            let imports = manifest_imports(bound.path, spans);
+            let input_fns = quote_spanned! {at=>
                 #imports
-                const __INPUT: #private::BoundInputFns<#input> = #input_fns;
+                const __INPUT: #private::BoundInputFns<#input> = #input_fns #semi
             };
-            (input_fns, return_fns, quote!(&__MANIFEST_META), checks)
+            (
+                input_fns,
+                return_fns,
+                quote_spanned!(at=> &__MANIFEST_META),
+                checks,
+            )
         }
     };
 
@@ -195,34 +274,44 @@ pub(crate) fn tool_def_fn(function: &ToolFn<'_>, tool: &Tool<'_>) -> TokenStream
         )
     );
     let (generics, context_ty, constructor) = match &function.context {
-        None => (quote!(<__C>), quote!(__C), quote!(shared)),
+        None => (
+            quote_spanned!(at=> <__C>),
+            quote_spanned!(at=> __C),
+            quote_spanned!(at=> shared),
+        ),
         Some(context) => {
             let elem = &context.reference.elem;
             let constructor = if context.is_mut() {
-                quote!(exclusive)
+                quote_spanned!(at=> exclusive)
             } else {
-                quote!(shared)
+                quote_spanned!(at=> shared)
             };
             (TokenStream::new(), quote!(#elem), constructor)
         }
     };
+    // The body ends where the signature does (see `Spans`).
+    let mut body = Group::new(
+        Delimiter::Brace,
+        quote_spanned! {at=>
+            #input_fns
+            const __RETURN: #private::ReturnFns<#output> = #return_fns #semi
+            #checks
+            #private::#constructor(#meta, #adapter)
+        },
+    );
+    body.set_span(spans.end);
     // The definition exists exactly when the function does.
     let cfgs = item.attrs.iter().filter(|attr| attr.path().is_ident("cfg"));
-    quote! {
+    quote_spanned! {at=>
         // Unused when the tool is not registered; the function it wraps is then unused too.
         #(#cfgs)*
         #[doc(hidden)]
         #[allow(dead_code)]
-        #vis fn #def #generics() -> ::tool_runtime::ToolDef<#context_ty> {
-            #input_fns
-            const __RETURN: #private::ReturnFns<#output> = #return_fns;
-            #checks
-            #private::#constructor(#meta, #adapter)
-        }
+        #vis fn #def #generics() -> ::tool_runtime::ToolDef<#context_ty> #body
     }
 }
 
-fn code_first_meta(tool: &CodeFirst, ident: &syn::Ident) -> TokenStream {
+fn code_first_meta(tool: &CodeFirst, ident: &syn::Ident, spans: Spans) -> TokenStream {
     let CodeFirst {
         name,
         title,
@@ -231,14 +320,20 @@ fn code_first_meta(tool: &CodeFirst, ident: &syn::Ident) -> TokenStream {
         safety,
         mode,
     } = tool;
-    let safety = safety_tokens(*safety);
-    let mode = mode_tokens(*mode);
+    let at = spans.at;
+    let semi = spans.semi();
+    let safety = safety_tokens(*safety, at);
+    let mode = mode_tokens(*mode, at);
     let category = match category {
-        Some(category) => quote!(::core::option::Option::Some(#category)),
-        None => quote!(::core::option::Option::None),
+        Some(category) => {
+            let category = string(category, at);
+            quote_spanned!(at=> ::core::option::Option::Some(#category))
+        }
+        None => quote_spanned!(at=> ::core::option::Option::None),
     };
-    let item = format!("::{}", ident.unraw());
-    quote! {
+    let [name, title, description] = [name, title, description].map(|text| string(text, at));
+    let item = string(&format!("::{}", ident.unraw()), at);
+    quote_spanned! {at=>
         static __META: ::tool_runtime::ToolMeta = ::tool_runtime::ToolMeta {
             name: #name,
             title: #title,
@@ -251,38 +346,51 @@ fn code_first_meta(tool: &CodeFirst, ident: &syn::Ident) -> TokenStream {
             errors: &[],
             examples: &[],
             source: ::core::concat!(::core::module_path!(), #item),
-        };
+        } #semi
     }
 }
 
 /// `const` assertions of a manifest-bound tool: what the attribute restates, and the `&mut`
 /// rule when the attribute leaves safety or mode to the manifest.
-fn manifest_checks(function: &ToolFn<'_>, bound: &ManifestBound<'_>) -> TokenStream {
-    let meta = quote!(__MANIFEST_META);
+fn manifest_checks(function: &ToolFn<'_>, bound: &ManifestBound<'_>, spans: Spans) -> TokenStream {
+    let at = spans.at;
+    let meta = quote_spanned!(at=> __MANIFEST_META);
     let name = &bound.name;
     let mut checks = TokenStream::new();
     if let Some(safety) = bound.safety {
         let (test, found) = match safety.value {
-            Safety::ReadOnly => (quote!(!#meta.safety.is_read_only()), Safety::Destructive),
-            Safety::Destructive => (quote!(#meta.safety.is_read_only()), Safety::ReadOnly),
+            Safety::ReadOnly => (
+                quote_spanned!(at=> !#meta.safety.is_read_only()),
+                Safety::Destructive,
+            ),
+            Safety::Destructive => (
+                quote_spanned!(at=> #meta.safety.is_read_only()),
+                Safety::ReadOnly,
+            ),
         };
         let message = disagreement(name, "safety", safety.value.as_str(), found.as_str());
-        checks.extend(assertion(safety.span, &[(test, message)], &meta));
+        checks.extend(assertion(safety.span, &[(test, message)], &meta, spans));
     }
     if let Some(mode) = bound.mode {
         let (test, found) = match mode.value {
-            Mode::Parallel => (quote!(#meta.mode.is_sequential()), Mode::Sequential),
-            Mode::Sequential => (quote!(!#meta.mode.is_sequential()), Mode::Parallel),
+            Mode::Parallel => (
+                quote_spanned!(at=> #meta.mode.is_sequential()),
+                Mode::Sequential,
+            ),
+            Mode::Sequential => (
+                quote_spanned!(at=> !#meta.mode.is_sequential()),
+                Mode::Parallel,
+            ),
         };
         let message = disagreement(name, "mode", mode.value.as_str(), found.as_str());
-        checks.extend(assertion(mode.span, &[(test, message)], &meta));
+        checks.extend(assertion(mode.span, &[(test, message)], &meta, spans));
     }
     if let Some(context) = function.context.as_ref().filter(|c| c.is_mut()) {
         // What the attribute restates was checked by the macro; the rest is the manifest's.
         let exclusive = type_text(&syn::Type::Reference(context.reference.clone()));
         let read_only = bound.safety.is_none().then(|| {
             (
-                quote!(#meta.safety.is_read_only()),
+                quote_spanned!(at=> #meta.safety.is_read_only()),
                 [
                     format!("read-only tool `{name}` cannot take the context as `{exclusive}`: its manifest `"),
                     "` declares `safety = \"read-only\"`; take a shared reference: a read-only tool changes \
@@ -293,7 +401,7 @@ fn manifest_checks(function: &ToolFn<'_>, bound: &ManifestBound<'_>) -> TokenStr
         });
         let parallel = bound.mode.is_none().then(|| {
             (
-                quote!(!#meta.mode.is_sequential()),
+                quote_spanned!(at=> !#meta.mode.is_sequential()),
                 [
                     format!("parallel tool `{name}` cannot take the context as `{exclusive}`: its manifest `"),
                     "` declares `mode = \"parallel\"`; take a shared reference: the calls of a parallel \
@@ -303,21 +411,21 @@ fn manifest_checks(function: &ToolFn<'_>, bound: &ManifestBound<'_>) -> TokenStr
             )
         });
         let cases: Vec<_> = read_only.into_iter().chain(parallel).collect();
-        checks.extend(assertion(context.mut_span(), &cases, &meta));
+        checks.extend(assertion(context.mut_span(), &cases, &meta, spans));
     }
     checks
 }
 
 /// One `use` of the generated module's three items. When the path is not a generated tool
 /// module, rustc reports that in one "unresolved import" error on the path in the attribute.
-fn manifest_imports(path: &Path) -> TokenStream {
-    let span = path
-        .segments
-        .last()
-        .map_or_else(Span::call_site, |s| s.ident.span());
+fn manifest_imports(path: &Path, spans: Spans) -> TokenStream {
+    let span = path.segments.last().map_or(spans.at, |s| s.ident.span());
     let [input, error, meta] = ["Input", "Error", "META"].map(|name| syn::Ident::new(name, span));
+    let semi = spans.semi();
+    // `use` at the attribute, so that the item's span covers the path in it.
+    let use_token = quote_spanned!(spans.at=> use);
     quote_spanned! {span=>
-        use #path::{#input as __ManifestInput, #error as __ManifestError, #meta as __MANIFEST_META};
+        #use_token #path::{#input as __ManifestInput, #error as __ManifestError, #meta as __MANIFEST_META} #semi
     }
 }
 
@@ -331,27 +439,44 @@ fn disagreement(name: &str, key: &str, said: &str, declared: &str) -> [String; 2
     ]
 }
 
+/// A string literal at `span`.
+fn string(text: &str, span: Span) -> proc_macro2::Literal {
+    let mut literal = proc_macro2::Literal::string(text);
+    literal.set_span(span);
+    literal
+}
+
 /// `const _: () = if <test> { panic!(<message naming META.source>) } else if ...;`: one
 /// const, so one mistake gives one message.
-fn assertion(span: Span, cases: &[(TokenStream, [String; 2])], meta: &TokenStream) -> TokenStream {
-    let mut chain = quote!({});
+fn assertion(
+    span: Span,
+    cases: &[(TokenStream, [String; 2])],
+    meta: &TokenStream,
+    spans: Spans,
+) -> TokenStream {
+    let at = spans.at;
+    let semi = spans.semi();
+    // No empty `else` at the end: the tokens are the function's, so lints read them as code.
+    let mut chain = TokenStream::new();
     for (test, [before, after]) in cases.iter().rev() {
         let panic = quote_spanned!(span=>
             ::core::panic!("{}", ::tool_runtime::__private::message_str(
                 &::tool_runtime::__private::message::<{ ::tool_runtime::__private::message_len(__PARTS) }>(__PARTS),
             ))
         );
-        chain = quote! {
+        let (before, after) = (string(before, at), string(after, at));
+        let otherwise = (!chain.is_empty()).then(|| quote_spanned!(at=> else #chain));
+        chain = quote_spanned! {at=>
             if #test {
-                const __PARTS: &[&str] = &[#before, #meta.source, #after];
+                const __PARTS: &[&str] = &[#before, #meta.source, #after] #semi
                 #panic
-            } else #chain
+            } #otherwise
         };
     }
     if cases.is_empty() {
         return TokenStream::new();
     }
-    quote!(const _: () = #chain;)
+    quote_spanned!(at=> const _: () = #chain #semi)
 }
 
 #[cfg(test)]
@@ -422,6 +547,112 @@ mod tests {
         insta::assert_snapshot!(pretty(out));
     }
 
+    /// Every token of `tokens`, group delimiters included, as byte ranges in the source.
+    fn ranges(tokens: TokenStream, out: &mut Vec<std::ops::Range<usize>>) {
+        for token in tokens {
+            if let TokenTree::Group(group) = &token {
+                out.push(group.span_open().byte_range());
+                ranges(group.stream(), out);
+                out.push(group.span_close().byte_range());
+            } else {
+                out.push(token.span().byte_range());
+            }
+        }
+    }
+
+    /// The last token of `tokens` (a closing delimiter for a group).
+    fn last_range(tokens: TokenStream) -> std::ops::Range<usize> {
+        let mut all = Vec::new();
+        ranges(tokens, &mut all);
+        all.pop().expect("tokens")
+    }
+
+    /// What keeps the definition of a tool unchanged, for incremental compilation, when an
+    /// edit before it moves it or an edit of its body changes the body's length: each generated
+    /// item ends at the signature's last token (so the item's span covers the attribute and the
+    /// signature), and no generated token lies elsewhere than in the attribute or the signature.
+    fn assert_spans_within_the_tool(function: &str) {
+        let source = format!("const BEFORE: u8 = 0;\n{function}\nconst AFTER: u8 = 0;");
+        let file: TokenStream = source.parse().expect("the source parses");
+        let file: syn::File = syn::parse2(file).expect("a file");
+        let Item::Fn(mut item) = file.items[1].clone() else {
+            panic!("the second item is the tool");
+        };
+        let attr = item
+            .attrs
+            .pop()
+            .expect("the last attribute is `#[tool(...)]`");
+        let args = attr
+            .meta
+            .require_list()
+            .expect("`#[tool(...)]`")
+            .tokens
+            .clone();
+        let mut all = Vec::new();
+        ranges(attr.to_token_stream(), &mut all);
+        let first = all[0].start;
+        let last = last_range(item.sig.to_token_stream()).end;
+        // Outside a compiler, the call site has no position.
+        let at = Span::call_site().byte_range();
+
+        let out = tool(args, item.to_token_stream());
+        let out: syn::File = syn::parse2(out).expect("the expansion parses");
+        assert_eq!(out.items.len(), 2, "the function and its definition");
+        let Item::Fn(def) = &out.items[1] else {
+            panic!("the definition is a function");
+        };
+        let mut all = Vec::new();
+        ranges(def.to_token_stream(), &mut all);
+        for range in &all {
+            assert!(
+                *range == at || (first <= range.start && range.end <= last),
+                "a token at {range:?}, outside the attribute and the signature ({first}..{last})"
+            );
+        }
+        assert_eq!(
+            last_range(def.to_token_stream()).end,
+            last,
+            "the definition's end"
+        );
+        let mut nested = 0;
+        for statement in &def.block.stmts {
+            if let syn::Stmt::Item(item) = statement {
+                let tokens = item.to_token_stream();
+                assert_eq!(
+                    last_range(tokens.clone()).end,
+                    last,
+                    "the end of `{tokens}`"
+                );
+                nested += 1;
+            }
+        }
+        assert!(nested >= 3, "the definition holds its consts and statics");
+    }
+
+    #[test]
+    fn generated_items_end_where_the_signature_does() {
+        assert_spans_within_the_tool(
+            "/// Lists the panes.\n\
+             #[tool(safety = \"read-only\", mode = \"parallel\", category = \"panes\")]\n\
+             pub fn panes_list(chart: &Chart, input: Args) -> Result<Vec<String>, ToolError> {\n\
+                 Ok(chart.panes(input))\n\
+             }",
+        );
+        assert_spans_within_the_tool(
+            "/// Searches.\n#[tool(safety = \"read-only\", mode = \"parallel\")]\n\
+             async fn search(input: Args) -> Result<u8, ToolError> { todo!() }",
+        );
+        assert_spans_within_the_tool(
+            "#[tool(manifest = crate::tools::drawing_create, safety = \"destructive\")]\n\
+             pub(in crate::tools) fn drawing_create(\n\
+                 input: crate::tools::drawing_create::Input,\n\
+                 chart: &mut Chart,\n\
+             ) -> Result<Drawing, Failure<crate::tools::drawing_create::Error>> {\n\
+                 chart.draw(input)\n\
+             }",
+        );
+    }
+
     #[test]
     fn tool_def_calls_the_hidden_function() {
         let out = tool_def(quote!(crate::tools::panes_list));
@@ -431,6 +662,17 @@ mod tests {
         );
         let out = tool_def(quote!(r#type));
         assert_eq!(out.to_string(), quote!(__tool_def_type()).to_string());
+    }
+
+    #[test]
+    fn tool_def_spans_the_call_with_the_path() {
+        let path: TokenStream = "\n  tools::panes_list".parse().expect("a path");
+        let ident = last_range(path.clone());
+        let out = tool_def(path);
+        let Some(TokenTree::Group(call)) = out.into_iter().last() else {
+            panic!("the call ends with its parentheses");
+        };
+        assert_eq!(call.span().byte_range(), ident, "the parentheses");
     }
 
     #[test]
