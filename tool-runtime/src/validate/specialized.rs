@@ -1,0 +1,1050 @@
+//! A validator specialized to one schema, for schemas inside the subset the manifests use.
+//!
+//! [`Tree::compile`] accepts a schema only when every keyword in it is one this module decides
+//! exactly as the `jsonschema` crate does (`type`, `enum`, `const`, the numeric bounds,
+//! `multipleOf`, the length bounds, `pattern`, `items`, `uniqueItems`, `properties`, `required`,
+//! `additionalProperties`, the property-count bounds, boolean schemas, local `$ref`s into `$defs`,
+//! and annotations); anything else leaves the schema to `jsonschema`. The number, equality and
+//! uniqueness rules are the ones `jsonschema` itself runs (from `jsonschema-value`), and each
+//! `pattern` is matched by a `jsonschema` validator compiled for that one keyword, so the regex
+//! dialect and engine are the same.
+//!
+//! Validity is a walk over the instance that allocates nothing. Errors are gathered as (path as
+//! segments, message) pairs whose messages were written when the schema was compiled, sorted and
+//! deduplicated on the segments, and only then rendered as JSON Pointers.
+
+use std::cmp::Ordering;
+
+use jsonschema::Validator;
+use jsonschema::error::ValidationErrorKind;
+use jsonschema_value::{cmp, numeric, types::number_is_integer, unique::is_unique};
+use serde_json::{Map, Number, Value};
+
+use super::{limit_number, one_of, plural, quote, quote_str};
+
+/// Index of a node in [`Tree::nodes`].
+type NodeId = usize;
+
+const NULL: u8 = 1;
+const BOOLEAN: u8 = 1 << 1;
+const INTEGER: u8 = 1 << 2;
+const NUMBER: u8 = 1 << 3;
+const STRING: u8 = 1 << 4;
+const ARRAY: u8 = 1 << 5;
+const OBJECT: u8 = 1 << 6;
+
+/// The type names, in the order `jsonschema` lists a set of them.
+const TYPE_ORDER: [(u8, &str); 7] = [
+    (NULL, "null"),
+    (BOOLEAN, "boolean"),
+    (INTEGER, "integer"),
+    (NUMBER, "number"),
+    (STRING, "string"),
+    (ARRAY, "array"),
+    (OBJECT, "object"),
+];
+
+/// The dialect a root `$schema` may name for the schema to stay specialized.
+const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
+
+/// Keywords that never reject a value (`format` is an annotation: formats are not asserted).
+const ANNOTATIONS: &[&str] = &[
+    "title",
+    "description",
+    "default",
+    "examples",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "$comment",
+    "format",
+];
+
+/// A compiled schema: nodes in an arena, the root first.
+pub(super) struct Tree {
+    nodes: Vec<Node>,
+}
+
+enum Node {
+    /// `true` or `{}`: every value.
+    True,
+    /// `false`: no value. `per_key`: the schema sits at a keyword named `additionalProperties` or
+    /// `propertyNames`, where an object is reported as one unexpected property per key.
+    False {
+        per_key: bool,
+    },
+    Keywords(Box<Keywords>),
+}
+
+#[derive(Default)]
+struct Keywords {
+    types: Option<(u8, Box<str>)>,
+    enumeration: Option<(Vec<Value>, Box<str>)>,
+    constant: Option<(Value, Box<str>)>,
+    bounds: Vec<Bound>,
+    multiple_of: Option<MultipleOf>,
+    min_length: Option<(u64, Box<str>)>,
+    max_length: Option<(u64, Box<str>)>,
+    pattern: Option<Pattern>,
+    items: Option<NodeId>,
+    min_items: Option<(u64, Box<str>)>,
+    max_items: Option<(u64, Box<str>)>,
+    unique_items: bool,
+    /// Sorted by name.
+    properties: Vec<(String, NodeId)>,
+    required: Vec<String>,
+    /// `jsonschema` checks one `required` name next to `properties` and
+    /// `additionalProperties: false` in the walk over the declared properties: an undeclared
+    /// name is then reported missing even when present (besides unexpected).
+    required_declared_only: bool,
+    additional: Additional,
+    min_properties: Option<(u64, Box<str>)>,
+    max_properties: Option<(u64, Box<str>)>,
+    /// `$ref`: another node applied to the same value.
+    reference: Option<NodeId>,
+}
+
+#[derive(Default)]
+enum Additional {
+    #[default]
+    Any,
+    /// `additionalProperties: false`.
+    Closed,
+    Schema(NodeId),
+}
+
+#[derive(Clone, Copy)]
+enum Op {
+    Ge,
+    Le,
+    Gt,
+    Lt,
+}
+
+#[derive(Clone, Copy)]
+enum Limit {
+    U64(u64),
+    I64(i64),
+    F64(f64),
+}
+
+struct Bound {
+    op: Op,
+    limit: Limit,
+    message: Box<str>,
+}
+
+impl Bound {
+    fn holds(&self, value: &Number) -> bool {
+        match (self.op, self.limit) {
+            (Op::Ge, Limit::U64(l)) => numeric::ge(value, l),
+            (Op::Ge, Limit::I64(l)) => numeric::ge(value, l),
+            (Op::Ge, Limit::F64(l)) => numeric::ge(value, l),
+            (Op::Le, Limit::U64(l)) => numeric::le(value, l),
+            (Op::Le, Limit::I64(l)) => numeric::le(value, l),
+            (Op::Le, Limit::F64(l)) => numeric::le(value, l),
+            (Op::Gt, Limit::U64(l)) => numeric::gt(value, l),
+            (Op::Gt, Limit::I64(l)) => numeric::gt(value, l),
+            (Op::Gt, Limit::F64(l)) => numeric::gt(value, l),
+            (Op::Lt, Limit::U64(l)) => numeric::lt(value, l),
+            (Op::Lt, Limit::I64(l)) => numeric::lt(value, l),
+            (Op::Lt, Limit::F64(l)) => numeric::lt(value, l),
+        }
+    }
+}
+
+struct MultipleOf {
+    divisor: f64,
+    /// A divisor without a fraction takes the integer arithmetic, as in `jsonschema`.
+    whole: bool,
+    message: Box<str>,
+}
+
+impl MultipleOf {
+    fn holds(&self, value: &Number) -> bool {
+        if self.whole {
+            numeric::is_multiple_of_integer(value, self.divisor)
+        } else {
+            numeric::is_multiple_of_float(value, self.divisor)
+        }
+    }
+}
+
+/// `pattern`, matched by a `jsonschema` validator of that one keyword.
+struct Pattern {
+    validator: Validator,
+    message: Box<str>,
+}
+
+/// What a failing `pattern` reports.
+enum PatternVerdict {
+    Match,
+    Mismatch,
+    /// The regex engine could not decide (a backtracking limit): only the whole-schema
+    /// validator reports this the way the report must show it.
+    Undecided,
+}
+
+impl Pattern {
+    fn verdict(&self, value: &Value) -> PatternVerdict {
+        if self.validator.is_valid(value) {
+            return PatternVerdict::Match;
+        }
+        let mut errors = self.validator.iter_errors(value);
+        match errors.next() {
+            Some(error) if matches!(error.kind(), ValidationErrorKind::Pattern { .. }) => {
+                PatternVerdict::Mismatch
+            }
+            _ => PatternVerdict::Undecided,
+        }
+    }
+}
+
+/// Does `value` have one of the types in `set`? Integers (`1.0` too) are numbers as well.
+fn has_type(set: u8, value: &Value) -> bool {
+    let bit = match value {
+        Value::Null => NULL,
+        Value::Bool(_) => BOOLEAN,
+        Value::String(_) => STRING,
+        Value::Array(_) => ARRAY,
+        Value::Object(_) => OBJECT,
+        Value::Number(number) => {
+            return set & NUMBER != 0 || (set & INTEGER != 0 && number_is_integer(number));
+        }
+    };
+    set & bit != 0
+}
+
+/// The number of code points of `text` is within `min..=max`.
+fn length_within(text: &str, min: u64, max: u64) -> bool {
+    let bytes = text.len() as u64;
+    // A code point takes one to four bytes.
+    let fewest = bytes.div_ceil(4);
+    if bytes < min || fewest > max {
+        return false;
+    }
+    if min <= fewest && bytes <= max {
+        return true;
+    }
+    (min..=max).contains(&(text.chars().count() as u64))
+}
+
+/// A collection-size keyword as `jsonschema` reads it (integer-valued numbers, saturating).
+fn size_limit(value: &Value) -> Option<u64> {
+    if let Some(limit) = value.as_u64() {
+        return Some(limit);
+    }
+    let float = value.as_f64()?;
+    if float >= 18_446_744_073_709_551_616.0 {
+        return Some(u64::MAX);
+    }
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    (float >= 0.0 && float.trunc() == float).then_some(float as u64)
+}
+
+fn type_bit(name: &str) -> Option<u8> {
+    TYPE_ORDER
+        .iter()
+        .find(|(_, n)| *n == name)
+        .map(|(bit, _)| *bit)
+}
+
+fn type_message(set: u8) -> String {
+    let names: Vec<&str> = TYPE_ORDER
+        .iter()
+        .filter(|(bit, _)| set & bit != 0)
+        .map(|(_, name)| *name)
+        .collect();
+    match names.split_last() {
+        None => "Expected a value".to_owned(),
+        Some((last, [])) => format!("Expected {last}"),
+        Some((last, rest)) => format!("Expected {} or {last}", rest.join(", ")),
+    }
+}
+
+/// RFC 6901 escaping of one reference token.
+fn escape(token: &str) -> String {
+    super::escape_pointer_segment(token)
+}
+
+/// Builds a [`Tree`] from a schema; `None` leaves the schema to `jsonschema`.
+struct Compiler<'s> {
+    root: &'s Value,
+    nodes: Vec<Node>,
+    /// `$ref` targets already compiled, by reference string.
+    refs: Vec<(&'s str, NodeId)>,
+    /// References being compiled: a `$ref` chain back to one of them never reaches a child
+    /// value, so such schemas are left to `jsonschema`.
+    resolving: Vec<&'s str>,
+}
+
+impl Tree {
+    /// The specialized validator of `schema`, when every part of it is inside the subset.
+    pub(super) fn compile(schema: &Value) -> Option<Tree> {
+        let mut compiler = Compiler {
+            root: schema,
+            nodes: Vec::new(),
+            refs: Vec::new(),
+            resolving: Vec::new(),
+        };
+        if let Value::Object(map) = schema {
+            match map.get("$schema") {
+                None => {}
+                Some(Value::String(uri)) if uri == DRAFT_2020_12 => {}
+                Some(_) => return None,
+            }
+        }
+        let root = compiler.node(schema, "", true)?;
+        debug_assert_eq!(root, 0);
+        Some(Tree {
+            nodes: compiler.nodes,
+        })
+    }
+}
+
+impl<'s> Compiler<'s> {
+    fn push(&mut self, node: Node) -> NodeId {
+        self.nodes.push(node);
+        self.nodes.len() - 1
+    }
+
+    /// Compiles `schema`, which sits at a keyword or property whose escaped name is `keyword`.
+    fn node(&mut self, schema: &'s Value, keyword: &str, root: bool) -> Option<NodeId> {
+        let map = match schema {
+            Value::Bool(true) => return Some(self.push(Node::True)),
+            Value::Bool(false) => {
+                let per_key = matches!(keyword, "additionalProperties" | "propertyNames");
+                return Some(self.push(Node::False { per_key }));
+            }
+            Value::Object(map) => map,
+            _ => return None,
+        };
+        // Reserve the slot first, so the root is node 0 and children come after their parent.
+        let id = self.push(Node::True);
+        let keywords = self.keywords(map, root)?;
+        self.nodes[id] = Node::Keywords(Box::new(keywords));
+        Some(id)
+    }
+
+    fn keywords(&mut self, map: &'s Map<String, Value>, root: bool) -> Option<Keywords> {
+        let mut k = Keywords::default();
+        for (keyword, value) in map {
+            match keyword.as_str() {
+                "type" => k.types = Some(types(value)?),
+                "enum" => {
+                    let options = value.as_array()?;
+                    k.enumeration = Some((options.clone(), one_of(value).into()));
+                }
+                "const" => {
+                    k.constant = Some((value.clone(), format!("Expected {}", quote(value)).into()));
+                }
+                "minimum" => k.bounds.push(bound(Op::Ge, value)?),
+                "maximum" => k.bounds.push(bound(Op::Le, value)?),
+                "exclusiveMinimum" => k.bounds.push(bound(Op::Gt, value)?),
+                "exclusiveMaximum" => k.bounds.push(bound(Op::Lt, value)?),
+                "multipleOf" => k.multiple_of = multiple_of(value)?,
+                "minLength" => {
+                    let limit = size_limit(value)?;
+                    let message = format!("Expected string length greater or equal to {limit}");
+                    k.min_length = Some((limit, message.into()));
+                }
+                "maxLength" => {
+                    let limit = size_limit(value)?;
+                    let message = format!("Expected string length less or equal to {limit}");
+                    k.max_length = Some((limit, message.into()));
+                }
+                "pattern" => k.pattern = Some(pattern(value)?),
+                "items" => k.items = Some(self.node(value, "items", false)?),
+                "minItems" => {
+                    let limit = size_limit(value)?;
+                    let message = format!("Expected at least {}", plural(limit, "item", "items"));
+                    k.min_items = Some((limit, message.into()));
+                }
+                "maxItems" => {
+                    let limit = size_limit(value)?;
+                    let message = format!("Expected at most {}", plural(limit, "item", "items"));
+                    k.max_items = Some((limit, message.into()));
+                }
+                "uniqueItems" => k.unique_items = value.as_bool()?,
+                "properties" => {
+                    let properties = value.as_object()?;
+                    for (name, schema) in properties {
+                        let child = self.node(schema, &escape(name), false)?;
+                        k.properties.push((name.clone(), child));
+                    }
+                    k.properties.sort_by(|a, b| a.0.cmp(&b.0));
+                }
+                "required" => {
+                    for name in value.as_array()? {
+                        k.required.push(name.as_str()?.to_owned());
+                    }
+                }
+                "additionalProperties" => {
+                    k.additional = match value {
+                        Value::Bool(true) => Additional::Any,
+                        Value::Bool(false) => Additional::Closed,
+                        Value::Object(_) => {
+                            Additional::Schema(self.node(value, "additionalProperties", false)?)
+                        }
+                        _ => return None,
+                    };
+                }
+                "minProperties" => {
+                    let limit = size_limit(value)?;
+                    let message = format!(
+                        "Expected at least {}",
+                        plural(limit, "property", "properties")
+                    );
+                    k.min_properties = Some((limit, message.into()));
+                }
+                "maxProperties" => {
+                    let limit = size_limit(value)?;
+                    let message = format!(
+                        "Expected at most {}",
+                        plural(limit, "property", "properties")
+                    );
+                    k.max_properties = Some((limit, message.into()));
+                }
+                "$ref" => k.reference = Some(self.reference(value.as_str()?)?),
+                // Compiled when a `$ref` names them.
+                "$defs" if value.is_object() => {}
+                // Checked by `Tree::compile`.
+                "$schema" if root => {}
+                other if ANNOTATIONS.contains(&other) => {}
+                _ => return None,
+            }
+        }
+        k.required_declared_only = matches!(k.additional, Additional::Closed)
+            && map.contains_key("properties")
+            && k.required.len() == 1;
+        Some(k)
+    }
+
+    /// A `$ref` of the form `#` or `#/$defs/<name>` (the only ones resolved here).
+    fn reference(&mut self, reference: &'s str) -> Option<NodeId> {
+        if let Some((_, id)) = self.refs.iter().find(|(r, _)| *r == reference) {
+            return Some(*id);
+        }
+        if self.resolving.contains(&reference) {
+            return None;
+        }
+        let target = if reference == "#" {
+            self.root
+        } else {
+            let name = reference.strip_prefix("#/$defs/")?;
+            // Percent-encoding, nested pointers and escapes are left to `jsonschema`.
+            if name.is_empty() || name.contains(['/', '~', '%', '#']) {
+                return None;
+            }
+            self.root.get("$defs")?.get(name)?
+        };
+        if reference == "#" {
+            // The root is node 0; a reference to it from inside is a recursion through a child
+            // value only when that path passes a child keyword, which the walk cannot tell here.
+            return None;
+        }
+        self.resolving.push(reference);
+        // A `false` target reports at its own location: its error names the definition.
+        let keyword = reference.rsplit('/').next().unwrap_or_default();
+        let id = self.node(target, keyword, false);
+        self.resolving.pop();
+        let id = id?;
+        self.refs.push((reference, id));
+        Some(id)
+    }
+}
+
+fn types(value: &Value) -> Option<(u8, Box<str>)> {
+    let set = match value {
+        Value::String(name) => type_bit(name)?,
+        Value::Array(names) => {
+            let mut set = 0;
+            for name in names {
+                let bit = type_bit(name.as_str()?)?;
+                if set & bit != 0 {
+                    return None;
+                }
+                set |= bit;
+            }
+            if set == 0 {
+                return None;
+            }
+            set
+        }
+        _ => return None,
+    };
+    Some((set, type_message(set).into()))
+}
+
+fn bound(op: Op, value: &Value) -> Option<Bound> {
+    let Value::Number(number) = value else {
+        return None;
+    };
+    let limit = if let Some(l) = number.as_u64() {
+        Limit::U64(l)
+    } else if let Some(l) = number.as_i64() {
+        Limit::I64(l)
+    } else {
+        Limit::F64(number.as_f64()?)
+    };
+    let text = limit_number(value);
+    let message = match op {
+        Op::Ge => format!("Expected number to be greater or equal to {text}"),
+        Op::Le => format!("Expected number to be less or equal to {text}"),
+        Op::Gt => format!("Expected number to be greater than {text}"),
+        Op::Lt => format!("Expected number to be less than {text}"),
+    };
+    Some(Bound {
+        op,
+        limit,
+        message: message.into(),
+    })
+}
+
+/// `Some(None)`: a divisor `jsonschema` skips (none with these numbers, but kept exact).
+fn multiple_of(value: &Value) -> Option<Option<MultipleOf>> {
+    let Value::Number(number) = value else {
+        return None;
+    };
+    let Some(divisor) = number.as_f64() else {
+        return Some(None);
+    };
+    Some(Some(MultipleOf {
+        divisor,
+        whole: divisor.fract() == 0.0,
+        message: format!("Expected number to be a multiple of {divisor}").into(),
+    }))
+}
+
+fn pattern(value: &Value) -> Option<Pattern> {
+    let Value::String(text) = value else {
+        return None;
+    };
+    let mut schema = Map::new();
+    schema.insert("pattern".to_owned(), value.clone());
+    let validator = jsonschema::draft202012::options()
+        .should_validate_formats(false)
+        .build(&Value::Object(schema))
+        .ok()?;
+    Some(Pattern {
+        validator,
+        message: format!("Expected string to match pattern {}", quote_str(text)).into(),
+    })
+}
+
+impl Tree {
+    /// True when `value` matches the schema.
+    pub(super) fn is_valid(&self, value: &Value) -> bool {
+        self.valid(0, value)
+    }
+
+    fn valid(&self, id: NodeId, value: &Value) -> bool {
+        match &self.nodes[id] {
+            Node::True => true,
+            Node::False { .. } => false,
+            Node::Keywords(k) => self.keywords_valid(k, value),
+        }
+    }
+
+    fn keywords_valid(&self, k: &Keywords, value: &Value) -> bool {
+        if let Some((set, _)) = &k.types
+            && !has_type(*set, value)
+        {
+            return false;
+        }
+        if let Some((options, _)) = &k.enumeration
+            && !options.iter().any(|option| cmp::equal(value, option))
+        {
+            return false;
+        }
+        if let Some((expected, _)) = &k.constant
+            && !cmp::equal(value, expected)
+        {
+            return false;
+        }
+        if let Some(target) = k.reference
+            && !self.valid(target, value)
+        {
+            return false;
+        }
+        match value {
+            Value::Number(number) => {
+                k.bounds.iter().all(|b| b.holds(number))
+                    && k.multiple_of.as_ref().is_none_or(|m| m.holds(number))
+            }
+            Value::String(text) => {
+                let min = k.min_length.as_ref().map_or(0, |(l, _)| *l);
+                let max = k.max_length.as_ref().map_or(u64::MAX, |(l, _)| *l);
+                (min == 0 && max == u64::MAX || length_within(text, min, max))
+                    && k.pattern
+                        .as_ref()
+                        .is_none_or(|p| p.validator.is_valid(value))
+            }
+            Value::Array(items) => {
+                let count = items.len() as u64;
+                k.min_items.as_ref().is_none_or(|(l, _)| count >= *l)
+                    && k.max_items.as_ref().is_none_or(|(l, _)| count <= *l)
+                    && (!k.unique_items || is_unique(items))
+                    && k.items
+                        .is_none_or(|child| items.iter().all(|item| self.valid(child, item)))
+            }
+            Value::Object(object) => self.object_valid(k, object),
+            Value::Null | Value::Bool(_) => true,
+        }
+    }
+
+    fn object_valid(&self, k: &Keywords, object: &Map<String, Value>) -> bool {
+        let count = object.len() as u64;
+        if k.min_properties.as_ref().is_some_and(|(l, _)| count < *l)
+            || k.max_properties.as_ref().is_some_and(|(l, _)| count > *l)
+        {
+            return false;
+        }
+        if !k.required.iter().all(|name| object.contains_key(name)) {
+            return false;
+        }
+        if k.properties.is_empty() && matches!(k.additional, Additional::Any) {
+            return true;
+        }
+        object.iter().all(|(name, value)| {
+            match k.properties.binary_search_by(|(n, _)| n.as_str().cmp(name)) {
+                Ok(i) => self.valid(k.properties[i].1, value),
+                Err(_) => match k.additional {
+                    Additional::Any => true,
+                    Additional::Closed => false,
+                    Additional::Schema(child) => self.valid(child, value),
+                },
+            }
+        })
+    }
+}
+
+/// One segment of an instance path.
+#[derive(Clone, Copy)]
+enum Segment<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+/// One error before rendering: its path (a range of [`Collector::paths`]) and message.
+struct Raw<'a> {
+    start: usize,
+    end: usize,
+    message: &'a str,
+}
+
+const UNEXPECTED_PROPERTY: &str = "Unexpected property";
+const REQUIRED_PROPERTY: &str = "Expected required property";
+const UNEXPECTED_VALUE: &str = "Unexpected value";
+
+struct Collector<'a> {
+    /// The path of the value being checked.
+    path: Vec<Segment<'a>>,
+    /// The paths of every error, one after the other.
+    paths: Vec<Segment<'a>>,
+    errors: Vec<Raw<'a>>,
+    /// A `pattern` the regex engine could not decide: the caller must ask `jsonschema`.
+    undecided: bool,
+}
+
+impl<'a> Collector<'a> {
+    fn error(&mut self, message: &'a str) {
+        let start = self.paths.len();
+        self.paths.extend_from_slice(&self.path);
+        self.errors.push(Raw {
+            start,
+            end: self.paths.len(),
+            message,
+        });
+    }
+
+    fn child_error(&mut self, key: &'a str, message: &'a str) {
+        let start = self.paths.len();
+        self.paths.extend_from_slice(&self.path);
+        self.paths.push(Segment::Key(key));
+        self.errors.push(Raw {
+            start,
+            end: self.paths.len(),
+            message,
+        });
+    }
+}
+
+/// The errors of one invalid value: pointers and messages, in report order, deduplicated.
+#[derive(Clone)]
+pub(super) struct Rendered {
+    /// Every pointer and message, one after the other.
+    pub(super) text: String,
+    /// Where each pointer ends and its message ends in `text` (each pointer starts where the
+    /// previous message ends).
+    pub(super) ends: Vec<(usize, usize)>,
+}
+
+impl Rendered {
+    /// The pointer and message of error `index`.
+    pub(super) fn pair(&self, index: usize) -> (&str, &str) {
+        let start = match index {
+            0 => 0,
+            i => self.ends[i - 1].1,
+        };
+        let (pointer_end, end) = self.ends[index];
+        (&self.text[start..pointer_end], &self.text[pointer_end..end])
+    }
+}
+
+impl Tree {
+    /// Every error of `value`; `None` when only `jsonschema` can tell (an undecided pattern).
+    pub(super) fn errors(&self, value: &Value) -> Option<Rendered> {
+        let mut collector = Collector {
+            path: Vec::new(),
+            paths: Vec::new(),
+            errors: Vec::new(),
+            undecided: false,
+        };
+        self.collect(0, value, &mut collector);
+        if collector.undecided {
+            return None;
+        }
+        let Collector { paths, errors, .. } = collector;
+        let mut errors = errors;
+        errors.sort_by(|a, b| {
+            compare_paths(&paths[a.start..a.end], &paths[b.start..b.end])
+                .then_with(|| a.message.cmp(b.message))
+        });
+        errors.dedup_by(|a, b| {
+            a.message == b.message
+                && compare_paths(&paths[a.start..a.end], &paths[b.start..b.end]) == Ordering::Equal
+        });
+        let mut text = String::with_capacity(errors.len() * 48);
+        let mut ends = Vec::with_capacity(errors.len());
+        for error in &errors {
+            let start = text.len();
+            write_pointer(&mut text, &paths[error.start..error.end]);
+            if text.len() - start > super::SEGMENT_LIMIT {
+                let bounded = super::bounded_pointer(&text[start..]);
+                text.truncate(start);
+                text.push_str(&bounded);
+            }
+            let pointer_end = text.len();
+            text.push_str(error.message);
+            ends.push((pointer_end, text.len()));
+        }
+        Some(Rendered { text, ends })
+    }
+
+    fn collect<'a>(&'a self, id: NodeId, value: &'a Value, out: &mut Collector<'a>) {
+        match &self.nodes[id] {
+            Node::True => {}
+            Node::False { per_key } => match value {
+                Value::Object(object) if *per_key && !object.is_empty() => {
+                    for name in object.keys() {
+                        out.child_error(name, UNEXPECTED_PROPERTY);
+                    }
+                }
+                _ => out.error(UNEXPECTED_VALUE),
+            },
+            Node::Keywords(k) => self.collect_keywords(k, value, out),
+        }
+    }
+
+    fn collect_keywords<'a>(&'a self, k: &'a Keywords, value: &'a Value, out: &mut Collector<'a>) {
+        if let Some((set, message)) = &k.types
+            && !has_type(*set, value)
+        {
+            out.error(message);
+        }
+        if let Some((options, message)) = &k.enumeration
+            && !options.iter().any(|option| cmp::equal(value, option))
+        {
+            out.error(message);
+        }
+        if let Some((expected, message)) = &k.constant
+            && !cmp::equal(value, expected)
+        {
+            out.error(message);
+        }
+        if let Some(target) = k.reference {
+            self.collect(target, value, out);
+        }
+        match value {
+            Value::Number(number) => {
+                for bound in &k.bounds {
+                    if !bound.holds(number) {
+                        out.error(&bound.message);
+                    }
+                }
+                if let Some(multiple) = &k.multiple_of
+                    && !multiple.holds(number)
+                {
+                    out.error(&multiple.message);
+                }
+            }
+            Value::String(text) => {
+                if let Some((limit, message)) = &k.min_length
+                    && !length_within(text, *limit, u64::MAX)
+                {
+                    out.error(message);
+                }
+                if let Some((limit, message)) = &k.max_length
+                    && !length_within(text, 0, *limit)
+                {
+                    out.error(message);
+                }
+                if let Some(pattern) = &k.pattern {
+                    match pattern.verdict(value) {
+                        PatternVerdict::Match => {}
+                        PatternVerdict::Mismatch => out.error(&pattern.message),
+                        PatternVerdict::Undecided => out.undecided = true,
+                    }
+                }
+            }
+            Value::Array(items) => {
+                let count = items.len() as u64;
+                if let Some((limit, message)) = &k.min_items
+                    && count < *limit
+                {
+                    out.error(message);
+                }
+                if let Some((limit, message)) = &k.max_items
+                    && count > *limit
+                {
+                    out.error(message);
+                }
+                if k.unique_items && !is_unique(items) {
+                    out.error("Expected unique items");
+                }
+                if let Some(child) = k.items {
+                    for (i, item) in items.iter().enumerate() {
+                        out.path.push(Segment::Index(i));
+                        self.collect(child, item, out);
+                        out.path.pop();
+                    }
+                }
+            }
+            Value::Object(object) => self.collect_object(k, object, out),
+            Value::Null | Value::Bool(_) => {}
+        }
+    }
+
+    fn collect_object<'a>(
+        &'a self,
+        k: &'a Keywords,
+        object: &'a Map<String, Value>,
+        out: &mut Collector<'a>,
+    ) {
+        let count = object.len() as u64;
+        if let Some((limit, message)) = &k.min_properties
+            && count < *limit
+        {
+            out.error(message);
+        }
+        if let Some((limit, message)) = &k.max_properties
+            && count > *limit
+        {
+            out.error(message);
+        }
+        for name in &k.required {
+            let present = object.contains_key(name)
+                && (!k.required_declared_only
+                    || k.properties
+                        .binary_search_by(|(n, _)| n.as_str().cmp(name))
+                        .is_ok());
+            if !present {
+                out.child_error(name, REQUIRED_PROPERTY);
+            }
+        }
+        if k.properties.is_empty() && matches!(k.additional, Additional::Any) {
+            return;
+        }
+        for (name, value) in object {
+            let child = match k.properties.binary_search_by(|(n, _)| n.as_str().cmp(name)) {
+                Ok(i) => k.properties[i].1,
+                Err(_) => match k.additional {
+                    Additional::Any => continue,
+                    Additional::Closed => {
+                        out.child_error(name, UNEXPECTED_PROPERTY);
+                        continue;
+                    }
+                    Additional::Schema(child) => child,
+                },
+            };
+            out.path.push(Segment::Key(name));
+            self.collect(child, value, out);
+            out.path.pop();
+        }
+    }
+}
+
+/// Writes the JSON Pointer of `path` (`/` for the root).
+fn write_pointer(out: &mut String, path: &[Segment<'_>]) {
+    if path.is_empty() {
+        out.push('/');
+        return;
+    }
+    for segment in path {
+        out.push('/');
+        match segment {
+            Segment::Key(key) => super::push_escaped(out, key),
+            Segment::Index(i) => {
+                let mut buffer = [0u8; 20];
+                out.push_str(decimal(*i, &mut buffer));
+            }
+        }
+    }
+}
+
+/// `n` in decimal, written into the end of `buffer`.
+fn decimal(mut n: usize, buffer: &mut [u8; 20]) -> &str {
+    let mut at = buffer.len();
+    loop {
+        at -= 1;
+        // A digit is below 10.
+        #[allow(clippy::cast_possible_truncation)]
+        let digit = (n % 10) as u8;
+        buffer[at] = b'0' + digit;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    // Only ASCII digits were written.
+    std::str::from_utf8(&buffer[at..]).unwrap_or("0")
+}
+
+/// The order of [`super::compare_pointers`] on the pointers these paths render to, without
+/// rendering them: segment by segment, indices as numbers, the rest as escaped text.
+fn compare_paths(a: &[Segment<'_>], b: &[Segment<'_>]) -> Ordering {
+    // The root renders as `/`, the pointer of one empty key.
+    const ROOT: &[Segment<'static>] = &[Segment::Key("")];
+    let a = if a.is_empty() { ROOT } else { a };
+    let b = if b.is_empty() { ROOT } else { b };
+    for (x, y) in a.iter().zip(b) {
+        let order = compare_segments(*x, *y);
+        if order != Ordering::Equal {
+            return order;
+        }
+    }
+    a.len().cmp(&b.len())
+}
+
+fn compare_segments(x: Segment<'_>, y: Segment<'_>) -> Ordering {
+    let mut left = [0u8; 20];
+    let mut right = [0u8; 20];
+    let (x, x_number) = match x {
+        Segment::Key(key) => (key, super::number(key.as_bytes())),
+        Segment::Index(i) => (decimal(i, &mut left), Some(i as u64)),
+    };
+    let (y, y_number) = match y {
+        Segment::Key(key) => (key, super::number(key.as_bytes())),
+        Segment::Index(i) => (decimal(i, &mut right), Some(i as u64)),
+    };
+    if x == y {
+        return Ordering::Equal;
+    }
+    match (x_number, y_number) {
+        // A number has nothing to escape.
+        (Some(i), Some(j)) => i.cmp(&j).then_with(|| x.cmp(y)),
+        _ => compare_escaped(x, y),
+    }
+}
+
+/// Compares two pointer segments by the bytes of their RFC 6901 escaped forms.
+fn compare_escaped(x: &str, y: &str) -> Ordering {
+    if !x.contains(['~', '/']) && !y.contains(['~', '/']) {
+        return x.cmp(y);
+    }
+    escaped_bytes(x).cmp(escaped_bytes(y))
+}
+
+fn escaped_bytes(text: &str) -> impl Iterator<Item = u8> + '_ {
+    text.bytes().flat_map(|byte| {
+        let (first, second) = match byte {
+            b'~' => (b'~', Some(b'0')),
+            b'/' => (b'~', Some(b'1')),
+            other => (other, None),
+        };
+        std::iter::once(first).chain(second)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pointer(path: &[Segment<'_>]) -> String {
+        let mut out = String::new();
+        write_pointer(&mut out, path);
+        out
+    }
+
+    #[test]
+    fn segment_order_is_the_order_of_the_rendered_pointers() {
+        let keys = [
+            "",
+            "0",
+            "1",
+            "2",
+            "10",
+            "+2",
+            "02",
+            "a",
+            "a/b",
+            "a~b",
+            "a~",
+            "~",
+            "/",
+            "z",
+            "é",
+            "-1",
+            "18446744073709551616",
+        ];
+        let mut segments: Vec<Segment<'_>> = keys.iter().map(|k| Segment::Key(k)).collect();
+        segments.extend([0, 1, 2, 9, 10, 100].map(Segment::Index));
+        let mut paths: Vec<Vec<Segment<'_>>> = vec![Vec::new()];
+        for x in &segments {
+            paths.push(vec![*x]);
+            for y in &segments {
+                paths.push(vec![*x, *y]);
+            }
+        }
+        for a in &paths {
+            for b in &paths {
+                let (pa, pb) = (pointer(a), pointer(b));
+                assert_eq!(
+                    compare_paths(a, b),
+                    super::super::compare_pointers(&pa, &pb),
+                    "{pa} vs {pb}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn decimal_writes_every_width() {
+        let mut buffer = [0u8; 20];
+        for n in [0, 7, 10, 99, 12345, usize::MAX] {
+            assert_eq!(decimal(n, &mut buffer), n.to_string());
+        }
+    }
+
+    #[test]
+    fn outside_the_subset_is_left_to_jsonschema() {
+        for schema in [
+            serde_json::json!({"anyOf": [{"type": "string"}]}),
+            serde_json::json!({"$ref": "#/$defs/a/b"}),
+            serde_json::json!({"$schema": "http://json-schema.org/draft-07/schema#"}),
+            serde_json::json!({"$defs": {"a": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"}),
+            serde_json::json!({"unknownKeyword": 1}),
+            serde_json::json!({"items": [{"type": "string"}]}),
+        ] {
+            assert!(Tree::compile(&schema).is_none(), "{schema}");
+        }
+        for schema in [
+            serde_json::json!(true),
+            serde_json::json!({"type": ["string", "null"], "format": "date", "title": "t"}),
+            serde_json::json!({"$defs": {"a": {"type": "integer"}}, "properties": {"x": {"$ref": "#/$defs/a"}}}),
+        ] {
+            assert!(Tree::compile(&schema).is_some(), "{schema}");
+        }
+    }
+}
