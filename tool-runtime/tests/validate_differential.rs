@@ -599,6 +599,16 @@ fn edge_cases_agree() {
             json!({"": 1, "a": 2}),
         ),
         (json!({"required": [""]}), json!({})),
+        // Index-like keys beside keys that start with a digit: the report order is not transitive
+        // there (`10` < `1~0` < `2` < `10`), and the general validator's order is kept.
+        (
+            json!({"additionalProperties": false, "required": ["2"]}),
+            json!({"10": null, "1~": null}),
+        ),
+        (
+            json!({"items": {"type": "string"}, "properties": {"1a": {"type": "string"}}}),
+            json!({"1a": 1, "0": [1, 2, 3]}),
+        ),
         // One `required` name next to `properties` and `additionalProperties: false` is checked
         // among the declared properties only: present but undeclared, it is also reported missing.
         (

@@ -307,7 +307,7 @@ pub fn escape_pointer_segment(segment: &str) -> String {
 
 /// Appends `segment` escaped as RFC 6901 says (`~` → `~0`, `/` → `~1`).
 fn push_escaped(out: &mut String, segment: &str) {
-    if !segment.contains(['~', '/']) {
+    if !segment.bytes().any(|byte| byte == b'~' || byte == b'/') {
         out.push_str(segment);
         return;
     }

@@ -63,6 +63,9 @@ const ANNOTATIONS: &[&str] = &[
 /// A compiled schema: nodes in an arena, the root first.
 pub(super) struct Tree {
     nodes: Vec<Node>,
+    /// Objects iterate in key order (`serde_json` without `preserve_order`): their members and
+    /// the declared properties are then walked side by side.
+    sorted_maps: bool,
 }
 
 enum Node {
@@ -90,9 +93,14 @@ struct Keywords {
     min_items: Option<(u64, Box<str>)>,
     max_items: Option<(u64, Box<str>)>,
     unique_items: bool,
-    /// Sorted by name.
-    properties: Vec<(String, NodeId)>,
+    /// Sorted by name (byte order, the order of `serde_json`'s map).
+    properties: Vec<Property>,
+    /// Every `required` name.
     required: Vec<String>,
+    /// The bits of the required names that are declared properties (the first 64 of them).
+    required_mask: u64,
+    /// The required names not in `required_mask`, looked up one by one.
+    required_lookup: Vec<String>,
     /// `jsonschema` checks one `required` name next to `properties` and
     /// `additionalProperties: false` in the walk over the declared properties: an undeclared
     /// name is then reported missing even when present (besides unexpected).
@@ -102,6 +110,13 @@ struct Keywords {
     max_properties: Option<(u64, Box<str>)>,
     /// `$ref`: another node applied to the same value.
     reference: Option<NodeId>,
+}
+
+struct Property {
+    name: String,
+    node: NodeId,
+    /// This property's bit in [`Keywords::required_mask`], when it is required.
+    required_bit: u64,
 }
 
 #[derive(Default)]
@@ -298,6 +313,7 @@ impl Tree {
         debug_assert_eq!(root, 0);
         Some(Tree {
             nodes: compiler.nodes,
+            sorted_maps: maps_are_sorted(),
         })
     }
 }
@@ -369,10 +385,14 @@ impl<'s> Compiler<'s> {
                 "properties" => {
                     let properties = value.as_object()?;
                     for (name, schema) in properties {
-                        let child = self.node(schema, &escape(name), false)?;
-                        k.properties.push((name.clone(), child));
+                        let node = self.node(schema, &escape(name), false)?;
+                        k.properties.push(Property {
+                            name: name.clone(),
+                            node,
+                            required_bit: 0,
+                        });
                     }
-                    k.properties.sort_by(|a, b| a.0.cmp(&b.0));
+                    k.properties.sort_by(|a, b| a.name.cmp(&b.name));
                 }
                 "required" => {
                     for name in value.as_array()? {
@@ -417,6 +437,17 @@ impl<'s> Compiler<'s> {
         k.required_declared_only = matches!(k.additional, Additional::Closed)
             && map.contains_key("properties")
             && k.required.len() == 1;
+        let mut bits = 0;
+        for name in &k.required {
+            match k.properties.iter_mut().find(|p| p.name == *name) {
+                Some(property) if bits < 64 && property.required_bit == 0 => {
+                    property.required_bit = 1 << bits;
+                    k.required_mask |= property.required_bit;
+                    bits += 1;
+                }
+                _ => k.required_lookup.push(name.clone()),
+            }
+        }
         Some(k)
     }
 
@@ -600,23 +631,109 @@ impl Tree {
         {
             return false;
         }
-        if !k.required.iter().all(|name| object.contains_key(name)) {
+        if !k
+            .required_lookup
+            .iter()
+            .all(|name| object.contains_key(name))
+        {
             return false;
         }
         if k.properties.is_empty() && matches!(k.additional, Additional::Any) {
             return true;
         }
-        object.iter().all(|(name, value)| {
-            match k.properties.binary_search_by(|(n, _)| n.as_str().cmp(name)) {
-                Ok(i) => self.valid(k.properties[i].1, value),
-                Err(_) => match k.additional {
-                    Additional::Any => true,
-                    Additional::Closed => false,
-                    Additional::Schema(child) => self.valid(child, value),
+        let mut found = 0;
+        let mut members = Members::new(self.sorted_maps, &k.properties);
+        for (name, value) in object {
+            let child = match members.find(name) {
+                Some(property) => {
+                    found |= property.required_bit;
+                    property.node
+                }
+                None => match k.additional {
+                    Additional::Any => continue,
+                    Additional::Closed => return false,
+                    Additional::Schema(child) => child,
                 },
+            };
+            if !self.valid(child, value) {
+                return false;
             }
-        })
+        }
+        found == k.required_mask
     }
+}
+
+/// Finds the declared property of each member of an object, in one pass over both when the
+/// members come in key order.
+struct Members<'k> {
+    sorted: bool,
+    properties: &'k [Property],
+    /// With sorted members: the first property not yet passed.
+    next: usize,
+}
+
+impl<'k> Members<'k> {
+    fn new(sorted: bool, properties: &'k [Property]) -> Self {
+        Members {
+            sorted,
+            properties,
+            next: 0,
+        }
+    }
+
+    #[inline]
+    fn find(&mut self, name: &str) -> Option<&'k Property> {
+        if !self.sorted {
+            return self
+                .properties
+                .binary_search_by(|p| compare_keys(&p.name, name))
+                .ok()
+                .map(|i| &self.properties[i]);
+        }
+        while let Some(property) = self.properties.get(self.next) {
+            match compare_keys(&property.name, name) {
+                Ordering::Less => self.next += 1,
+                Ordering::Equal => {
+                    self.next += 1;
+                    return Some(property);
+                }
+                Ordering::Greater => return None,
+            }
+        }
+        None
+    }
+}
+
+/// Byte order of two keys; property names are short, and a loop beats a call to `memcmp`.
+#[inline]
+fn compare_keys(a: &str, b: &str) -> Ordering {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let common = a.len().min(b.len());
+    let mut at = 0;
+    // Eight bytes at a time, as big-endian words: their order is the order of the bytes.
+    while at + 8 <= common {
+        let (mut x, mut y) = ([0u8; 8], [0u8; 8]);
+        x.copy_from_slice(&a[at..at + 8]);
+        y.copy_from_slice(&b[at..at + 8]);
+        if x != y {
+            return u64::from_be_bytes(x).cmp(&u64::from_be_bytes(y));
+        }
+        at += 8;
+    }
+    for (x, y) in a[at..common].iter().zip(&b[at..common]) {
+        if x != y {
+            return x.cmp(y);
+        }
+    }
+    a.len().cmp(&b.len())
+}
+
+/// Whether `serde_json` maps iterate in key order in this build.
+fn maps_are_sorted() -> bool {
+    let mut map = Map::new();
+    map.insert("b".to_owned(), Value::Null);
+    map.insert("a".to_owned(), Value::Null);
+    map.keys().next().is_some_and(|key| key == "a")
 }
 
 /// One segment of an instance path.
@@ -696,9 +813,9 @@ impl Tree {
     /// Every error of `value`; `None` when only `jsonschema` can tell (an undecided pattern).
     pub(super) fn errors(&self, value: &Value) -> Option<Rendered> {
         let mut collector = Collector {
-            path: Vec::new(),
-            paths: Vec::new(),
-            errors: Vec::new(),
+            path: Vec::with_capacity(8),
+            paths: Vec::with_capacity(64),
+            errors: Vec::with_capacity(16),
             undecided: false,
         };
         self.collect(0, value, &mut collector);
@@ -706,6 +823,9 @@ impl Tree {
             return None;
         }
         let Collector { paths, errors, .. } = collector;
+        if order_is_ambiguous(&paths, &errors) {
+            return None;
+        }
         let mut errors = errors;
         errors.sort_by(|a, b| {
             compare_paths(&paths[a.start..a.end], &paths[b.start..b.end])
@@ -843,34 +963,41 @@ impl Tree {
         {
             out.error(message);
         }
-        for name in &k.required {
-            let present = object.contains_key(name)
-                && (!k.required_declared_only
-                    || k.properties
-                        .binary_search_by(|(n, _)| n.as_str().cmp(name))
-                        .is_ok());
-            if !present {
-                out.child_error(name, REQUIRED_PROPERTY);
+        let mut found = 0;
+        if !(k.properties.is_empty() && matches!(k.additional, Additional::Any)) {
+            let mut members = Members::new(self.sorted_maps, &k.properties);
+            for (name, value) in object {
+                let child = match members.find(name) {
+                    Some(property) => {
+                        found |= property.required_bit;
+                        property.node
+                    }
+                    None => match k.additional {
+                        Additional::Any => continue,
+                        Additional::Closed => {
+                            out.child_error(name, UNEXPECTED_PROPERTY);
+                            continue;
+                        }
+                        Additional::Schema(child) => child,
+                    },
+                };
+                out.path.push(Segment::Key(name));
+                self.collect(child, value, out);
+                out.path.pop();
             }
         }
-        if k.properties.is_empty() && matches!(k.additional, Additional::Any) {
-            return;
+        if found != k.required_mask {
+            for property in &k.properties {
+                if property.required_bit & !found != 0 {
+                    out.child_error(&property.name, REQUIRED_PROPERTY);
+                }
+            }
         }
-        for (name, value) in object {
-            let child = match k.properties.binary_search_by(|(n, _)| n.as_str().cmp(name)) {
-                Ok(i) => k.properties[i].1,
-                Err(_) => match k.additional {
-                    Additional::Any => continue,
-                    Additional::Closed => {
-                        out.child_error(name, UNEXPECTED_PROPERTY);
-                        continue;
-                    }
-                    Additional::Schema(child) => child,
-                },
-            };
-            out.path.push(Segment::Key(name));
-            self.collect(child, value, out);
-            out.path.pop();
+        for name in &k.required_lookup {
+            // See `Keywords::required_declared_only`: only a declared name is ever in the mask.
+            if k.required_declared_only || !object.contains_key(name) {
+                out.child_error(name, REQUIRED_PROPERTY);
+            }
         }
     }
 }
@@ -885,12 +1012,21 @@ fn write_pointer(out: &mut String, path: &[Segment<'_>]) {
         out.push('/');
         match segment {
             Segment::Key(key) => super::push_escaped(out, key),
-            Segment::Index(i) => {
-                let mut buffer = [0u8; 20];
-                out.push_str(decimal(*i, &mut buffer));
-            }
+            Segment::Index(i) => push_decimal(out, *i),
         }
     }
+}
+
+/// Appends `n` in decimal.
+fn push_decimal(out: &mut String, n: usize) {
+    if n < 10 {
+        // A digit is below 10.
+        #[allow(clippy::cast_possible_truncation)]
+        out.push(char::from(b'0' + n as u8));
+        return;
+    }
+    let mut buffer = [0u8; 20];
+    out.push_str(decimal(n, &mut buffer));
 }
 
 /// `n` in decimal, written into the end of `buffer`.
@@ -928,6 +1064,12 @@ fn compare_paths(a: &[Segment<'_>], b: &[Segment<'_>]) -> Ordering {
 }
 
 fn compare_segments(x: Segment<'_>, y: Segment<'_>) -> Ordering {
+    match (x, y) {
+        // Equal indices render alike; different ones compare as numbers.
+        (Segment::Index(i), Segment::Index(j)) => return i.cmp(&j),
+        (Segment::Key(a), Segment::Key(b)) if a == b => return Ordering::Equal,
+        _ => {}
+    }
     let mut left = [0u8; 20];
     let mut right = [0u8; 20];
     let (x, x_number) = match x {
@@ -946,6 +1088,34 @@ fn compare_segments(x: Segment<'_>, y: Segment<'_>) -> Ordering {
         (Some(i), Some(j)) => i.cmp(&j).then_with(|| x.cmp(y)),
         _ => compare_escaped(x, y),
     }
+}
+
+/// Whether the report order of these paths depends on the order the errors were found in.
+///
+/// The report order compares two index-like segments as numbers and any other pair as text,
+/// which is not transitive when index-like segments meet, at the same depth, other segments
+/// whose text starts at or below `9` (`10` < `1~0` < `2` < `10`). Such errors are left to the
+/// general validator, whose sort of its own error sequence is the reference.
+fn order_is_ambiguous(paths: &[Segment<'_>], errors: &[Raw<'_>]) -> bool {
+    // Bit `d`: a segment of that class at depth `d` (depths past 63 share the last bit, which
+    // can only flag more often).
+    let (mut numbers, mut low) = (0u64, 0u64);
+    for error in errors {
+        for (depth, segment) in paths[error.start..error.end].iter().enumerate() {
+            let bit = 1u64 << depth.min(63);
+            match segment {
+                Segment::Index(_) => numbers |= bit,
+                Segment::Key(key) => {
+                    if super::number(key.as_bytes()).is_some() {
+                        numbers |= bit;
+                    } else if key.as_bytes().first().is_some_and(|b| *b <= b'9') {
+                        low |= bit;
+                    }
+                }
+            }
+        }
+    }
+    numbers & low != 0
 }
 
 /// Compares two pointer segments by the bytes of their RFC 6901 escaped forms.
@@ -1019,11 +1189,74 @@ mod tests {
         }
     }
 
+    /// The walk over members in key order and the lookup of each member agree.
+    #[test]
+    fn sorted_and_unsorted_member_walks_agree() {
+        use serde_json::json;
+        assert!(maps_are_sorted(), "this build's maps iterate in key order");
+        let schema = json!({
+            "properties": {
+                "b": {"type": "integer"}, "d": {"minLength": 2}, "a/b": false, "": {"type": "null"}
+            },
+            "required": ["b", "d", "x"],
+            "additionalProperties": {"type": "string"}
+        });
+        let instances = [
+            json!({}),
+            json!({"b": 1, "d": "dd", "x": "s"}),
+            json!({"a": 1, "b": "1", "c": "s", "d": "", "e": 2, "a/b": 0, "": null}),
+            json!({"d": "ok", "z": "z"}),
+            json!({"x": 1}),
+        ];
+        let sorted = Tree::compile(&schema).expect("inside the subset");
+        let mut unsorted = Tree::compile(&schema).expect("inside the subset");
+        unsorted.sorted_maps = false;
+        for instance in &instances {
+            assert_eq!(
+                sorted.is_valid(instance),
+                unsorted.is_valid(instance),
+                "{instance}"
+            );
+            let (a, b) = (
+                sorted.errors(instance).expect("decided"),
+                unsorted.errors(instance).expect("decided"),
+            );
+            assert_eq!((a.text, a.ends), (b.text, b.ends), "{instance}");
+        }
+    }
+
+    #[test]
+    fn key_order_is_byte_order() {
+        let keys = [
+            "",
+            "a",
+            "ab",
+            "abcdefgh",
+            "abcdefghi",
+            "abcdefgi",
+            "abcdefgh\u{0}",
+            "é",
+            "z",
+            "pane_id",
+            "pane_idx",
+            "line_style",
+            "line_styles",
+        ];
+        for a in keys {
+            for b in keys {
+                assert_eq!(compare_keys(a, b), a.cmp(b), "{a:?} vs {b:?}");
+            }
+        }
+    }
+
     #[test]
     fn decimal_writes_every_width() {
         let mut buffer = [0u8; 20];
         for n in [0, 7, 10, 99, 12345, usize::MAX] {
             assert_eq!(decimal(n, &mut buffer), n.to_string());
+            let mut out = String::from("/");
+            push_decimal(&mut out, n);
+            assert_eq!(out, format!("/{n}"));
         }
     }
 
