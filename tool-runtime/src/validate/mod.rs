@@ -265,10 +265,10 @@ impl InputErrors {
         }
         let more = self.len().saturating_sub(TOOL_INPUT_ERROR_LIMIT);
         if more > 0 {
-            use std::fmt::Write as _;
             out.push_str(ERROR_SEPARATOR);
-            // Writing to a `String` cannot fail.
-            let _ = write!(out, "… and {more} more");
+            out.push_str("… and ");
+            specialized::push_decimal(&mut out, more);
+            out.push_str(" more");
         }
         out
     }

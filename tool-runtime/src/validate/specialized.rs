@@ -202,15 +202,12 @@ enum PatternVerdict {
 
 impl Pattern {
     fn verdict(&self, value: &Value) -> PatternVerdict {
-        if self.validator.is_valid(value) {
-            return PatternVerdict::Match;
-        }
-        let mut errors = self.validator.iter_errors(value);
-        match errors.next() {
-            Some(error) if matches!(error.kind(), ValidationErrorKind::Pattern { .. }) => {
+        match self.validator.validate(value) {
+            Ok(()) => PatternVerdict::Match,
+            Err(error) if matches!(error.kind(), ValidationErrorKind::Pattern { .. }) => {
                 PatternVerdict::Mismatch
             }
-            _ => PatternVerdict::Undecided,
+            Err(_) => PatternVerdict::Undecided,
         }
     }
 }
@@ -681,7 +678,7 @@ impl<'k> Members<'k> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn find(&mut self, name: &str) -> Option<&'k Property> {
         if !self.sorted {
             return self
@@ -835,7 +832,7 @@ impl Tree {
             a.message == b.message
                 && compare_paths(&paths[a.start..a.end], &paths[b.start..b.end]) == Ordering::Equal
         });
-        let mut text = String::with_capacity(errors.len() * 48);
+        let mut text = String::with_capacity(errors.len() * 64);
         let mut ends = Vec::with_capacity(errors.len());
         for error in &errors {
             let start = text.len();
@@ -1018,7 +1015,7 @@ fn write_pointer(out: &mut String, path: &[Segment<'_>]) {
 }
 
 /// Appends `n` in decimal.
-fn push_decimal(out: &mut String, n: usize) {
+pub(super) fn push_decimal(out: &mut String, n: usize) {
     if n < 10 {
         // A digit is below 10.
         #[allow(clippy::cast_possible_truncation)]
@@ -1066,27 +1063,41 @@ fn compare_paths(a: &[Segment<'_>], b: &[Segment<'_>]) -> Ordering {
 fn compare_segments(x: Segment<'_>, y: Segment<'_>) -> Ordering {
     match (x, y) {
         // Equal indices render alike; different ones compare as numbers.
-        (Segment::Index(i), Segment::Index(j)) => return i.cmp(&j),
-        (Segment::Key(a), Segment::Key(b)) if a == b => return Ordering::Equal,
-        _ => {}
+        (Segment::Index(i), Segment::Index(j)) => i.cmp(&j),
+        (Segment::Key(a), Segment::Key(b)) => {
+            // Most paths share their keys with the instance itself.
+            if std::ptr::eq(a, b) || a == b {
+                return Ordering::Equal;
+            }
+            match (index_like(a), index_like(b)) {
+                // A number has nothing to escape.
+                (Some(i), Some(j)) => i.cmp(&j).then_with(|| compare_keys(a, b)),
+                _ => compare_escaped(a, b),
+            }
+        }
+        (Segment::Key(key), Segment::Index(i)) => compare_key_index(key, i),
+        (Segment::Index(i), Segment::Key(key)) => compare_key_index(key, i).reverse(),
     }
-    let mut left = [0u8; 20];
-    let mut right = [0u8; 20];
-    let (x, x_number) = match x {
-        Segment::Key(key) => (key, super::number(key.as_bytes())),
-        Segment::Index(i) => (decimal(i, &mut left), Some(i as u64)),
-    };
-    let (y, y_number) = match y {
-        Segment::Key(key) => (key, super::number(key.as_bytes())),
-        Segment::Index(i) => (decimal(i, &mut right), Some(i as u64)),
-    };
-    if x == y {
-        return Ordering::Equal;
+}
+
+/// The segment as an array index, as [`super::number`] reads it; most keys are rejected by
+/// their first byte.
+#[inline]
+fn index_like(key: &str) -> Option<u64> {
+    match key.as_bytes().first() {
+        Some(b'0'..=b'9' | b'+') => super::number(key.as_bytes()),
+        _ => None,
     }
-    match (x_number, y_number) {
-        // A number has nothing to escape.
-        (Some(i), Some(j)) => i.cmp(&j).then_with(|| x.cmp(y)),
-        _ => compare_escaped(x, y),
+}
+
+fn compare_key_index(key: &str, index: usize) -> Ordering {
+    let mut buffer = [0u8; 20];
+    let digits = decimal(index, &mut buffer);
+    match index_like(key) {
+        Some(n) => n
+            .cmp(&(index as u64))
+            .then_with(|| compare_keys(key, digits)),
+        None => compare_escaped(key, digits),
     }
 }
 
@@ -1120,14 +1131,21 @@ fn order_is_ambiguous(paths: &[Segment<'_>], errors: &[Raw<'_>]) -> bool {
 
 /// Compares two pointer segments by the bytes of their RFC 6901 escaped forms.
 fn compare_escaped(x: &str, y: &str) -> Ordering {
-    if !x.contains(['~', '/']) && !y.contains(['~', '/']) {
-        return x.cmp(y);
+    let (a, b) = (x.as_bytes(), y.as_bytes());
+    let Some(at) = a.iter().zip(b).position(|(p, q)| p != q) else {
+        // One is a prefix of the other, in escaped form too.
+        return a.len().cmp(&b.len());
+    };
+    let special = |byte: u8| byte == b'~' || byte == b'/';
+    if !special(a[at]) && !special(b[at]) {
+        // The escaped forms share the escaped prefix and differ at these same bytes.
+        return a[at].cmp(&b[at]);
     }
-    escaped_bytes(x).cmp(escaped_bytes(y))
+    escaped_bytes(&a[at..]).cmp(escaped_bytes(&b[at..]))
 }
 
-fn escaped_bytes(text: &str) -> impl Iterator<Item = u8> + '_ {
-    text.bytes().flat_map(|byte| {
+fn escaped_bytes(text: &[u8]) -> impl Iterator<Item = u8> + '_ {
+    text.iter().flat_map(|&byte| {
         let (first, second) = match byte {
             b'~' => (b'~', Some(b'0')),
             b'/' => (b'~', Some(b'1')),
