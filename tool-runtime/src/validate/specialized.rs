@@ -79,37 +79,80 @@ enum Node {
     Keywords(Box<Keywords>),
 }
 
-#[derive(Default)]
+/// The keywords of one schema object. What the valid path reads comes first; an absent bound
+/// is the bound that admits everything (`0`, `u64::MAX`), and messages sit apart.
 struct Keywords {
-    types: Option<(u8, Box<str>)>,
-    enumeration: Option<(Vec<Value>, Box<str>)>,
-    constant: Option<(Value, Box<str>)>,
-    bounds: Vec<Bound>,
-    multiple_of: Option<MultipleOf>,
-    min_length: Option<(u64, Box<str>)>,
-    max_length: Option<(u64, Box<str>)>,
-    pattern: Option<Pattern>,
-    items: Option<NodeId>,
-    min_items: Option<(u64, Box<str>)>,
-    max_items: Option<(u64, Box<str>)>,
+    /// The `type` bits; 0 without `type`.
+    types: u8,
     unique_items: bool,
-    /// Sorted by name (byte order, the order of `serde_json`'s map).
-    properties: Vec<Property>,
-    /// Every `required` name.
-    required: Vec<String>,
-    /// The bits of the required names that are declared properties (the first 64 of them).
-    required_mask: u64,
-    /// The required names not in `required_mask`, looked up one by one.
-    required_lookup: Vec<String>,
     /// `jsonschema` checks one `required` name next to `properties` and
     /// `additionalProperties: false` in the walk over the declared properties: an undeclared
     /// name is then reported missing even when present (besides unexpected).
     required_declared_only: bool,
-    additional: Additional,
-    min_properties: Option<(u64, Box<str>)>,
-    max_properties: Option<(u64, Box<str>)>,
+    min_length: u64,
+    max_length: u64,
+    min_items: u64,
+    max_items: u64,
+    min_properties: u64,
+    max_properties: u64,
+    /// The bits of the required names that are declared properties (the first 64 of them).
+    required_mask: u64,
+    items: Option<NodeId>,
     /// `$ref`: another node applied to the same value.
     reference: Option<NodeId>,
+    additional: Additional,
+    /// Sorted by name (byte order, the order of `serde_json`'s map).
+    properties: Vec<Property>,
+    /// The required names not in `required_mask`, looked up one by one.
+    required_lookup: Vec<String>,
+    bounds: Vec<Bound>,
+    multiple_of: Option<MultipleOf>,
+    pattern: Option<Pattern>,
+    enumeration: Option<Vec<Value>>,
+    constant: Option<Value>,
+    messages: Box<Messages>,
+}
+
+impl Default for Keywords {
+    fn default() -> Self {
+        Keywords {
+            types: 0,
+            unique_items: false,
+            required_declared_only: false,
+            min_length: 0,
+            max_length: u64::MAX,
+            min_items: 0,
+            max_items: u64::MAX,
+            min_properties: 0,
+            max_properties: u64::MAX,
+            required_mask: 0,
+            items: None,
+            reference: None,
+            additional: Additional::Any,
+            properties: Vec::new(),
+            required_lookup: Vec::new(),
+            bounds: Vec::new(),
+            multiple_of: None,
+            pattern: None,
+            enumeration: None,
+            constant: None,
+            messages: Box::default(),
+        }
+    }
+}
+
+/// The messages of the keywords of [`Keywords`] whose messages depend on the schema alone.
+#[derive(Default)]
+struct Messages {
+    types: Box<str>,
+    enumeration: Box<str>,
+    constant: Box<str>,
+    min_length: Box<str>,
+    max_length: Box<str>,
+    min_items: Box<str>,
+    max_items: Box<str>,
+    min_properties: Box<str>,
+    max_properties: Box<str>,
 }
 
 struct Property {
@@ -341,15 +384,18 @@ impl<'s> Compiler<'s> {
 
     fn keywords(&mut self, map: &'s Map<String, Value>, root: bool) -> Option<Keywords> {
         let mut k = Keywords::default();
+        let mut required: Vec<&str> = Vec::new();
         for (keyword, value) in map {
             match keyword.as_str() {
-                "type" => k.types = Some(types(value)?),
+                "type" => (k.types, k.messages.types) = types(value)?,
                 "enum" => {
                     let options = value.as_array()?;
-                    k.enumeration = Some((options.clone(), one_of(value).into()));
+                    k.enumeration = Some(options.clone());
+                    k.messages.enumeration = one_of(value).into();
                 }
                 "const" => {
-                    k.constant = Some((value.clone(), format!("Expected {}", quote(value)).into()));
+                    k.constant = Some(value.clone());
+                    k.messages.constant = format!("Expected {}", quote(value)).into();
                 }
                 "minimum" => k.bounds.push(bound(Op::Ge, value)?),
                 "maximum" => k.bounds.push(bound(Op::Le, value)?),
@@ -359,24 +405,24 @@ impl<'s> Compiler<'s> {
                 "minLength" => {
                     let limit = size_limit(value)?;
                     let message = format!("Expected string length greater or equal to {limit}");
-                    k.min_length = Some((limit, message.into()));
+                    (k.min_length, k.messages.min_length) = (limit, message.into());
                 }
                 "maxLength" => {
                     let limit = size_limit(value)?;
                     let message = format!("Expected string length less or equal to {limit}");
-                    k.max_length = Some((limit, message.into()));
+                    (k.max_length, k.messages.max_length) = (limit, message.into());
                 }
                 "pattern" => k.pattern = Some(pattern(value)?),
                 "items" => k.items = Some(self.node(value, "items", false)?),
                 "minItems" => {
                     let limit = size_limit(value)?;
                     let message = format!("Expected at least {}", plural(limit, "item", "items"));
-                    k.min_items = Some((limit, message.into()));
+                    (k.min_items, k.messages.min_items) = (limit, message.into());
                 }
                 "maxItems" => {
                     let limit = size_limit(value)?;
                     let message = format!("Expected at most {}", plural(limit, "item", "items"));
-                    k.max_items = Some((limit, message.into()));
+                    (k.max_items, k.messages.max_items) = (limit, message.into());
                 }
                 "uniqueItems" => k.unique_items = value.as_bool()?,
                 "properties" => {
@@ -393,7 +439,7 @@ impl<'s> Compiler<'s> {
                 }
                 "required" => {
                     for name in value.as_array()? {
-                        k.required.push(name.as_str()?.to_owned());
+                        required.push(name.as_str()?);
                     }
                 }
                 "additionalProperties" => {
@@ -412,7 +458,7 @@ impl<'s> Compiler<'s> {
                         "Expected at least {}",
                         plural(limit, "property", "properties")
                     );
-                    k.min_properties = Some((limit, message.into()));
+                    (k.min_properties, k.messages.min_properties) = (limit, message.into());
                 }
                 "maxProperties" => {
                     let limit = size_limit(value)?;
@@ -420,7 +466,7 @@ impl<'s> Compiler<'s> {
                         "Expected at most {}",
                         plural(limit, "property", "properties")
                     );
-                    k.max_properties = Some((limit, message.into()));
+                    (k.max_properties, k.messages.max_properties) = (limit, message.into());
                 }
                 "$ref" => k.reference = Some(self.reference(value.as_str()?)?),
                 // Compiled when a `$ref` names them.
@@ -433,16 +479,16 @@ impl<'s> Compiler<'s> {
         }
         k.required_declared_only = matches!(k.additional, Additional::Closed)
             && map.contains_key("properties")
-            && k.required.len() == 1;
+            && required.len() == 1;
         let mut bits = 0;
-        for name in &k.required {
-            match k.properties.iter_mut().find(|p| p.name == *name) {
+        for name in required {
+            match k.properties.iter_mut().find(|p| p.name == name) {
                 Some(property) if bits < 64 && property.required_bit == 0 => {
                     property.required_bit = 1 << bits;
                     k.required_mask |= property.required_bit;
                     bits += 1;
                 }
-                _ => k.required_lookup.push(name.clone()),
+                _ => k.required_lookup.push(name.to_owned()),
             }
         }
         Some(k)
@@ -575,17 +621,15 @@ impl Tree {
     }
 
     fn keywords_valid(&self, k: &Keywords, value: &Value) -> bool {
-        if let Some((set, _)) = &k.types
-            && !has_type(*set, value)
-        {
+        if k.types != 0 && !has_type(k.types, value) {
             return false;
         }
-        if let Some((options, _)) = &k.enumeration
+        if let Some(options) = &k.enumeration
             && !options.iter().any(|option| cmp::equal(value, option))
         {
             return false;
         }
-        if let Some((expected, _)) = &k.constant
+        if let Some(expected) = &k.constant
             && !cmp::equal(value, expected)
         {
             return false;
@@ -601,8 +645,7 @@ impl Tree {
                     && k.multiple_of.as_ref().is_none_or(|m| m.holds(number))
             }
             Value::String(text) => {
-                let min = k.min_length.as_ref().map_or(0, |(l, _)| *l);
-                let max = k.max_length.as_ref().map_or(u64::MAX, |(l, _)| *l);
+                let (min, max) = (k.min_length, k.max_length);
                 (min == 0 && max == u64::MAX || length_within(text, min, max))
                     && k.pattern
                         .as_ref()
@@ -610,8 +653,8 @@ impl Tree {
             }
             Value::Array(items) => {
                 let count = items.len() as u64;
-                k.min_items.as_ref().is_none_or(|(l, _)| count >= *l)
-                    && k.max_items.as_ref().is_none_or(|(l, _)| count <= *l)
+                count >= k.min_items
+                    && count <= k.max_items
                     && (!k.unique_items || is_unique(items))
                     && k.items
                         .is_none_or(|child| items.iter().all(|item| self.valid(child, item)))
@@ -623,9 +666,7 @@ impl Tree {
 
     fn object_valid(&self, k: &Keywords, object: &Map<String, Value>) -> bool {
         let count = object.len() as u64;
-        if k.min_properties.as_ref().is_some_and(|(l, _)| count < *l)
-            || k.max_properties.as_ref().is_some_and(|(l, _)| count > *l)
-        {
+        if count < k.min_properties || count > k.max_properties {
             return false;
         }
         if !k
@@ -865,20 +906,18 @@ impl Tree {
     }
 
     fn collect_keywords<'a>(&'a self, k: &'a Keywords, value: &'a Value, out: &mut Collector<'a>) {
-        if let Some((set, message)) = &k.types
-            && !has_type(*set, value)
-        {
-            out.error(message);
+        if k.types != 0 && !has_type(k.types, value) {
+            out.error(&k.messages.types);
         }
-        if let Some((options, message)) = &k.enumeration
+        if let Some(options) = &k.enumeration
             && !options.iter().any(|option| cmp::equal(value, option))
         {
-            out.error(message);
+            out.error(&k.messages.enumeration);
         }
-        if let Some((expected, message)) = &k.constant
+        if let Some(expected) = &k.constant
             && !cmp::equal(value, expected)
         {
-            out.error(message);
+            out.error(&k.messages.constant);
         }
         if let Some(target) = k.reference {
             self.collect(target, value, out);
@@ -897,15 +936,11 @@ impl Tree {
                 }
             }
             Value::String(text) => {
-                if let Some((limit, message)) = &k.min_length
-                    && !length_within(text, *limit, u64::MAX)
-                {
-                    out.error(message);
+                if k.min_length > 0 && !length_within(text, k.min_length, u64::MAX) {
+                    out.error(&k.messages.min_length);
                 }
-                if let Some((limit, message)) = &k.max_length
-                    && !length_within(text, 0, *limit)
-                {
-                    out.error(message);
+                if k.max_length < u64::MAX && !length_within(text, 0, k.max_length) {
+                    out.error(&k.messages.max_length);
                 }
                 if let Some(pattern) = &k.pattern {
                     match pattern.verdict(value) {
@@ -917,15 +952,11 @@ impl Tree {
             }
             Value::Array(items) => {
                 let count = items.len() as u64;
-                if let Some((limit, message)) = &k.min_items
-                    && count < *limit
-                {
-                    out.error(message);
+                if count < k.min_items {
+                    out.error(&k.messages.min_items);
                 }
-                if let Some((limit, message)) = &k.max_items
-                    && count > *limit
-                {
-                    out.error(message);
+                if count > k.max_items {
+                    out.error(&k.messages.max_items);
                 }
                 if k.unique_items && !is_unique(items) {
                     out.error("Expected unique items");
@@ -950,15 +981,11 @@ impl Tree {
         out: &mut Collector<'a>,
     ) {
         let count = object.len() as u64;
-        if let Some((limit, message)) = &k.min_properties
-            && count < *limit
-        {
-            out.error(message);
+        if count < k.min_properties {
+            out.error(&k.messages.min_properties);
         }
-        if let Some((limit, message)) = &k.max_properties
-            && count > *limit
-        {
-            out.error(message);
+        if count > k.max_properties {
+            out.error(&k.messages.max_properties);
         }
         let mut found = 0;
         if !(k.properties.is_empty() && matches!(k.additional, Additional::Any)) {
