@@ -157,6 +157,8 @@ struct Messages {
 
 struct Property {
     name: String,
+    /// The first eight bytes of `name` (see [`head`]).
+    head: u64,
     node: NodeId,
     /// This property's bit in [`Keywords::required_mask`], when it is required.
     required_bit: u64,
@@ -430,6 +432,7 @@ impl<'s> Compiler<'s> {
                     for (name, schema) in properties {
                         let node = self.node(schema, &escape(name), false)?;
                         k.properties.push(Property {
+                            head: head(name.as_bytes()),
                             name: name.clone(),
                             node,
                             required_bit: 0,
@@ -728,8 +731,13 @@ impl<'k> Members<'k> {
                 .ok()
                 .map(|i| &self.properties[i]);
         }
+        let name_head = head(name.as_bytes());
         while let Some(property) = self.properties.get(self.next) {
-            match compare_keys(&property.name, name) {
+            let order = match property.head.cmp(&name_head) {
+                Ordering::Equal => compare_after_head(&property.name, name),
+                order => order,
+            };
+            match order {
                 Ordering::Less => self.next += 1,
                 Ordering::Equal => {
                     self.next += 1;
@@ -742,10 +750,37 @@ impl<'k> Members<'k> {
     }
 }
 
+/// The first eight bytes of a key as a big-endian word, zero-padded: words compare as the bytes
+/// do, and equal words leave only the rest (or the lengths) to compare.
+#[inline]
+fn head(bytes: &[u8]) -> u64 {
+    let mut word = 0u64;
+    for (i, byte) in bytes.iter().take(8).enumerate() {
+        word |= u64::from(*byte) << (56 - 8 * i);
+    }
+    word
+}
+
+/// The byte order of two keys whose [`head`]s are equal.
+#[inline]
+fn compare_after_head(a: &str, b: &str) -> Ordering {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() >= 8 && b.len() >= 8 {
+        compare_keys_bytes(&a[8..], &b[8..])
+    } else {
+        // The shorter key is the longer one's prefix (the padding is zeros).
+        a.len().cmp(&b.len())
+    }
+}
+
 /// Byte order of two keys; property names are short, and a loop beats a call to `memcmp`.
 #[inline]
 fn compare_keys(a: &str, b: &str) -> Ordering {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
+    compare_keys_bytes(a.as_bytes(), b.as_bytes())
+}
+
+#[inline]
+fn compare_keys_bytes(a: &[u8], b: &[u8]) -> Ordering {
     let common = a.len().min(b.len());
     let mut at = 0;
     // Eight bytes at a time, as big-endian words: their order is the order of the bytes.
@@ -1290,6 +1325,11 @@ mod tests {
         for a in keys {
             for b in keys {
                 assert_eq!(compare_keys(a, b), a.cmp(b), "{a:?} vs {b:?}");
+                let by_head = match head(a.as_bytes()).cmp(&head(b.as_bytes())) {
+                    Ordering::Equal => compare_after_head(a, b),
+                    order => order,
+                };
+                assert_eq!(by_head, a.cmp(b), "{a:?} vs {b:?} by head");
             }
         }
     }
