@@ -5,6 +5,12 @@
 //! [`TOOL_INPUT_ERROR_LIMIT`] errors joined by `"; "`, then `; … and N more` when more exist.
 //! Each error is `<pointer>: <message>`, with the RFC 6901 JSON Pointer of the offending value
 //! (`/` for the root). Errors are sorted by pointer (array indices numerically), then by message.
+//!
+//! Every schema is compiled by the `jsonschema` crate, which also checks that it is a valid draft
+//! 2020-12 schema. A schema inside the subset the manifests use is compiled a second time into a
+//! validator specialized to it (`specialized`), which gives the same verdicts, errors and
+//! messages at a fraction of the cost; the general validator stays the reference it is tested
+//! against and decides every other schema.
 
 use std::cmp::Ordering;
 use std::fmt;
