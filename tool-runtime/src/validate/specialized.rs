@@ -509,8 +509,13 @@ impl<'s> Compiler<'s> {
             self.root
         } else {
             let name = reference.strip_prefix("#/$defs/")?;
-            // Percent-encoding, nested pointers and escapes are left to `jsonschema`.
-            if name.is_empty() || name.contains(['/', '~', '%', '#']) {
+            // Names that a URI fragment could encode or escape (and nested pointers) are left to
+            // `jsonschema`.
+            if name.is_empty()
+                || !name
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+            {
                 return None;
             }
             self.root.get("$defs")?.get(name)?
@@ -1350,6 +1355,8 @@ mod tests {
         for schema in [
             serde_json::json!({"anyOf": [{"type": "string"}]}),
             serde_json::json!({"$ref": "#/$defs/a/b"}),
+            serde_json::json!({"$defs": {"a b": {}}, "$ref": "#/$defs/a b"}),
+            serde_json::json!({"$defs": {"a%20b": {}}, "$ref": "#/$defs/a%20b"}),
             serde_json::json!({"$schema": "http://json-schema.org/draft-07/schema#"}),
             serde_json::json!({"$defs": {"a": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"}),
             serde_json::json!({"unknownKeyword": 1}),
