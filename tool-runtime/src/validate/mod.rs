@@ -107,7 +107,8 @@ impl InputSchema {
     /// True when the schema lies inside the supported subset and is checked by the validator
     /// specialized to it (`type`, `enum`, `const`, numeric and length bounds, `multipleOf`,
     /// `pattern`, `items`, `uniqueItems`, `properties`, `required`, `additionalProperties`,
-    /// property counts, boolean schemas, `$ref`s to `#/$defs/<name>`, annotations).
+    /// property counts, boolean schemas, `$ref`s to `#/$defs/<name>`, `anyOf` and `oneOf` with no
+    /// `pattern` under them, annotations).
     pub fn is_specialized(&self) -> bool {
         self.specialized.is_some()
     }

@@ -4,7 +4,8 @@
 //! exactly as the `jsonschema` crate does (`type`, `enum`, `const`, the numeric bounds,
 //! `multipleOf`, the length bounds, `pattern`, `items`, `uniqueItems`, `properties`, `required`,
 //! `additionalProperties`, the property-count bounds, boolean schemas, local `$ref`s into `$defs`,
-//! and annotations); anything else leaves the schema to `jsonschema`. The number, equality and
+//! `anyOf` and `oneOf` without a `pattern` under them, and annotations); anything else leaves the
+//! schema to `jsonschema`. The number, equality and
 //! uniqueness rules are the ones `jsonschema` itself runs (from `jsonschema-value`), and each
 //! `pattern` is matched by a `jsonschema` validator compiled for that one keyword, so the regex
 //! dialect and engine are the same.
@@ -108,6 +109,10 @@ struct Keywords {
     bounds: Vec<Bound>,
     multiple_of: Option<MultipleOf>,
     pattern: Option<Pattern>,
+    /// `anyOf` branches; empty without it.
+    any_of: Vec<NodeId>,
+    /// `oneOf` branches; empty without it.
+    one_of: Vec<NodeId>,
     enumeration: Option<Vec<Value>>,
     constant: Option<Value>,
     messages: Box<Messages>,
@@ -134,6 +139,8 @@ impl Default for Keywords {
             bounds: Vec::new(),
             multiple_of: None,
             pattern: None,
+            any_of: Vec::new(),
+            one_of: Vec::new(),
             enumeration: None,
             constant: None,
             messages: Box::default(),
@@ -472,6 +479,8 @@ impl<'s> Compiler<'s> {
                     (k.max_properties, k.messages.max_properties) = (limit, message.into());
                 }
                 "$ref" => k.reference = Some(self.reference(value.as_str()?)?),
+                "anyOf" => k.any_of = self.branches(value, "anyOf")?,
+                "oneOf" => k.one_of = self.branches(value, "oneOf")?,
                 // Compiled when a `$ref` names them.
                 "$defs" if value.is_object() => {}
                 // Checked by `Tree::compile`.
@@ -495,6 +504,22 @@ impl<'s> Compiler<'s> {
             }
         }
         Some(k)
+    }
+
+    /// The branches of `anyOf` or `oneOf`. A branch that reaches a `pattern` leaves the schema to
+    /// `jsonschema`: a match the regex engine cannot decide is resolved over the whole schema
+    /// there, which a branch's verdict alone cannot reproduce.
+    fn branches(&mut self, value: &'s Value, keyword: &str) -> Option<Vec<NodeId>> {
+        let schemas = value.as_array().filter(|schemas| !schemas.is_empty())?;
+        let mut branches = Vec::with_capacity(schemas.len());
+        for schema in schemas {
+            let branch = self.node(schema, keyword, false)?;
+            if reaches_pattern(&self.nodes, branch) {
+                return None;
+            }
+            branches.push(branch);
+        }
+        Some(branches)
     }
 
     /// A `$ref` of the form `#` or `#/$defs/<name>` (the only ones resolved here).
@@ -614,7 +639,37 @@ fn pattern(value: &Value) -> Option<Pattern> {
     })
 }
 
+/// Whether node `id` or a schema under it has a `pattern` (the graph has no cycles: recursive
+/// references are refused).
+fn reaches_pattern(nodes: &[Node], id: NodeId) -> bool {
+    let Node::Keywords(k) = &nodes[id] else {
+        return false;
+    };
+    k.pattern.is_some()
+        || k.items.is_some_and(|child| reaches_pattern(nodes, child))
+        || k.reference
+            .is_some_and(|child| reaches_pattern(nodes, child))
+        || matches!(k.additional, Additional::Schema(child) if reaches_pattern(nodes, child))
+        || k.properties.iter().any(|p| reaches_pattern(nodes, p.node))
+        || k.any_of.iter().any(|&child| reaches_pattern(nodes, child))
+        || k.one_of.iter().any(|&child| reaches_pattern(nodes, child))
+}
+
 impl Tree {
+    /// How many of `branches` accept `value`, counting no further than 2.
+    fn count_valid(&self, branches: &[NodeId], value: &Value) -> usize {
+        let mut count = 0;
+        for &branch in branches {
+            if self.valid(branch, value) {
+                count += 1;
+                if count > 1 {
+                    break;
+                }
+            }
+        }
+        count
+    }
+
     /// True when `value` matches the schema.
     pub(super) fn is_valid(&self, value: &Value) -> bool {
         self.valid(0, value)
@@ -645,6 +700,12 @@ impl Tree {
         if let Some(target) = k.reference
             && !self.valid(target, value)
         {
+            return false;
+        }
+        if !k.any_of.is_empty() && !k.any_of.iter().any(|&b| self.valid(b, value)) {
+            return false;
+        }
+        if !k.one_of.is_empty() && self.count_valid(&k.one_of, value) != 1 {
             return false;
         }
         match value {
@@ -961,6 +1022,20 @@ impl Tree {
         }
         if let Some(target) = k.reference {
             self.collect(target, value, out);
+        }
+        if !k.any_of.is_empty() && !k.any_of.iter().any(|&b| self.valid(b, value)) {
+            out.error("Expected value to match at least one allowed schema");
+        }
+        if !k.one_of.is_empty() {
+            match self.count_valid(&k.one_of, value) {
+                0 => {
+                    out.error("Expected value to match exactly one allowed schema, it matches none")
+                }
+                1 => {}
+                _ => out.error(
+                    "Expected value to match exactly one allowed schema, it matches several",
+                ),
+            }
         }
         match value {
             Value::Number(number) => {
@@ -1353,7 +1428,7 @@ mod tests {
     #[test]
     fn outside_the_subset_is_left_to_jsonschema() {
         for schema in [
-            serde_json::json!({"anyOf": [{"type": "string"}]}),
+            serde_json::json!({"anyOf": [{"pattern": "^a"}, {"type": "null"}]}),
             serde_json::json!({"$ref": "#/$defs/a/b"}),
             serde_json::json!({"$defs": {"a b": {}}, "$ref": "#/$defs/a b"}),
             serde_json::json!({"$defs": {"a%20b": {}}, "$ref": "#/$defs/a%20b"}),
