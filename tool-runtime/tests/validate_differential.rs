@@ -736,3 +736,59 @@ fn long_keys_are_cut_the_same_way() {
     let instance = json!({ long.clone(): 1, "a": {long: 2} });
     compare(&schema, &instance).expect("the same report");
 }
+
+/// A schema as schemars writes one for a code-first tool (definitions, references, a nullable
+/// reference, a `oneOf` of constants): specialized, and in agreement on near-valid input.
+#[test]
+fn schemars_style_schemas_are_specialized_and_agree() {
+    let schema = json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$defs": {
+            "Anchor": {
+                "additionalProperties": false,
+                "properties": {
+                    "price": {"format": "double", "type": "number"},
+                    "time": {"format": "int64", "type": "integer", "minimum": 0}
+                },
+                "required": ["time", "price"],
+                "type": "object"
+            },
+            "Kind": {
+                "oneOf": [
+                    {"const": "trend_line", "type": "string"},
+                    {"const": "horizontal_line", "type": "string"}
+                ]
+            },
+            "Style": {
+                "properties": {"width": {"format": "uint8", "minimum": 0, "maximum": 255, "type": "integer"}},
+                "required": ["width"],
+                "type": "object"
+            }
+        },
+        "additionalProperties": false,
+        "properties": {
+            "anchors": {"items": {"$ref": "#/$defs/Anchor"}, "type": "array"},
+            "kind": {"$ref": "#/$defs/Kind"},
+            "pane_id": {"type": "string"},
+            "style": {"anyOf": [{"$ref": "#/$defs/Style"}, {"type": "null"}]},
+            "label": {"type": ["string", "null"]}
+        },
+        "required": ["pane_id", "kind", "anchors"],
+        "title": "DrawArgs",
+        "type": "object"
+    });
+    let instances = [
+        json!({"pane_id": "main", "kind": "trend_line", "anchors": [{"time": 1, "price": 2.5}]}),
+        json!({"pane_id": "main", "kind": "ray", "anchors": [{"time": -1, "price": "x", "z": 0}, {}]}),
+        json!({"pane_id": 1, "kind": "horizontal_line", "anchors": [], "style": null, "label": null}),
+        json!({"pane_id": "p", "kind": "trend_line", "anchors": [], "style": {"width": 256}}),
+        json!({"pane_id": "p", "kind": "trend_line", "anchors": [], "style": {}, "label": 3}),
+        json!({"kind": null, "anchors": {}, "extra": true}),
+        json!([]),
+    ];
+    let specialized = InputSchema::compile(&schema).expect("the schema compiles");
+    assert!(specialized.is_specialized());
+    for instance in &instances {
+        compare_specialized(&schema, &specialized, instance).unwrap_or_else(|why| panic!("{why}"));
+    }
+}
