@@ -5,13 +5,24 @@
 //! [`TOOL_INPUT_ERROR_LIMIT`] errors joined by `"; "`, then `; … and N more` when more exist.
 //! Each error is `<pointer>: <message>`, with the RFC 6901 JSON Pointer of the offending value
 //! (`/` for the root). Errors are sorted by pointer (array indices numerically), then by message.
+//!
+//! Every schema is compiled by the `jsonschema` crate, which also checks that it is a valid draft
+//! 2020-12 schema. A schema inside the subset the manifests use is compiled a second time into a
+//! validator specialized to it (`specialized`), which gives the same verdicts, errors and
+//! messages at a fraction of the cost; the general validator stays the reference it is tested
+//! against and decides every other schema.
 
 use std::cmp::Ordering;
 use std::fmt;
+use std::sync::OnceLock;
 
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{ValidationError, Validator};
 use serde_json::Value;
+
+mod specialized;
+
+use specialized::{Rendered, Tree};
 
 /// The most field errors a report lists.
 pub const TOOL_INPUT_ERROR_LIMIT: usize = 5;
@@ -29,13 +40,21 @@ pub const INPUT_INVALID_PREFIX: &str = "The tool input is invalid: ";
 const ENUM_OPTION_LIMIT: usize = 8;
 
 /// A tool's input schema, compiled once and never changed afterwards.
+///
+/// A schema inside the subset the manifests use (see [`InputSchema::is_specialized`]) is also
+/// compiled into a validator specialized to it, which answers exactly as the general one (same
+/// verdicts, same errors and messages) at a fraction of the cost; any other schema is validated by
+/// the general draft 2020-12 validator alone.
 pub struct InputSchema {
     validator: Validator,
+    specialized: Option<Tree>,
 }
 
 impl fmt::Debug for InputSchema {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("InputSchema").finish_non_exhaustive()
+        f.debug_struct("InputSchema")
+            .field("specialized", &self.specialized.is_some())
+            .finish_non_exhaustive()
     }
 }
 
@@ -61,18 +80,45 @@ impl InputSchema {
     /// # Errors
     /// When the schema is not a valid draft 2020-12 schema or a reference cannot be resolved.
     pub fn compile(schema: &Value) -> Result<Self, SchemaError> {
+        let mut compiled = Self::compile_general(schema)?;
+        compiled.specialized = Tree::compile(schema);
+        Ok(compiled)
+    }
+
+    /// [`InputSchema::compile`] without the specialized validator: every check goes through the
+    /// general draft 2020-12 validator. The reference the specialized one is tested against.
+    ///
+    /// # Errors
+    /// As [`InputSchema::compile`].
+    #[doc(hidden)]
+    pub fn compile_general(schema: &Value) -> Result<Self, SchemaError> {
         jsonschema::draft202012::options()
             .should_validate_formats(false)
             .build(schema)
-            .map(|validator| InputSchema { validator })
+            .map(|validator| InputSchema {
+                validator,
+                specialized: None,
+            })
             .map_err(|e| SchemaError {
                 message: bounded(&e.to_string(), 300),
             })
     }
 
+    /// True when the schema lies inside the supported subset and is checked by the validator
+    /// specialized to it (`type`, `enum`, `const`, numeric and length bounds, `multipleOf`,
+    /// `pattern`, `items`, `uniqueItems`, `properties`, `required`, `additionalProperties`,
+    /// property counts, boolean schemas, `$ref`s to `#/$defs/<name>`, `anyOf` and `oneOf` with no
+    /// `pattern` under them, annotations).
+    pub fn is_specialized(&self) -> bool {
+        self.specialized.is_some()
+    }
+
     /// The fast check: true when `instance` is valid.
     pub fn is_valid(&self, instance: &Value) -> bool {
-        self.validator.is_valid(instance)
+        match &self.specialized {
+            Some(tree) => tree.is_valid(instance),
+            None => self.validator.is_valid(instance),
+        }
     }
 
     /// Validates `instance`; on failure every error, sorted, ready for the report.
@@ -83,9 +129,25 @@ impl InputSchema {
     /// # Errors
     /// The field errors when `instance` does not match the schema.
     pub fn check(&self, instance: &Value) -> Result<(), InputErrors> {
-        if self.validator.is_valid(instance) {
+        if let Some(tree) = &self.specialized {
+            if tree.is_valid(instance) {
+                return Ok(());
+            }
+            if let Some(rendered) = tree.errors(instance)
+                && !rendered.ends.is_empty()
+            {
+                return Err(InputErrors::packed(rendered));
+            }
+            // An undecided pattern (or a disagreement, which must never let input through):
+            // the general validator reports it.
+        } else if self.validator.is_valid(instance) {
             return Ok(());
         }
+        Err(self.general_errors(instance))
+    }
+
+    /// Every error the general validator finds, in report order.
+    fn general_errors(&self, instance: &Value) -> InputErrors {
         let mut errors = Vec::new();
         for error in self.validator.iter_errors(instance) {
             field_errors(instance, &error, &mut errors);
@@ -104,7 +166,9 @@ impl InputSchema {
                 error.pointer = bounded_pointer(&error.pointer);
             }
         }
-        Err(InputErrors { errors })
+        InputErrors {
+            repr: Repr::Owned(errors),
+        }
     }
 }
 
@@ -132,34 +196,104 @@ impl fmt::Display for FieldError {
 }
 
 /// Every field error of one invalid input, in report order.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone)]
 pub struct InputErrors {
-    errors: Vec<FieldError>,
+    repr: Repr,
+}
+
+#[derive(Clone)]
+enum Repr {
+    Owned(Vec<FieldError>),
+    /// Pointers and messages written one after the other into one string; the `FieldError`s are
+    /// built only when asked for.
+    Packed {
+        rendered: Rendered,
+        errors: OnceLock<Vec<FieldError>>,
+    },
 }
 
 impl InputErrors {
+    fn packed(rendered: Rendered) -> Self {
+        InputErrors {
+            repr: Repr::Packed {
+                rendered,
+                errors: OnceLock::new(),
+            },
+        }
+    }
+
+    /// How many errors there are.
+    fn len(&self) -> usize {
+        match &self.repr {
+            Repr::Owned(errors) => errors.len(),
+            Repr::Packed { rendered, .. } => rendered.ends.len(),
+        }
+    }
+
+    /// The pointer and message of error `index` (below [`InputErrors::len`]).
+    fn pair(&self, index: usize) -> (&str, &str) {
+        match &self.repr {
+            Repr::Owned(errors) => (&errors[index].pointer, &errors[index].message),
+            Repr::Packed { rendered, .. } => rendered.pair(index),
+        }
+    }
+
     /// Every error, sorted (not only the ones the report lists).
     pub fn errors(&self) -> &[FieldError] {
-        &self.errors
+        match &self.repr {
+            Repr::Owned(errors) => errors,
+            Repr::Packed { rendered, errors } => errors.get_or_init(|| {
+                (0..rendered.ends.len())
+                    .map(|i| {
+                        let (pointer, message) = rendered.pair(i);
+                        FieldError {
+                            pointer: pointer.to_owned(),
+                            message: message.to_owned(),
+                        }
+                    })
+                    .collect()
+            }),
+        }
     }
 
     /// The report: `The tool input is invalid: <e1>; <e2>; … and N more`.
     pub fn report(&self) -> String {
-        let mut out = String::from(INPUT_INVALID_PREFIX);
-        for (i, error) in self.errors.iter().take(TOOL_INPUT_ERROR_LIMIT).enumerate() {
+        let shown = self.len().min(TOOL_INPUT_ERROR_LIMIT);
+        let mut out = String::with_capacity(INPUT_INVALID_PREFIX.len() + 64 * shown + 16);
+        out.push_str(INPUT_INVALID_PREFIX);
+        for i in 0..shown {
             if i > 0 {
                 out.push_str(ERROR_SEPARATOR);
             }
-            out.push_str(&error.pointer);
+            let (pointer, message) = self.pair(i);
+            out.push_str(pointer);
             out.push_str(": ");
-            out.push_str(&error.message);
+            out.push_str(message);
         }
-        let more = self.errors.len().saturating_sub(TOOL_INPUT_ERROR_LIMIT);
+        let more = self.len().saturating_sub(TOOL_INPUT_ERROR_LIMIT);
         if more > 0 {
             out.push_str(ERROR_SEPARATOR);
-            out.push_str(&format!("… and {more} more"));
+            out.push_str("… and ");
+            specialized::push_decimal(&mut out, more);
+            out.push_str(" more");
         }
         out
+    }
+}
+
+impl PartialEq for InputErrors {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && (0..self.len()).all(|i| self.pair(i) == other.pair(i))
+    }
+}
+
+impl Eq for InputErrors {}
+
+impl fmt::Debug for InputErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("InputErrors")
+            .field("errors", &self.errors())
+            .finish()
     }
 }
 
@@ -180,7 +314,7 @@ pub fn escape_pointer_segment(segment: &str) -> String {
 
 /// Appends `segment` escaped as RFC 6901 says (`~` → `~0`, `/` → `~1`).
 fn push_escaped(out: &mut String, segment: &str) {
-    if !segment.contains(['~', '/']) {
+    if !segment.bytes().any(|byte| byte == b'~' || byte == b'/') {
         out.push_str(segment);
         return;
     }
