@@ -70,6 +70,9 @@ impl OutputDirs {
     }
 }
 
+/// From this many tools on, [`render`] writes the docs pages on a second thread.
+const PAGES_ON_A_THREAD: usize = 64;
+
 /// Every output file for `specs`, keyed by path (`<out>/tools.json`, `<out>/schemas/<name>.json`,
 /// `<out>/providers/<dialect>.json`, `<docs>/<page>`). The specs may come in any order.
 ///
@@ -95,32 +98,51 @@ pub fn render(
         .iter()
         .map(|dialect| CatalogWriter::new(*dialect))
         .collect();
-    let schemas = dirs.schemas();
-    for (done, spec) in sorted.iter().enumerate() {
-        if done == 1 {
-            // The long texts grow by about the first tool's share with every tool: room is
-            // made once rather than by doubling and copying.
-            let left = sorted.len() - 1;
-            index.reserve(index.len() * left);
+    // The docs pages depend on nothing but their tool: for a large set they are written on a
+    // second thread meanwhile (the same pages, in the same order, so the output does not depend
+    // on it).
+    let page = |spec: &&ToolSpec| {
+        let (page, text) = crate::docs::page(spec);
+        (dirs.docs.join(page), text)
+    };
+    std::thread::scope(|scope| {
+        let pages = (sorted.len() >= PAGES_ON_A_THREAD)
+            .then(|| scope.spawn(|| sorted.iter().map(page).collect::<Vec<_>>()));
+        let schemas = dirs.schemas();
+        for (done, spec) in sorted.iter().enumerate() {
+            if done == 1 {
+                // The long texts grow by about the first tool's share with every tool: room is
+                // made once rather than by doubling and copying.
+                let left = sorted.len() - 1;
+                index.reserve(index.len() * left);
+                for catalog in &mut catalogs {
+                    catalog.reserve(left);
+                }
+            }
+            // The input schema is written once, at the indent it has in the index and in the
+            // provider files that keep it; the schema file is the same text one level less deep.
+            input_text.clear();
+            dialect::json::write_pretty(&mut input_text, &spec.input_schema, 2);
+            index_entry(&mut index, spec, &input_text);
+            schema_files.push((
+                schemas.join(format!("{}.json", spec.name)),
+                outdented(&input_text, 4),
+            ));
             for catalog in &mut catalogs {
-                catalog.reserve(left);
+                catalog.push(spec, Some(&input_text));
             }
         }
-        // The input schema is written once, at the indent it has in the index and in the
-        // provider files that keep it; the schema file is the same text one level less deep.
-        input_text.clear();
-        dialect::json::write_pretty(&mut input_text, &spec.input_schema, 2);
-        index_entry(&mut index, spec, &input_text);
-        schema_files.push((
-            schemas.join(format!("{}.json", spec.name)),
-            outdented(&input_text, 4),
-        ));
-        for catalog in &mut catalogs {
-            catalog.push(spec, Some(&input_text));
+        match pages {
+            // A panic while writing a page is a bug, not bad input: it reaches the caller as it
+            // would from one thread.
+            Some(pages) => files.extend(
+                pages
+                    .join()
+                    .unwrap_or_else(|p| std::panic::resume_unwind(p)),
+            ),
+            None => files.extend(sorted.iter().map(page)),
         }
-        let (page, text) = crate::docs::page(spec);
-        files.push((dirs.docs.join(page), text));
-    }
+    });
     files.append(&mut schema_files);
     index.push_str(if index.is_empty() { "[]\n" } else { "\n]\n" });
     files.push((dirs.tools_index(), index));

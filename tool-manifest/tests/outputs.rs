@@ -112,3 +112,39 @@ fn one_canonical_schema_per_tool() {
 fn rendering_is_deterministic() {
     assert_eq!(rendered(), rendered());
 }
+
+#[test]
+fn a_large_set_renders_each_tool_as_it_does_alone() {
+    let fixtures =
+        load_dir(Path::new(FIXTURES)).unwrap_or_else(|e| panic!("the fixtures are valid:\n{e}"));
+    // Enough tools for the pages to be written on their own thread.
+    let mut specs = Vec::new();
+    for copy in 0..(80 / fixtures.len() + 1) {
+        for spec in &fixtures {
+            let mut spec = spec.clone();
+            spec.name = format!("{}_{copy:02}", spec.name);
+            specs.push(spec);
+        }
+    }
+    assert!(specs.len() >= 80);
+    let all = render(&specs, &dirs()).expect("the copies export to every dialect");
+    let mut compared = 0;
+    for spec in &specs {
+        let alone = render(std::slice::from_ref(spec), &dirs()).expect("one tool exports");
+        for (path, text) in alone {
+            // Every file of one tool but the set-wide ones (the index, the catalogs, the docs
+            // index and summary) is the same in the large set.
+            if path.starts_with("docs/tools")
+                && !path.ends_with("README.md")
+                && !path.ends_with("SUMMARY.md")
+                || path.starts_with("generated/schemas")
+            {
+                assert_eq!(all.get(&path), Some(&text), "{}", path.display());
+                compared += 1;
+            }
+        }
+    }
+    assert_eq!(compared, 2 * specs.len(), "a page and a schema per tool");
+    specs.reverse();
+    assert_eq!(render(&specs, &dirs()).expect("the same set"), all);
+}
