@@ -2,6 +2,12 @@
 //! metadata, written as formatted Rust text (prettyplease's layout, a blank line between
 //! items).
 //!
+//! The text is written here by hand, not built as `quote!` tokens, parsed with `syn` and printed
+//! with `prettyplease`: that round trip took 8× the time of parsing the manifests themselves, and
+//! about 30× what writing the text takes (see `docs/performance.md`). prettyplease stays the
+//! reference: a test parses every generated module with `syn` and requires `prettyplease` to
+//! print it back as it is.
+//!
 //! The output is included by a crate that depends on `tool-runtime`:
 //!
 //! ```ignore
