@@ -9,9 +9,26 @@ fn is_comment_hostile(c: char) -> bool {
     (c.is_control() && c != '\t') || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
+/// How much stack the check gets: `syn` and `prettyplease` recurse once per level of a nested
+/// type, and an unoptimized build with every feature of `syn` (as the workspace unifies them)
+/// needs more than a test thread's 2 MiB for the deepest tool the tests generate.
+const CHECK_STACK_BYTES: usize = 64 << 20;
+
 /// Panics unless `code` is the header, then Rust exactly as prettyplease prints it, with one
-/// blank line between items and nowhere else.
+/// blank line between items and nowhere else (checked on a thread with [`CHECK_STACK_BYTES`]).
 pub fn assert_formatted(code: &str) {
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .stack_size(CHECK_STACK_BYTES)
+            .spawn_scoped(scope, || check_formatted(code))
+            .expect("a thread for the check")
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+    });
+}
+
+/// [`assert_formatted`] on the calling thread.
+fn check_formatted(code: &str) {
     let body = code
         .strip_prefix(HEADER)
         .and_then(|rest| rest.strip_prefix("\n\n"))
