@@ -42,7 +42,7 @@ fn leak(text: &str) -> &'static str {
 fn answer<'a>(_: &'a (), _: &'a Value) -> BoxFuture<'a, CallResult> {
     Box::pin(async {
         Ok(ToolOutput {
-            data: Value::Bool(true),
+            data: Value::Bool(true).into(),
             state_changed: false,
         })
     })
