@@ -1243,11 +1243,7 @@ fn child2(pointer: &str, first: &str, second: &str) -> String {
 /// `/` and a JSON Pointer token, escaped.
 fn push_token(out: &mut String, token: &str) {
     out.push('/');
-    if token.contains(['~', '/']) {
-        out.push_str(&token.replace('~', "~0").replace('/', "~1"));
-    } else {
-        out.push_str(token);
-    }
+    crate::dialect::schema::push_segment(out, token);
 }
 
 /// At most 40 characters of `text`, for messages.

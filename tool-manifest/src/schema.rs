@@ -187,10 +187,9 @@ fn child_pointer(at: &str, token: &str) -> String {
 
 /// Escapes one reference token of a JSON Pointer (`~` → `~0`, `/` → `~1`).
 pub fn escape_token(token: &str) -> String {
-    if !token.contains(['~', '/']) {
-        return token.to_owned();
-    }
-    token.replace('~', "~0").replace('/', "~1")
+    let mut out = String::with_capacity(token.len());
+    crate::dialect::schema::push_segment(&mut out, token);
+    out
 }
 
 /// A JSON Pointer for messages: the root (`""`) is written `/`.

@@ -34,7 +34,7 @@ pub(crate) mod json;
 pub(crate) mod known;
 pub mod mcp;
 pub mod openai;
-mod schema;
+pub(crate) mod schema;
 
 pub use openai::{openai_nullable_pointers, strip_openai_nulls};
 pub use schema::ANNOTATIONS;
@@ -503,6 +503,31 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn is_keyword_is_membership_of_the_list() {
+        type IsKeyword = fn(&str) -> bool;
+        let dialects: [(IsKeyword, &[&str]); 2] = [
+            (openai::is_keyword, openai::KEYWORDS),
+            (gemini::is_keyword, gemini::KEYWORDS),
+        ];
+        for (is_keyword, keywords) in dialects {
+            for key in keywords {
+                assert!(is_keyword(key), "{key}");
+            }
+            for key in [
+                "",
+                "Type",
+                "types",
+                "$ref",
+                "oneOf",
+                "patternProperties",
+                "minContains",
+            ] {
+                assert_eq!(is_keyword(key), keywords.contains(&key), "{key}");
+            }
+        }
+    }
     use crate::model::{Mode, Safety};
 
     fn spec(name: &str, input: Value, output: Option<Value>) -> ToolSpec {

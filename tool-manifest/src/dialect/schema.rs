@@ -34,7 +34,7 @@ const SUBSCHEMA_SINGLE: &[&str] = &[
 ];
 
 /// Appends one JSON Pointer segment, escaped (RFC 6901), without the `/`.
-fn push_segment(out: &mut String, segment: &str) {
+pub(crate) fn push_segment(out: &mut String, segment: &str) {
     if segment.contains(['~', '/']) {
         for c in segment.chars() {
             match c {
