@@ -14,10 +14,6 @@
 //!   collecting the crate's error values without rendering them.
 //!
 //! `invalid/input_schema_report` adds the bounded report text the model receives.
-//!
-//! The `*_general` variants run the same `InputSchema` calls through the general validator alone
-//! (`InputSchema::compile_general`, what every schema used before the specialized validator): the
-//! before/after of that change, measured in the same run.
 
 use std::hint::black_box;
 
@@ -54,8 +50,6 @@ fn inputs() -> (Value, Value) {
 fn bench(c: &mut Criterion) {
     let schema: Value = serde_json::from_str(SCHEMA).expect("the generated schema is JSON");
     let ours = InputSchema::compile(&schema).expect("the schema compiles");
-    assert!(ours.is_specialized(), "the schema is inside the subset");
-    let general = InputSchema::compile_general(&schema).expect("the schema compiles");
     let theirs = jsonschema::draft202012::options()
         .should_validate_formats(false)
         .build(&schema)
@@ -68,7 +62,6 @@ fn bench(c: &mut Criterion) {
         .errors()
         .len();
     assert_eq!(errors, 7, "the invalid input has 7 errors");
-    assert_eq!(ours.check(&invalid), general.check(&invalid));
 
     let mut group = c.benchmark_group("validate");
     group.bench_function("valid/jsonschema_is_valid", |b| {
@@ -79,9 +72,6 @@ fn bench(c: &mut Criterion) {
     });
     group.bench_function("valid/input_schema_check", |b| {
         b.iter(|| black_box(ours.check(black_box(&valid)).is_ok()));
-    });
-    group.bench_function("valid/input_schema_check_general", |b| {
-        b.iter(|| black_box(general.check(black_box(&valid)).is_ok()));
     });
     group.bench_function("invalid/jsonschema_iter_errors", |b| {
         b.iter(|| black_box(theirs.iter_errors(black_box(&invalid)).count()));
@@ -101,18 +91,6 @@ fn bench(c: &mut Criterion) {
     group.bench_function("invalid/input_schema_report", |b| {
         b.iter(|| {
             let report = ours
-                .check(black_box(&invalid))
-                .map_err(|e| e.report())
-                .expect_err("invalid input");
-            black_box(report)
-        });
-    });
-    group.bench_function("invalid/input_schema_check_general", |b| {
-        b.iter(|| black_box(general.check(black_box(&invalid))));
-    });
-    group.bench_function("invalid/input_schema_report_general", |b| {
-        b.iter(|| {
-            let report = general
                 .check(black_box(&invalid))
                 .map_err(|e| e.report())
                 .expect_err("invalid input");

@@ -1,28 +1,25 @@
-//! Input validation: a tool's JSON Schema (draft 2020-12), compiled once, and the short, bounded
-//! report the model receives when arguments fail it.
+//! Input validation: a tool's JSON Schema (draft 2020-12), compiled once by the `jsonschema`
+//! crate, and the short, bounded report the model receives when arguments fail it.
 //!
 //! The report is `The tool input is invalid: <error>; <error>; …` — at most
 //! [`TOOL_INPUT_ERROR_LIMIT`] errors joined by `"; "`, then `; … and N more` when more exist.
 //! Each error is `<pointer>: <message>`, with the RFC 6901 JSON Pointer of the offending value
-//! (`/` for the root). Errors are sorted by pointer (array indices numerically), then by message.
+//! (`/` for the root); a missing required property and an unexpected property are each reported
+//! at their own pointer. Errors are sorted by pointer (array indices numerically), then by
+//! message.
 //!
-//! Every schema is compiled by the `jsonschema` crate, which also checks that it is a valid draft
-//! 2020-12 schema. A schema inside the subset the manifests use is compiled a second time into a
-//! validator specialized to it (`specialized`), which gives the same verdicts, errors and
-//! messages at a fraction of the cost; the general validator stays the reference it is tested
-//! against and decides every other schema.
+//! `jsonschema` is the only validator: it checks that a schema is valid draft 2020-12 when it is
+//! compiled, and decides every verdict. [`InputSchema::check`] asks its `is_valid` first and walks
+//! `iter_errors` only for invalid input. This module writes the report from those errors: the
+//! crate's own messages quote whole values and schemas, so each error kind gets a short message
+//! here, with bounded quotes and pointers.
 
 use std::cmp::Ordering;
 use std::fmt;
-use std::sync::OnceLock;
 
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{ValidationError, Validator};
 use serde_json::Value;
-
-mod specialized;
-
-use specialized::{Rendered, Tree};
 
 /// The most field errors a report lists.
 pub const TOOL_INPUT_ERROR_LIMIT: usize = 5;
@@ -39,22 +36,15 @@ pub const INPUT_INVALID_PREFIX: &str = "The tool input is invalid: ";
 /// How many enum options a message lists before `…`.
 const ENUM_OPTION_LIMIT: usize = 8;
 
-/// A tool's input schema, compiled once and never changed afterwards.
-///
-/// A schema inside the subset the manifests use (see [`InputSchema::is_specialized`]) is also
-/// compiled into a validator specialized to it, which answers exactly as the general one (same
-/// verdicts, same errors and messages) at a fraction of the cost; any other schema is validated by
-/// the general draft 2020-12 validator alone.
+/// A tool's input schema, compiled once by `jsonschema` and never changed afterwards.
 pub struct InputSchema {
     validator: Validator,
-    specialized: Option<Tree>,
 }
 
 impl fmt::Debug for InputSchema {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("InputSchema")
-            .field("specialized", &self.specialized.is_some())
-            .finish_non_exhaustive()
+        // The compiled validator is a whole tree of keywords: not worth printing.
+        f.debug_struct("InputSchema").finish_non_exhaustive()
     }
 }
 
@@ -80,45 +70,18 @@ impl InputSchema {
     /// # Errors
     /// When the schema is not a valid draft 2020-12 schema or a reference cannot be resolved.
     pub fn compile(schema: &Value) -> Result<Self, SchemaError> {
-        let mut compiled = Self::compile_general(schema)?;
-        compiled.specialized = Tree::compile(schema);
-        Ok(compiled)
-    }
-
-    /// [`InputSchema::compile`] without the specialized validator: every check goes through the
-    /// general draft 2020-12 validator. The reference the specialized one is tested against.
-    ///
-    /// # Errors
-    /// As [`InputSchema::compile`].
-    #[doc(hidden)]
-    pub fn compile_general(schema: &Value) -> Result<Self, SchemaError> {
         jsonschema::draft202012::options()
             .should_validate_formats(false)
             .build(schema)
-            .map(|validator| InputSchema {
-                validator,
-                specialized: None,
-            })
+            .map(|validator| InputSchema { validator })
             .map_err(|e| SchemaError {
                 message: bounded(&e.to_string(), 300),
             })
     }
 
-    /// True when the schema lies inside the supported subset and is checked by the validator
-    /// specialized to it (`type`, `enum`, `const`, numeric and length bounds, `multipleOf`,
-    /// `pattern`, `items`, `uniqueItems`, `properties`, `required`, `additionalProperties`,
-    /// property counts, boolean schemas, `$ref`s to `#/$defs/<name>`, `anyOf` and `oneOf` with no
-    /// `pattern` under them, annotations).
-    pub fn is_specialized(&self) -> bool {
-        self.specialized.is_some()
-    }
-
     /// The fast check: true when `instance` is valid.
     pub fn is_valid(&self, instance: &Value) -> bool {
-        match &self.specialized {
-            Some(tree) => tree.is_valid(instance),
-            None => self.validator.is_valid(instance),
-        }
+        self.validator.is_valid(instance)
     }
 
     /// Validates `instance`; on failure every error, sorted, ready for the report.
@@ -129,31 +92,20 @@ impl InputSchema {
     /// # Errors
     /// The field errors when `instance` does not match the schema.
     pub fn check(&self, instance: &Value) -> Result<(), InputErrors> {
-        if let Some(tree) = &self.specialized {
-            if tree.is_valid(instance) {
-                return Ok(());
-            }
-            if let Some(rendered) = tree.errors(instance)
-                && !rendered.ends.is_empty()
-            {
-                return Err(InputErrors::packed(rendered));
-            }
-            // An undecided pattern (or a disagreement, which must never let input through):
-            // the general validator reports it.
-        } else if self.validator.is_valid(instance) {
+        if self.validator.is_valid(instance) {
             return Ok(());
         }
-        Err(self.general_errors(instance))
+        Err(self.errors(instance))
     }
 
-    /// Every error the general validator finds, in report order.
-    fn general_errors(&self, instance: &Value) -> InputErrors {
+    /// Every error `jsonschema` finds in `instance`, in report order.
+    fn errors(&self, instance: &Value) -> InputErrors {
         let mut errors = Vec::new();
         for error in self.validator.iter_errors(instance) {
             field_errors(instance, &error, &mut errors);
         }
         if errors.is_empty() {
-            // The fast path and the error path disagreed; never let such input through.
+            // `is_valid` and `iter_errors` disagreed; never let such input through.
             errors.push(FieldError {
                 pointer: "/".to_owned(),
                 message: "Invalid value".to_owned(),
@@ -166,9 +118,7 @@ impl InputSchema {
                 error.pointer = bounded_pointer(&error.pointer);
             }
         }
-        InputErrors {
-            repr: Repr::Owned(errors),
-        }
+        InputErrors { errors }
     }
 }
 
@@ -196,104 +146,36 @@ impl fmt::Display for FieldError {
 }
 
 /// Every field error of one invalid input, in report order.
-#[derive(Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InputErrors {
-    repr: Repr,
-}
-
-#[derive(Clone)]
-enum Repr {
-    Owned(Vec<FieldError>),
-    /// Pointers and messages written one after the other into one string; the `FieldError`s are
-    /// built only when asked for.
-    Packed {
-        rendered: Rendered,
-        errors: OnceLock<Vec<FieldError>>,
-    },
+    errors: Vec<FieldError>,
 }
 
 impl InputErrors {
-    fn packed(rendered: Rendered) -> Self {
-        InputErrors {
-            repr: Repr::Packed {
-                rendered,
-                errors: OnceLock::new(),
-            },
-        }
-    }
-
-    /// How many errors there are.
-    fn len(&self) -> usize {
-        match &self.repr {
-            Repr::Owned(errors) => errors.len(),
-            Repr::Packed { rendered, .. } => rendered.ends.len(),
-        }
-    }
-
-    /// The pointer and message of error `index` (below [`InputErrors::len`]).
-    fn pair(&self, index: usize) -> (&str, &str) {
-        match &self.repr {
-            Repr::Owned(errors) => (&errors[index].pointer, &errors[index].message),
-            Repr::Packed { rendered, .. } => rendered.pair(index),
-        }
-    }
-
     /// Every error, sorted (not only the ones the report lists).
     pub fn errors(&self) -> &[FieldError] {
-        match &self.repr {
-            Repr::Owned(errors) => errors,
-            Repr::Packed { rendered, errors } => errors.get_or_init(|| {
-                (0..rendered.ends.len())
-                    .map(|i| {
-                        let (pointer, message) = rendered.pair(i);
-                        FieldError {
-                            pointer: pointer.to_owned(),
-                            message: message.to_owned(),
-                        }
-                    })
-                    .collect()
-            }),
-        }
+        &self.errors
     }
 
     /// The report: `The tool input is invalid: <e1>; <e2>; … and N more`.
     pub fn report(&self) -> String {
-        let shown = self.len().min(TOOL_INPUT_ERROR_LIMIT);
-        let mut out = String::with_capacity(INPUT_INVALID_PREFIX.len() + 64 * shown + 16);
+        let shown = &self.errors[..self.errors.len().min(TOOL_INPUT_ERROR_LIMIT)];
+        let mut out = String::with_capacity(INPUT_INVALID_PREFIX.len() + 64 * shown.len() + 16);
         out.push_str(INPUT_INVALID_PREFIX);
-        for i in 0..shown {
+        for (i, error) in shown.iter().enumerate() {
             if i > 0 {
                 out.push_str(ERROR_SEPARATOR);
             }
-            let (pointer, message) = self.pair(i);
-            out.push_str(pointer);
+            out.push_str(&error.pointer);
             out.push_str(": ");
-            out.push_str(message);
+            out.push_str(&error.message);
         }
-        let more = self.len().saturating_sub(TOOL_INPUT_ERROR_LIMIT);
+        let more = self.errors.len() - shown.len();
         if more > 0 {
             out.push_str(ERROR_SEPARATOR);
-            out.push_str("… and ");
-            specialized::push_decimal(&mut out, more);
-            out.push_str(" more");
+            out.push_str(&format!("… and {more} more"));
         }
         out
-    }
-}
-
-impl PartialEq for InputErrors {
-    fn eq(&self, other: &Self) -> bool {
-        self.len() == other.len() && (0..self.len()).all(|i| self.pair(i) == other.pair(i))
-    }
-}
-
-impl Eq for InputErrors {}
-
-impl fmt::Debug for InputErrors {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("InputErrors")
-            .field("errors", &self.errors())
-            .finish()
     }
 }
 
