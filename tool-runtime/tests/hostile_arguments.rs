@@ -303,6 +303,53 @@ fn a_20_000_key_object_gets_five_errors_and_a_count() {
     assert_eq!(counter.entered(), 0);
 }
 
+/// Keys that read as array indices sort as numbers, the others as text: mixed in one object,
+/// they still sort (the standard sort may panic on an order that is not total).
+#[test]
+fn keys_that_read_as_indices_among_other_keys_are_sorted() {
+    let registry = registry(Limits::default());
+    let mut counter = Counter::default();
+    let mut seed: u64 = 7;
+    let mut reports = Vec::new();
+    for round in 0..40 {
+        let mut object = Map::new();
+        for _ in 0..(30 + 10 * round) {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let n = (seed >> 33) % 1000;
+            let key = match (seed >> 20) % 3 {
+                0 => format!("{n}"),
+                1 => format!("{n}~"),
+                _ => format!("{}a", n % 50),
+            };
+            object.insert(key, json!(n));
+        }
+        let keys = object.len();
+        let result = execute(&registry, &mut counter, "text", &Value::Object(object));
+        let text = message(&result).to_owned();
+        assert!(
+            text.ends_with(&format!("… and {} more", keys - 5)),
+            "{keys} keys: {text}"
+        );
+        reports.push(text);
+    }
+    assert_eq!(counter.entered(), 0);
+    // The numbers come first, smallest first.
+    for text in reports {
+        let first: Vec<u64> = text
+            .trim_start_matches("The tool input is invalid: ")
+            .split("; ")
+            .take(5)
+            .map(|error| {
+                let pointer = error.split(':').next().unwrap_or_default();
+                pointer[1..].parse().unwrap_or(u64::MAX)
+            })
+            .collect();
+        assert!(first.is_sorted() && first[4] < 1000, "{text}");
+    }
+}
+
 #[test]
 fn long_and_odd_keys_are_quoted_by_prefix_only() {
     let registry = registry(Limits::default());

@@ -177,12 +177,20 @@ fn pointers_on_odd_keys() {
             json!({"": 1}),
             Some("/: Expected string"),
         ),
-        // Keys that read as indices sort as numbers.
+        // Keys that read as indices sort as numbers, before the other keys of their object.
         (
             json!({"additionalProperties": false, "required": ["2"]}),
             json!({"10": null, "1~": null}),
             Some(
                 "/2: Expected required property; /10: Unexpected property; /1~0: Unexpected property",
+            ),
+        ),
+        (
+            json!({"additionalProperties": false}),
+            json!({"1a": null, "2": null, "10": null, "+3": null, "02": null}),
+            Some(
+                "/02: Unexpected property; /2: Unexpected property; /+3: Unexpected property; \
+                 /10: Unexpected property; /1a: Unexpected property",
             ),
         ),
         (

@@ -5,8 +5,9 @@
 //! [`TOOL_INPUT_ERROR_LIMIT`] errors joined by `"; "`, then `; … and N more` when more exist.
 //! Each error is `<pointer>: <message>`, with the RFC 6901 JSON Pointer of the offending value
 //! (`/` for the root); a missing required property and an unexpected property are each reported
-//! at their own pointer. Errors are sorted by pointer (array indices numerically), then by
-//! message.
+//! at their own pointer. Errors are sorted by pointer, then by message: segment by segment,
+//! array indices (and keys that read as one) as numbers and before the other keys of their level,
+//! the rest as text.
 //!
 //! `jsonschema` is the only validator: it checks that a schema is valid draft 2020-12 when it is
 //! compiled, and decides every verdict. [`InputSchema::check`] asks its `is_valid` first and walks
@@ -132,7 +133,8 @@ pub struct FieldError {
 }
 
 impl FieldError {
-    /// Report order: by pointer (array indices compared as numbers), then by message.
+    /// Report order: by pointer (array indices compared as numbers, before the other keys at
+    /// their level), then by message.
     pub fn cmp_for_report(&self, other: &Self) -> Ordering {
         compare_pointers(&self.pointer, &other.pointer)
             .then_with(|| self.message.cmp(&other.message))
@@ -243,30 +245,45 @@ fn child_pointer(location: &str, property: &str) -> String {
     pointer
 }
 
+/// Report order of two pointers: segment by segment (a pointer before its own children), each
+/// pair of segments as [`SegmentOrder`] says.
 fn compare_pointers(a: &str, b: &str) -> Ordering {
     if a == b {
         return Ordering::Equal;
     }
-    // Byte order is character order in UTF-8, and `/` is never part of a multi-byte character.
-    let mut left = a.as_bytes().split(|&byte| byte == b'/');
-    let mut right = b.as_bytes().split(|&byte| byte == b'/');
-    loop {
-        match (left.next(), right.next()) {
-            (None, None) => return Ordering::Equal,
-            (None, Some(_)) => return Ordering::Less,
-            (Some(_), None) => return Ordering::Greater,
-            (Some(x), Some(y)) => {
-                if x == y {
-                    continue;
-                }
-                let order = match (number(x), number(y)) {
-                    (Some(i), Some(j)) => i.cmp(&j).then_with(|| x.cmp(y)),
-                    _ => x.cmp(y),
-                };
-                if order != Ordering::Equal {
-                    return order;
-                }
-            }
+    segments(a).cmp(segments(b))
+}
+
+/// The segments of a pointer, split on bytes (`/` is never part of a multi-byte character).
+fn segments(pointer: &str) -> impl Iterator<Item = SegmentOrder<'_>> {
+    pointer
+        .as_bytes()
+        .split(|&byte| byte == b'/')
+        .map(SegmentOrder::of)
+}
+
+/// How one pointer segment sorts. The sort of the report relies on this being a total order
+/// (the standard sort may panic otherwise), so the segments that read as array indices, compared
+/// as numbers, form one block: comparing them as numbers among themselves and as text against
+/// the others would not be transitive (`2` < `10` < `1~0` < `2`).
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum SegmentOrder<'a> {
+    /// The empty segment: the root (`/`) before anything under it.
+    Empty,
+    /// An array index (or an object key that reads as one): by number, then by text.
+    Index(u64, &'a [u8]),
+    /// Any other segment, by its bytes (character order in UTF-8).
+    Text(&'a [u8]),
+}
+
+impl<'a> SegmentOrder<'a> {
+    fn of(segment: &'a [u8]) -> Self {
+        if segment.is_empty() {
+            return SegmentOrder::Empty;
+        }
+        match number(segment) {
+            Some(index) => SegmentOrder::Index(index, segment),
+            None => SegmentOrder::Text(segment),
         }
     }
 }
@@ -553,6 +570,63 @@ mod tests {
         assert_eq!(compare_pointers("/", "/a"), Ordering::Less);
         assert_eq!(compare_pointers("/a", "/a/0"), Ordering::Less);
         assert_eq!(compare_pointers("/b", "/a/0"), Ordering::Greater);
+    }
+
+    #[test]
+    fn pointer_order_is_total() {
+        // Index-like segments among others: numbers first, as numbers; the rest as text.
+        assert_eq!(compare_pointers("/2", "/10"), Ordering::Less);
+        assert_eq!(compare_pointers("/10", "/1~0"), Ordering::Less);
+        assert_eq!(compare_pointers("/2", "/1~0"), Ordering::Less);
+        assert_eq!(compare_pointers("/", "/0"), Ordering::Less);
+        let pointers = [
+            "/",
+            "/0",
+            "/2",
+            "/02",
+            "/+2",
+            "/10",
+            "/1~0",
+            "/1a",
+            "/2a",
+            "/a",
+            "/a/0",
+            "/a/1~0",
+            "/a/10",
+            "/~0",
+            "/é",
+            "/18446744073709551616",
+            "/18446744073709551615",
+        ];
+        for a in pointers {
+            assert_eq!(compare_pointers(a, a), Ordering::Equal, "{a}");
+            for b in pointers {
+                let ab = compare_pointers(a, b);
+                assert_eq!(ab, compare_pointers(b, a).reverse(), "{a} {b}");
+                assert_eq!(ab == Ordering::Equal, a == b, "{a} {b}");
+                for c in pointers {
+                    if ab != Ordering::Greater && compare_pointers(b, c) != Ordering::Greater {
+                        assert_ne!(compare_pointers(a, c), Ordering::Greater, "{a} {b} {c}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn keys_that_read_as_indices_sort_among_other_keys() {
+        // Enough errors for the standard sort to notice an order that is not total.
+        let keys: serde_json::Map<String, Value> = (0..300)
+            .flat_map(|i| [format!("{i}"), format!("{i}~"), format!("{}a", i % 7)])
+            .map(|key| (key, Value::Null))
+            .collect();
+        let schema =
+            InputSchema::compile(&json!({"additionalProperties": false})).expect("schema compiles");
+        let errors = schema.check(&Value::Object(keys)).expect_err("invalid");
+        let pointers: Vec<&str> = errors.errors().iter().map(|e| e.pointer.as_str()).collect();
+        assert_eq!(pointers.len(), 607);
+        assert_eq!(pointers[..3], ["/0", "/1", "/2"]);
+        assert_eq!(pointers[299..303], ["/299", "/0a", "/0~0", "/100~0"]);
     }
 
     #[test]
