@@ -8,8 +8,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use registry_tools::*;
 use serde_json::{Value, json};
 use tool_runtime::{
-    Handler, Mode, Registry, RegistryProblem, RunPolicy, Safety, StaticSchema, ToolDef, ToolMeta,
-    ToolResult, ToolSpec,
+    BoxFuture, CallResult, Handler, Mode, Registry, RegistryProblem, RunPolicy, Safety,
+    StaticSchema, ToolDef, ToolMeta, ToolOutput, ToolResult, ToolSpec,
 };
 
 fn execute(
@@ -388,6 +388,75 @@ fn more_than_five_errors_say_how_many_more() {
         )
     );
     assert_eq!(chart.entered(), 0);
+}
+
+/// Each property takes one of a few strings: `type` and `enum`/`const` side by side.
+static STYLE_SET: ToolMeta = meta(
+    "style_set",
+    Safety::ReadOnly,
+    Mode::Parallel,
+    r#"{
+      "type": "object",
+      "properties": {
+        "line_style": {"type": "string", "enum": ["solid", "dashed"]},
+        "unit": {"type": "string", "const": "px"},
+        "width": {"type": "integer", "minimum": 1},
+        "dashes": {"type": "array", "items": {"type": "string", "enum": ["long", "short"]}}
+      },
+      "additionalProperties": false
+    }"#,
+    &[],
+);
+
+fn style_set<'a>(chart: &'a Chart, _args: &'a Value) -> BoxFuture<'a, CallResult> {
+    Box::pin(async move {
+        chart.entered.fetch_add(1, Ordering::SeqCst);
+        Ok(ToolOutput {
+            data: json!("set").into(),
+            state_changed: false,
+        })
+    })
+}
+
+#[test]
+fn a_value_failing_its_type_and_its_choices_is_reported_once() {
+    let registry = Registry::builder()
+        .tool(ToolDef {
+            meta: &STYLE_SET,
+            handler: Handler::Shared(style_set),
+        })
+        .build()
+        .expect("the tool is valid");
+    let mut chart = Chart::new();
+    let args = json!({"line_style": 5, "unit": 1, "width": 0.5});
+    let result = execute(&registry, &RunPolicy::full(), &mut chart, "style_set", args);
+    // `width` fails `type` and `minimum`, which do not merge.
+    assert_eq!(
+        result.error().map(|e| e.message.as_str()),
+        Some(
+            "The tool input is invalid: /line_style: Expected one of \"solid\", \"dashed\"; \
+             /unit: Expected \"px\"; /width: Expected integer; \
+             /width: Expected number to be greater or equal to 1"
+        )
+    );
+    // Seven items, each failing both: seven errors, so two more than the five listed.
+    let args = json!({"dashes": [1, 2, 3, 4, 5, 6, 7]});
+    let result = execute(&registry, &RunPolicy::full(), &mut chart, "style_set", args);
+    assert_eq!(
+        result.error().map(|e| e.message.as_str()),
+        Some(
+            "The tool input is invalid: /dashes/0: Expected one of \"long\", \"short\"; \
+             /dashes/1: Expected one of \"long\", \"short\"; \
+             /dashes/2: Expected one of \"long\", \"short\"; \
+             /dashes/3: Expected one of \"long\", \"short\"; \
+             /dashes/4: Expected one of \"long\", \"short\"; … and 2 more"
+        )
+    );
+    assert_eq!(chart.entered(), 0);
+    let args = json!({"line_style": "dashed", "unit": "px", "width": 2, "dashes": ["long"]});
+    let result = execute(&registry, &RunPolicy::full(), &mut chart, "style_set", args);
+    assert!(result.error().is_none(), "{result:?}");
+    assert_eq!(chart.entered(), 1);
 }
 
 #[test]

@@ -13,9 +13,12 @@
 //! compiled, and decides every verdict. [`InputSchema::check`] asks its `is_valid` first and walks
 //! `iter_errors` only for invalid input. This module writes the report from those errors: the
 //! crate's own messages quote whole values and schemas, so each error kind gets a short message
-//! here, with bounded quotes and pointers.
+//! here, with bounded quotes and pointers. A value that fails `type` and also `enum` or `const`
+//! at one pointer is reported once, with the `enum`/`const` message, which lists what is accepted
+//! (`drop_superseded` holds that rule).
 
 use std::cmp::Ordering;
+use std::collections::HashSet;
 use std::fmt;
 
 use jsonschema::error::{TypeKind, ValidationErrorKind};
@@ -101,10 +104,14 @@ impl InputSchema {
 
     /// Every error `jsonschema` finds in `instance`, in report order.
     fn errors(&self, instance: &Value) -> InputErrors {
-        let mut errors = Vec::new();
+        let mut found = Vec::new();
+        let mut written = Vec::new();
         for error in self.validator.iter_errors(instance) {
-            field_errors(instance, &error, &mut errors);
+            let keyword = Keyword::of(error.kind());
+            field_errors(instance, &error, &mut written);
+            found.extend(written.drain(..).map(|error| (keyword, error)));
         }
+        let mut errors = drop_superseded(found);
         if errors.is_empty() {
             // `is_valid` and `iter_errors` disagreed; never let such input through.
             errors.push(FieldError {
@@ -121,6 +128,46 @@ impl InputSchema {
         }
         InputErrors { errors }
     }
+}
+
+/// What the report's one merging rule needs to know of the keyword behind an error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Keyword {
+    /// `type`.
+    Type,
+    /// `enum` or `const`: the message lists what is accepted.
+    Choice,
+    /// Any other keyword.
+    Other,
+}
+
+impl Keyword {
+    fn of(kind: &ValidationErrorKind) -> Self {
+        match kind {
+            ValidationErrorKind::Type { .. } => Keyword::Type,
+            ValidationErrorKind::Enum { .. } | ValidationErrorKind::Constant { .. } => {
+                Keyword::Choice
+            }
+            _ => Keyword::Other,
+        }
+    }
+}
+
+/// The one rule that merges errors: when a value fails `type` and also `enum` or `const` at the
+/// same pointer (`{"type": "string", "enum": ["a", "b"]}` given `5`), only the `enum`/`const`
+/// error stands. Its message names the accepted values, which says more than the type alone, and
+/// the value is reported once. Every other error stands; the report counts what is left.
+fn drop_superseded(found: Vec<(Keyword, FieldError)>) -> Vec<FieldError> {
+    let choices: HashSet<String> = found
+        .iter()
+        .filter(|(keyword, _)| *keyword == Keyword::Choice)
+        .map(|(_, error)| error.pointer.clone())
+        .collect();
+    found
+        .into_iter()
+        .filter(|(keyword, error)| !(*keyword == Keyword::Type && choices.contains(&error.pointer)))
+        .map(|(_, error)| error)
+        .collect()
 }
 
 /// One field error: `<pointer>: <message>`.
@@ -627,6 +674,70 @@ mod tests {
         assert_eq!(pointers.len(), 607);
         assert_eq!(pointers[..3], ["/0", "/1", "/2"]);
         assert_eq!(pointers[299..303], ["/299", "/0a", "/0~0", "/100~0"]);
+    }
+
+    #[test]
+    fn a_value_failing_type_and_enum_or_const_is_reported_once() {
+        let cases = [
+            (
+                json!({"type": "string", "enum": ["a", "b"]}),
+                json!(5),
+                "/: Expected one of \"a\", \"b\"",
+            ),
+            (
+                json!({"type": "string", "const": "px"}),
+                json!(1),
+                "/: Expected \"px\"",
+            ),
+            // Through a reference: the two keywords need not sit in one schema object.
+            (
+                json!({"$defs": {"K": {"enum": ["a", "b"]}}, "properties": {"k": {"$ref": "#/$defs/K", "type": "string"}}}),
+                json!({"k": null}),
+                "/k: Expected one of \"a\", \"b\"",
+            ),
+            // Only `type` gives way, and only at the pointer of the `enum`/`const` error.
+            (
+                json!({"type": "integer", "minimum": 0}),
+                json!(-1.5),
+                "/: Expected integer; /: Expected number to be greater or equal to 0",
+            ),
+            (
+                json!({"properties": {"a": {"type": "string"}, "b": {"type": "string", "enum": ["x"]}}}),
+                json!({"a": 1, "b": 2}),
+                "/a: Expected string; /b: Expected one of \"x\"",
+            ),
+            (
+                json!({"properties": {"a": {"type": "string"}}, "enum": [{"a": "x"}]}),
+                json!({"a": 1}),
+                "/: Expected one of {\"a\":\"x\"}; /a: Expected string",
+            ),
+        ];
+        for (schema, instance, expected) in cases {
+            let text = report(schema.clone(), instance);
+            assert_eq!(
+                text,
+                format!("{INPUT_INVALID_PREFIX}{expected}"),
+                "schema {schema}"
+            );
+        }
+    }
+
+    #[test]
+    fn how_many_more_counts_after_merging() {
+        // Seven values, each failing `type` and `enum`: seven errors, not fourteen.
+        let properties: serde_json::Map<String, Value> = (0..7)
+            .map(|i| (format!("p{i}"), json!({"type": "string", "enum": ["a"]})))
+            .collect();
+        let schema = json!({"type": "object", "properties": properties});
+        let instance: serde_json::Map<String, Value> =
+            (0..7).map(|i| (format!("p{i}"), json!(i))).collect();
+        let text = report(schema, Value::Object(instance));
+        assert_eq!(
+            text,
+            "The tool input is invalid: /p0: Expected one of \"a\"; /p1: Expected one of \"a\"; \
+             /p2: Expected one of \"a\"; /p3: Expected one of \"a\"; /p4: Expected one of \"a\"; \
+             … and 2 more"
+        );
     }
 
     #[test]
