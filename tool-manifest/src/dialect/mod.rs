@@ -31,7 +31,6 @@ use crate::model::ToolSpec;
 pub mod anthropic;
 pub mod gemini;
 pub(crate) mod json;
-pub(crate) mod known;
 pub mod mcp;
 pub mod openai;
 pub(crate) mod schema;
