@@ -23,24 +23,11 @@ pub fn render(specs: &[ToolSpec]) -> BTreeMap<String, String> {
     sorted.sort_by(|a, b| a.name.cmp(&b.name));
     let mut files = BTreeMap::new();
     for spec in &sorted {
-        let (name, page) = page(spec);
-        files.insert(name, page);
+        files.insert(format!("{}.md", spec.name), finish(tool_page(spec)));
     }
-    files.extend(index_files(&sorted));
+    files.insert("README.md".to_owned(), finish(index(&sorted)));
+    files.insert("SUMMARY.md".to_owned(), finish(summary(&sorted)));
     files
-}
-
-/// The page of one tool: its file name and its content.
-pub(crate) fn page(spec: &ToolSpec) -> (String, String) {
-    (format!("{}.md", spec.name), finish(tool_page(spec)))
-}
-
-/// `README.md` and `SUMMARY.md` of the tools, sorted by name.
-pub(crate) fn index_files(sorted: &[&ToolSpec]) -> [(String, String); 2] {
-    [
-        ("README.md".to_owned(), finish(index(sorted))),
-        ("SUMMARY.md".to_owned(), finish(summary(sorted))),
-    ]
 }
 
 /// Header, content, exactly one trailing newline.
@@ -509,10 +496,10 @@ fn inline(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// Pretty JSON (two-space indent) as `serde_json` writes it: the alternate `Display` of a
+/// [`Value`].
 fn pretty(value: &Value) -> String {
-    let mut out = String::new();
-    crate::dialect::json::write_pretty(&mut out, &canonical_json(value), 0);
-    out
+    format!("{:#}", canonical_json(value))
 }
 
 #[cfg(test)]

@@ -3,9 +3,15 @@
 //! - [`model`]: [`Safety`], [`Mode`], the frozen [`ToolMeta`] and the owned [`ToolSpec`]. Always
 //!   available; the runtime depends on this alone.
 //! - [`suggest`]: "did you mean" suggestions for misspelt names. Always available.
-//! - With the `generator` feature (default): TOML manifests ([`manifest`]), whole-set checks
-//!   ([`check`]), JSON Schema support ([`schema`]), Rust code generation ([`codegen`]) with the
-//!   build-script API ([`Builder`]), and the reference docs ([`docs`]).
+//! - With the `dialects` feature: provider tool definitions (MCP, OpenAI, Anthropic, Gemini) in
+//!   [`dialect`], built as JSON values and checked rule by rule; schema validity is decided by
+//!   `jsonschema`.
+//! - With the `generator` feature (default, includes `dialects`): TOML manifests ([`manifest`]:
+//!   every schema meta-validated and compiled by `jsonschema`, every example validated),
+//!   whole-set checks ([`check`]), JSON Schema support ([`schema`]), Rust code generation
+//!   ([`codegen`]) with the build-script API ([`Builder`]), the reference docs ([`docs`]) and the
+//!   checked-in outputs ([`outputs`]: `tools.json`, the schema files and the provider catalogs,
+//!   all written by `serde_json`, and the docs pages).
 
 pub mod model;
 pub mod suggest;

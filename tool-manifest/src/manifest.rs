@@ -26,10 +26,17 @@
 //! input = { pane_id = "main" }
 //! ```
 //!
-//! The parser collects every mistake of a file (and [`load_dir`] every mistake of every file)
-//! rather than stopping at the first.
+//! Every schema is checked by `jsonschema`: `[input]` and `[output]` are meta-validated against
+//! draft 2020-12 and compiled (which checks what the meta-schema cannot, such as patterns), and
+//! every `[[examples]]` input, and every `default` and `examples` value written in `[input]`, is
+//! validated by a compiled validator. `[input]` is also held to the subset the code generator
+//! supports.
+//!
+//! The parser collects every mistake of a file (and [`load_dir`], reading the files one after
+//! another, every mistake of every file) rather than stopping at the first.
 
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
@@ -41,7 +48,6 @@ use toml::de::{DeTable, DeValue};
 
 use crate::check::{self, DeclaredName};
 use crate::diagnostic::{Diagnostic, Diagnostics};
-use crate::dialect::known;
 use crate::model::{self, ErrorSpec, ExampleSpec, Mode, Safety, ToolSpec};
 use crate::schema::{self, SchemaIssue, closest, display_pointer, escape_token, truncate};
 
@@ -182,7 +188,8 @@ pub fn load_dir(dir: &Path) -> Result<Vec<ToolSpec>, Diagnostics> {
     let mut specs = Vec::new();
     let mut names = Vec::new();
     let mut diagnostics = Vec::new();
-    for parsed in load_files(&files) {
+    for (file, length) in &files {
+        let parsed = load_file(file, *length);
         diagnostics.extend(parsed.diagnostics);
         names.extend(parsed.name);
         specs.extend(parsed.spec);
@@ -193,54 +200,6 @@ pub fn load_dir(dir: &Path) -> Result<Vec<ToolSpec>, Diagnostics> {
     }
     specs.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(specs)
-}
-
-/// Below this many manifests per thread, one thread reads and parses them all.
-const FILES_PER_THREAD: usize = 64;
-
-/// Reads and parses every file, in the order given. Files are independent until the whole-set
-/// checks, so a large set is split into contiguous runs parsed on scoped threads (as many as
-/// the machine runs at once); the results are put back in the same order, so what comes out
-/// does not depend on the threads.
-fn load_files(files: &[(PathBuf, u64)]) -> Vec<Parsed> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, usize::from)
-        .min(files.len() / FILES_PER_THREAD);
-    load_files_on(files, threads)
-}
-
-/// [`load_files`] on `threads` threads (at least one).
-fn load_files_on(files: &[(PathBuf, u64)], threads: usize) -> Vec<Parsed> {
-    if threads <= 1 || files.len() < 2 {
-        return files
-            .iter()
-            .map(|(file, length)| load_file(file, *length))
-            .collect();
-    }
-    let run = files.len().div_ceil(threads);
-    std::thread::scope(|scope| {
-        let workers: Vec<_> = files
-            .chunks(run)
-            .map(|chunk| {
-                scope.spawn(move || {
-                    chunk
-                        .iter()
-                        .map(|(file, length)| load_file(file, *length))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            // A panic while parsing is a bug, not bad input: it reaches the caller as it would
-            // from one thread.
-            .flat_map(|worker| {
-                worker
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            })
-            .collect()
-    })
 }
 
 /// Reads and parses one manifest of `length` bytes (as listed).
@@ -308,15 +267,6 @@ fn manifest_files(dir: &Path) -> Result<Vec<(PathBuf, u64)>, Diagnostic> {
 }
 
 type Item<'i> = Spanned<DeValue<'i>>;
-
-/// How values are validated against a schema that passed every check.
-enum Checker {
-    /// The schema is known valid and compilable ([`known::is_known_valid`]): it is compiled
-    /// only for a value not known to match ([`known::is_known_match`]), to report its errors.
-    Known,
-    /// The schema, compiled.
-    Compiled(jsonschema::Validator),
-}
 
 /// A table of a manifest with a fixed set of keys.
 #[derive(Debug, Clone, Copy)]
@@ -673,9 +623,13 @@ impl Parser<'_> {
     }
 
     /// `[input]`: a table, converted to JSON, checked against the supported subset, the draft
-    /// 2020-12 meta-schema and compiled. Returns the canonical schema and how to validate
-    /// values against it.
-    fn input_schema(&mut self, key: Range<usize>, item: &Item<'_>) -> Option<(Value, Checker)> {
+    /// 2020-12 meta-schema and compiled. Returns the canonical schema and its validator (for the
+    /// examples).
+    fn input_schema(
+        &mut self,
+        key: Range<usize>,
+        item: &Item<'_>,
+    ) -> Option<(Value, jsonschema::Validator)> {
         let DeValue::Table(_) = item.get_ref() else {
             self.error(
                 item.span().start,
@@ -737,12 +691,13 @@ impl Parser<'_> {
     }
 
     /// Meta-validates against draft 2020-12, then builds the validator (which checks what the
-    /// meta-schema cannot, such as regular expressions). A schema known to be valid and to
-    /// compile is not compiled here: see [`Checker`].
-    fn compile(&mut self, schema: &Value, index: &SpanIndex, which: &str) -> Option<Checker> {
-        if known::is_known_valid(schema) {
-            return Some(Checker::Known);
-        }
+    /// meta-schema cannot, such as regular expressions).
+    fn compile(
+        &mut self,
+        schema: &Value,
+        index: &SpanIndex,
+        which: &str,
+    ) -> Option<jsonschema::Validator> {
         let meta = jsonschema::draft202012::meta::validator();
         let mut seen = Vec::new();
         // The fast check first: the errors of a valid schema need not be searched for.
@@ -766,7 +721,7 @@ impl Parser<'_> {
             return None;
         }
         match jsonschema::draft202012::new(schema) {
-            Ok(validator) => Some(Checker::Compiled(validator)),
+            Ok(validator) => Some(validator),
             Err(error) => {
                 let pointer = error.instance_path().as_str().to_owned();
                 self.error(
@@ -786,12 +741,7 @@ impl Parser<'_> {
     /// Returns false when one does not.
     fn check_sample_values(&mut self, schema: &Value, index: &SpanIndex) -> bool {
         let mut ok = true;
-        let known = known::is_known_valid(schema);
         for sample in schema::sample_values(schema) {
-            // A subschema of a known valid schema is known valid.
-            if known && known::is_known_match(sample.schema, sample.value) {
-                continue;
-            }
             let Ok(validator) = jsonschema::draft202012::new(sample.schema) else {
                 continue;
             };
@@ -906,7 +856,7 @@ impl Parser<'_> {
     fn examples(
         &mut self,
         document: &DeTable<'_>,
-        input: Option<&(Value, Checker)>,
+        input: Option<&(Value, jsonschema::Validator)>,
     ) -> Option<Vec<ExampleSpec>> {
         let Some(entries) = self.entries(document, "examples") else {
             return Some(Vec::new());
@@ -949,19 +899,8 @@ impl Parser<'_> {
                         .map(|v| (v, index))
                 }
             };
-            if let (Some((value, index)), Some((schema, checker))) = (&example_input, input) {
-                let compiled;
-                let validator = match checker {
-                    Checker::Compiled(validator) => Some(validator),
-                    Checker::Known if known::is_known_match(schema, value) => None,
-                    Checker::Known => {
-                        compiled = jsonschema::draft202012::new(schema).ok();
-                        compiled.as_ref()
-                    }
-                };
-                if let Some(validator) = validator {
-                    self.validate_example(number, value, index, validator);
-                }
+            if let (Some((value, index)), Some((_, validator))) = (&example_input, input) {
+                self.validate_example(number, value, index, validator);
             }
             match (description, example_input) {
                 (Some((description, _)), Some((input, _))) => {
@@ -1095,8 +1034,8 @@ impl Parser<'_> {
                 let mut ok = true;
                 let length = pointer.len();
                 for (i, element) in items.iter().enumerate() {
-                    pointer.push('/');
-                    push_index(pointer, i);
+                    // Writing to a String cannot fail.
+                    let _ = write!(pointer, "/{i}");
                     match self.json_of(element, pointer, None) {
                         Some(v) => values.push(v),
                         None => ok = false,
@@ -1125,14 +1064,6 @@ impl Parser<'_> {
             }
         }
     }
-}
-
-/// Appends an array index in decimal.
-fn push_index(pointer: &mut String, index: usize) {
-    if index >= 10 {
-        push_index(pointer, index / 10);
-    }
-    pointer.push(char::from(b'0' + (index % 10) as u8));
 }
 
 /// Appends one reference token of a JSON Pointer, escaped (`~` → `~0`, `/` → `~1`).
@@ -1262,37 +1193,6 @@ recommended_action = "Call `panes_list` and retry with one of its IDs."
 description = "A line on the main pane"
 input = { pane_id = "main", anchors = [{ time = 1, price = 2.5 }], width = 2 }
 "#;
-
-    #[test]
-    fn files_parsed_on_several_threads_come_out_as_on_one() {
-        let dir = tempfile::tempdir().expect("a temporary directory");
-        let mut files = Vec::new();
-        for i in 0..200 {
-            let name = format!("tool_{i:03}");
-            let text = match i % 7 {
-                // A mistake, a name that is not the stem, a file that is not TOML: each file
-                // keeps its own diagnostics, in its place.
-                0 => VALID
-                    .replace("drawing_create", &name)
-                    .replace("destructive", "risky"),
-                3 => VALID.to_owned(),
-                5 => "name = ".to_owned(),
-                _ => VALID.replace("drawing_create", &name),
-            };
-            let path = dir.path().join(format!("{name}.toml"));
-            std::fs::write(&path, &text).expect("write a manifest");
-            files.push((path, text.len() as u64));
-        }
-        let one = format!("{:?}", load_files_on(&files, 1));
-        for threads in [2, 3, 7, 200, 500] {
-            assert_eq!(
-                format!("{:?}", load_files_on(&files, threads)),
-                one,
-                "{threads} threads"
-            );
-        }
-        assert!(one.contains("risky") && one.contains("tool_005"), "{one}");
-    }
 
     fn parse_ok(text: &str) -> ToolSpec {
         parse_manifest(Path::new("tools/drawing_create.toml"), text)

@@ -1,8 +1,13 @@
-//! The checked-in outputs of a tool set: the tools index, one schema per tool and the docs.
+//! The checked-in outputs of a tool set: the tools index, one schema per tool, one catalog per
+//! provider and the docs.
 //!
 //! [`render`] computes every output file in memory (deterministic: sorted names, no timestamps,
-//! no absolute paths unless the directories given are absolute); [`write_changed`] writes only the
-//! files whose content differs, atomically; [`stale`] says which files on disk are not current.
+//! no absolute paths unless the directories given are absolute). Every JSON file is written by
+//! `serde_json`, pretty-printed with a final newline: `tools.json` is the specs sorted by name
+//! (each in its serde form), `schemas/<name>.json` a tool's input schema, and
+//! `providers/<dialect>.json` what [`dialect::export_catalog`] returns. The pages are those of
+//! [`crate::docs::render`]. [`write_changed`] writes only the files whose content differs,
+//! atomically; [`stale`] says which files on disk are not current.
 //!
 //! The generator owns some directories entirely ([`OutputDirs::owned`]): a file there that is no
 //! longer produced is stale, and [`remove_orphans`] deletes it.
@@ -12,7 +17,9 @@ use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use crate::dialect::{self, CatalogWriter, Dialect, ExportError};
+use serde::Serialize;
+
+use crate::dialect::{self, Dialect, ExportError};
 use crate::model::ToolSpec;
 
 /// Where the outputs go. Paths are used as given (relative paths are relative to the current
@@ -70,157 +77,70 @@ impl OutputDirs {
     }
 }
 
-/// From this many tools on, [`render`] writes the docs pages on a second thread.
-const PAGES_ON_A_THREAD: usize = 64;
-
 /// Every output file for `specs`, keyed by path (`<out>/tools.json`, `<out>/schemas/<name>.json`,
 /// `<out>/providers/<dialect>.json`, `<docs>/<page>`). The specs may come in any order.
 ///
 /// # Errors
 /// When a tool cannot be exported in a form some provider accepts: every violation is named
-/// (tool, JSON Pointer, rule), and nothing is written.
+/// (tool, JSON Pointer, rule), and nothing is written ([`RenderError::Export`]).
 pub fn render(
     specs: &[ToolSpec],
     dirs: &OutputDirs,
-) -> Result<BTreeMap<PathBuf, String>, ExportError> {
+) -> Result<BTreeMap<PathBuf, String>, RenderError> {
     let mut sorted: Vec<&ToolSpec> = specs.iter().collect();
     sorted.sort_by(|a, b| a.name.cmp(&b.name));
 
-    // All the work of one tool is done while its spec is at hand (in cache), tool after tool:
-    // its entry of the index, its schema, its definition for each provider, its page.
-    // The files are gathered in runs already in path order (the pages, the schemas) and sorted
-    // once at the end: far fewer path comparisons than inserting them one by one.
-    let mut schema_files = Vec::with_capacity(sorted.len());
-    let mut files = Vec::with_capacity(2 * sorted.len() + 8);
-    let mut index = String::new();
-    let mut input_text = String::new();
-    let mut catalogs: Vec<CatalogWriter> = Dialect::ALL
-        .iter()
-        .map(|dialect| CatalogWriter::new(*dialect))
-        .collect();
-    // The docs pages depend on nothing but their tool: for a large set they are written on a
-    // second thread meanwhile (the same pages, in the same order, so the output does not depend
-    // on it).
-    let page = |spec: &&ToolSpec| {
-        let (page, text) = crate::docs::page(spec);
-        (dirs.docs.join(page), text)
-    };
-    std::thread::scope(|scope| {
-        let pages = (sorted.len() >= PAGES_ON_A_THREAD)
-            .then(|| scope.spawn(|| sorted.iter().map(page).collect::<Vec<_>>()));
-        let schemas = dirs.schemas();
-        for (done, spec) in sorted.iter().enumerate() {
-            if done == 1 {
-                // The long texts grow by about the first tool's share with every tool: room is
-                // made once rather than by doubling and copying.
-                let left = sorted.len() - 1;
-                index.reserve(index.len() * left);
-                for catalog in &mut catalogs {
-                    catalog.reserve(left);
-                }
-            }
-            // The input schema is written once, at the indent it has in the index and in the
-            // provider files that keep it; the schema file is the same text one level less deep.
-            input_text.clear();
-            dialect::json::write_pretty(&mut input_text, &spec.input_schema, 2);
-            index_entry(&mut index, spec, &input_text);
-            schema_files.push((
-                schemas.join(format!("{}.json", spec.name)),
-                outdented(&input_text, 4),
-            ));
-            for catalog in &mut catalogs {
-                catalog.push(spec, Some(&input_text));
-            }
-        }
-        match pages {
-            // A panic while writing a page is a bug, not bad input: it reaches the caller as it
-            // would from one thread.
-            Some(pages) => files.extend(
-                pages
-                    .join()
-                    .unwrap_or_else(|p| std::panic::resume_unwind(p)),
-            ),
-            None => files.extend(sorted.iter().map(page)),
-        }
-    });
-    files.append(&mut schema_files);
-    index.push_str(if index.is_empty() { "[]\n" } else { "\n]\n" });
-    files.push((dirs.tools_index(), index));
+    let mut files = BTreeMap::new();
+    let index = dirs.tools_index();
+    let text = json_file(&sorted).map_err(|source| RenderError::Json {
+        path: index.clone(),
+        source,
+    })?;
+    files.insert(index, text);
+    let schemas = dirs.schemas();
+    for spec in &sorted {
+        files.insert(
+            schemas.join(format!("{}.json", spec.name)),
+            dialect::pretty_line(&spec.input_schema),
+        );
+    }
     let providers = dirs.providers();
-    for (dialect, catalog) in Dialect::ALL.iter().zip(catalogs) {
-        files.push((
+    for dialect in Dialect::ALL {
+        let catalog = dialect::export_catalog(*dialect, specs)?;
+        files.insert(
             providers.join(dialect.file_name()),
-            catalog.finish(&sorted)?,
-        ));
+            dialect::pretty_line(&catalog),
+        );
     }
-    for (page, text) in crate::docs::index_files(&sorted) {
-        files.push((dirs.docs.join(page), text));
+    for (page, text) in crate::docs::render(specs) {
+        files.insert(dirs.docs.join(page), text);
     }
-    // A later file of the same path replaces an earlier one, as inserting would.
-    Ok(files.into_iter().collect())
+    Ok(files)
 }
 
-/// Pretty JSON written at some indent, as if written at an indent `by` spaces less deep, with a
-/// final newline (JSON text has no raw newline inside a string: every newline starts a line).
-fn outdented(text: &str, by: usize) -> String {
-    let mut out = String::with_capacity(text.len() + 1);
-    for (i, line) in text.split('\n').enumerate() {
-        if i > 0 {
-            out.push('\n');
-            out.push_str(line.get(by..).unwrap_or_default());
-        } else {
-            out.push_str(line);
-        }
-    }
-    out.push('\n');
-    out
+/// `value` as the text of a JSON file: `serde_json::to_string_pretty` and a final newline.
+fn json_file(value: &impl Serialize) -> Result<String, serde_json::Error> {
+    let mut text = serde_json::to_string_pretty(value)?;
+    text.push('\n');
+    Ok(text)
 }
 
-/// Appends one tool to the text of `tools.json`: what pretty-printing the sorted specs as one
-/// array writes (the fields in the order `ToolSpec` serializes them).
-fn index_entry(index: &mut String, spec: &ToolSpec, input_text: &str) {
-    use dialect::json::Field;
-    index.push_str(if index.is_empty() { "[\n  " } else { ",\n  " });
-    let mut fields = vec![
-        ("name", Field::Text(&spec.name)),
-        ("title", Field::Text(&spec.title)),
-        ("description", Field::Text(&spec.description)),
-        ("safety", Field::Text(spec.safety.as_str())),
-        ("mode", Field::Text(spec.mode.as_str())),
-        (
-            "category",
-            spec.category.as_deref().map_or(Field::Null, Field::Text),
-        ),
-        ("inputSchema", Field::Written(input_text)),
-    ];
-    if let Some(output) = &spec.output_schema {
-        fields.push(("outputSchema", Field::Json(output)));
-    }
-    let errors = spec
-        .errors
-        .iter()
-        .map(|e| {
-            vec![
-                ("code", Field::Text(&e.code)),
-                ("message", Field::Text(&e.message)),
-                ("retryable", Field::Bool(e.retryable)),
-                ("recommendedAction", Field::Text(&e.recommended_action)),
-            ]
-        })
-        .collect();
-    fields.push(("errors", Field::Objects(errors)));
-    let examples = spec
-        .examples
-        .iter()
-        .map(|e| {
-            vec![
-                ("description", Field::Text(&e.description)),
-                ("input", Field::Json(&e.input)),
-            ]
-        })
-        .collect();
-    fields.push(("examples", Field::Objects(examples)));
-    dialect::json::write_object(index, 1, &fields);
+/// Why the outputs cannot be rendered.
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    /// A tool cannot be exported in a form some provider accepts.
+    #[error(transparent)]
+    Export(#[from] ExportError),
+    /// A file cannot be written as JSON (`serde_json` refuses only maps whose keys are not
+    /// strings, which a tool spec does not have).
+    #[error("cannot write `{}` as JSON: {source}", path.display())]
+    Json {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: serde_json::Error,
+    },
 }
 
 /// A file system operation that failed, with the path it was about.
@@ -516,73 +436,80 @@ mod tests {
     }
 
     #[test]
-    fn shared_schema_text_gives_the_files_each_output_writes_alone() {
+    fn every_json_file_reads_back_as_what_it_was_made_from() {
         let text = include_str!("../../generated/tools.json");
         let mut specs: Vec<ToolSpec> = serde_json::from_str(text).expect("tools.json");
         let mut odd = spec("odd");
         odd.input_schema = json!({"type": "object", "properties": {"a": {"type": "string",
             "description": "line\nbreak \"quoted\"", "enum": [], "default": {}}}});
+        odd.output_schema =
+            Some(json!({"type": "object", "properties": {"n": {"type": "integer"}}}));
         specs.push(odd);
         specs.push(spec("bare"));
+        specs.reverse();
         let dirs = OutputDirs {
             out: "generated".into(),
             docs: "docs/tools".into(),
         };
         let files = render(&specs, &dirs).expect("the specs export");
+        for (path, text) in &files {
+            assert!(
+                text.ends_with('\n') && !text.ends_with("\n\n"),
+                "{}",
+                path.display()
+            );
+        }
+
+        let mut sorted: Vec<ToolSpec> = specs
+            .iter()
+            .map(|spec| ToolSpec {
+                source: String::new(),
+                ..spec.clone()
+            })
+            .collect();
+        sorted.sort_by(|a, b| a.name.cmp(&b.name));
+        let index: Vec<ToolSpec> =
+            serde_json::from_str(&files[&dirs.tools_index()]).expect("tools.json is JSON");
+        assert_eq!(index, sorted);
+
         for spec in &specs {
             let path = dirs.schemas().join(format!("{}.json", spec.name));
-            assert_eq!(
-                files[&path],
-                dialect::json::pretty_line(&spec.input_schema),
-                "{}",
-                spec.name
-            );
+            let schema: serde_json::Value =
+                serde_json::from_str(&files[&path]).expect("a schema file is JSON");
+            assert_eq!(schema, spec.input_schema, "{}", spec.name);
         }
         for dialect in Dialect::ALL {
             let path = dirs.providers().join(dialect.file_name());
+            let catalog: serde_json::Value =
+                serde_json::from_str(&files[&path]).expect("a catalog is JSON");
             assert_eq!(
-                files[&path],
-                dialect::catalog_json(*dialect, &specs).expect("the specs export"),
+                catalog,
+                dialect::export_catalog(*dialect, &specs).expect("the specs export"),
                 "{dialect}"
             );
         }
     }
 
     #[test]
-    fn the_tools_index_is_the_pretty_specs() {
-        let mut full = spec("full");
-        full.category = Some("web \"quoted\"".to_owned());
-        full.safety = Safety::Destructive;
-        full.mode = Mode::Sequential;
-        full.output_schema = Some(json!({"type": "object", "properties": {}}));
-        full.errors = vec![crate::model::ErrorSpec {
-            code: "A_B".to_owned(),
-            message: "m\nn".to_owned(),
-            retryable: true,
-            recommended_action: "r".to_owned(),
-        }];
-        full.examples = vec![
-            crate::model::ExampleSpec {
-                description: "d".to_owned(),
-                input: json!({"a": [1, {"b": null}], "c": []}),
-            },
-            crate::model::ExampleSpec {
-                description: "e".to_owned(),
-                input: json!({}),
-            },
-        ];
-        for specs in [vec![], vec![spec("a")], vec![spec("a"), full]] {
-            let mut index = String::new();
-            for spec in &specs {
-                let mut input_text = String::new();
-                dialect::json::write_pretty(&mut input_text, &spec.input_schema, 2);
-                index_entry(&mut index, spec, &input_text);
-            }
-            index.push_str(if index.is_empty() { "[]\n" } else { "\n]\n" });
-            let mut expected = serde_json::to_string_pretty(&specs).expect("specs serialize");
-            expected.push('\n');
-            assert_eq!(index, expected);
-        }
+    fn a_tool_no_provider_accepts_fails_the_render() {
+        let err = render(
+            &[spec("a_tool"), spec("bad name!")],
+            &dirs(Path::new("out")),
+        )
+        .expect_err("the name breaks the providers' rules");
+        let RenderError::Export(err) = err else {
+            panic!("an export error: {err}");
+        };
+        assert!(
+            err.violations
+                .iter()
+                .any(|v| v.tool == "bad name!" && v.pointer == "/name"),
+            "{err}"
+        );
+        assert!(
+            err.violations.iter().all(|v| v.tool == "bad name!"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -117,7 +117,7 @@ fn rendering_is_deterministic() {
 fn a_large_set_renders_each_tool_as_it_does_alone() {
     let fixtures =
         load_dir(Path::new(FIXTURES)).unwrap_or_else(|e| panic!("the fixtures are valid:\n{e}"));
-    // Enough tools for the pages to be written on their own thread.
+    // Many copies of the fixtures under other names: each keeps the files it has alone.
     let mut specs = Vec::new();
     for copy in 0..(80 / fixtures.len() + 1) {
         for spec in &fixtures {

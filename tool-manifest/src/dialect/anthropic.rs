@@ -11,7 +11,6 @@
 
 use serde_json::{Map, Value};
 
-use super::json::Field;
 use super::{Report, Rule, check_2020_12, check_local_refs, check_object_root, join, walk};
 use crate::model::ToolSpec;
 
@@ -109,51 +108,11 @@ fn remove_2020_12_markers(node: &mut Value) {
 }
 
 pub(crate) fn check(definition: &Value, report: &mut Report) {
-    check_parts(
-        definition
-            .get("name")
-            .and_then(Value::as_str)
-            .unwrap_or_default(),
-        definition.get("input_schema"),
-        report,
-    );
-}
-
-/// The definition of `spec` as [`convert`] and [`check`] make it, written as pretty JSON at
-/// `indent` without copying its schema; `None` when the conversion changes the schema (a
-/// `$schema` to remove, a root `allOf` to merge).
-pub(crate) fn write_unchanged(
-    out: &mut String,
-    indent: usize,
-    spec: &ToolSpec,
-    input_text: Option<&str>,
-) -> Option<Result<(), Vec<super::Violation>>> {
-    let schema = &spec.input_schema;
-    if schema.get("allOf").is_some() || super::has_key(schema, &["$schema"]) {
-        return None;
-    }
-    let mut report = Report::new(&spec.name);
-    check_parts(&spec.name, Some(schema), &mut report);
-    if let Err(violations) = report.finish() {
-        return Some(Err(violations));
-    }
-    super::json::write_object(
-        out,
-        indent,
-        &[
-            ("description", Field::Text(&spec.description)),
-            (
-                "input_schema",
-                input_text.map_or(Field::Json(schema), Field::Written),
-            ),
-            ("name", Field::Text(&spec.name)),
-        ],
-    );
-    Some(Ok(()))
-}
-
-/// [`check`] on the parts of a definition.
-fn check_parts(name: &str, schema: Option<&Value>, report: &mut Report) {
+    let name = definition
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let schema = definition.get("input_schema");
     if !super::name_fits(name, 64, &[]) {
         report.push(
             "/name",

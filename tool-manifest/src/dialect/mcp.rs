@@ -16,7 +16,6 @@
 
 use serde_json::{Map, Value, json};
 
-use super::json::Field;
 use super::{
     Report, Rule, check_2020_12, check_local_refs, check_object_root, join, remove_everywhere, walk,
 };
@@ -104,65 +103,6 @@ pub(crate) fn convert(spec: &ToolSpec, _report: &mut Report) -> Value {
     Value::Object(definition)
 }
 
-/// Is [`schema`] of `canonical` the canonical schema itself (no `$schema` to remove, no root
-/// to close)?
-fn is_unchanged(canonical: &Value, input: bool) -> bool {
-    if super::has_key(canonical, &["$schema"]) {
-        return false;
-    }
-    let Value::Object(root) = canonical else {
-        return true;
-    };
-    let no_properties = root
-        .get("properties")
-        .is_none_or(|p| p.as_object().is_some_and(Map::is_empty));
-    let closable =
-        root.get("additionalProperties").is_none() && !root.contains_key("patternProperties");
-    !(input && no_properties && closable)
-}
-
-/// The definition of `spec` as [`convert`] and [`check`] make it, written as pretty JSON at
-/// `indent` without copying its schemas; `None` when the conversion changes a schema.
-pub(crate) fn write_unchanged(
-    out: &mut String,
-    indent: usize,
-    spec: &ToolSpec,
-    input_text: Option<&str>,
-) -> Option<Result<(), Vec<super::Violation>>> {
-    let output = spec.output_schema.as_ref();
-    if !is_unchanged(&spec.input_schema, true) || !output.is_none_or(|o| is_unchanged(o, false)) {
-        return None;
-    }
-    let annotations = annotations(spec);
-    let mut report = Report::new(&spec.name);
-    check_parts(
-        &spec.name,
-        Some(&spec.input_schema),
-        output,
-        Some(&annotations),
-        spec,
-        &mut report,
-    );
-    if let Err(violations) = report.finish() {
-        return Some(Err(violations));
-    }
-    let mut fields = vec![
-        ("annotations", Field::Json(&annotations)),
-        ("description", Field::Text(&spec.description)),
-        (
-            "inputSchema",
-            input_text.map_or(Field::Json(&spec.input_schema), Field::Written),
-        ),
-        ("name", Field::Text(&spec.name)),
-    ];
-    if let Some(output) = output {
-        fields.push(("outputSchema", Field::Json(output)));
-    }
-    fields.push(("title", Field::Text(&spec.title)));
-    super::json::write_object(out, indent, &fields);
-    Some(Ok(()))
-}
-
 fn schema(canonical: &Value, input: bool) -> Value {
     let mut schema = canonical.clone();
     if super::has_key(&schema, &["$schema"]) {
@@ -189,28 +129,13 @@ fn schema(canonical: &Value, input: bool) -> Value {
 }
 
 pub(crate) fn check(definition: &Value, spec: &ToolSpec, report: &mut Report) {
-    check_parts(
-        definition
-            .get("name")
-            .and_then(Value::as_str)
-            .unwrap_or_default(),
-        definition.get("inputSchema"),
-        definition.get("outputSchema"),
-        definition.get("annotations"),
-        spec,
-        report,
-    );
-}
-
-/// [`check`] on the parts of a definition.
-fn check_parts(
-    name: &str,
-    input: Option<&Value>,
-    output: Option<&Value>,
-    found: Option<&Value>,
-    spec: &ToolSpec,
-    report: &mut Report,
-) {
+    let name = definition
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let input = definition.get("inputSchema");
+    let output = definition.get("outputSchema");
+    let found = definition.get("annotations");
     if !super::name_fits(name, 128, &['.']) {
         report.push(
             "/name",

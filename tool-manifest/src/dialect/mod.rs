@@ -12,7 +12,12 @@
 //!
 //! A tool that still breaks a rule fails the export with a [`Violation`] naming the tool, the JSON
 //! Pointer into its exported definition (`/parameters/properties/style`) and the rule. Nothing is
-//! emitted that the provider would reject at request time.
+//! emitted that the provider would reject at request time. Whether a schema is valid JSON Schema
+//! 2020-12 (and compiles: patterns, references) is decided by `jsonschema`, on every schema.
+//!
+//! Each definition is built one way: [`convert`] makes it a JSON value, an export is the array
+//! of them sorted by tool name ([`export`], [`export_catalog`]), and `serde_json` writes the
+//! text ([`export_json`]).
 //!
 //! | dialect | shape of one definition |
 //! |---|---|
@@ -30,8 +35,6 @@ use crate::model::ToolSpec;
 
 pub mod anthropic;
 pub mod gemini;
-pub(crate) mod json;
-pub(crate) mod known;
 pub mod mcp;
 pub mod openai;
 pub(crate) mod schema;
@@ -246,121 +249,20 @@ fn export_with(
     }
 }
 
-/// [`export`] as the text of `generated/providers/<dialect>.json`: pretty-printed, keys sorted,
-/// ending in a newline; byte-identical from run to run.
+/// [`export`] as the text of a file: pretty-printed by `serde_json`, keys sorted, ending in a
+/// newline; byte-identical from run to run.
 ///
 /// # Errors
 /// As [`export`].
 pub fn export_json(dialect: Dialect, specs: &[ToolSpec]) -> Result<String, ExportError> {
-    Ok(pretty(&export(dialect, specs)?))
+    Ok(pretty_line(&export(dialect, specs)?))
 }
 
-/// [`export_catalog`] as file text: pretty-printed, keys sorted, ending in a newline.
-///
-/// # Errors
-/// As [`export_catalog`].
-pub fn catalog_json(dialect: Dialect, specs: &[ToolSpec]) -> Result<String, ExportError> {
-    let mut sorted: Vec<&ToolSpec> = specs.iter().collect();
-    sorted.sort_by(|a, b| a.name.cmp(&b.name));
-    let mut catalog = CatalogWriter::new(dialect);
-    for spec in &sorted {
-        catalog.push(spec, None);
-    }
-    catalog.finish(&sorted)
-}
-
-/// The text of [`catalog_json`], one tool at a time: each definition is written as soon as it
-/// is converted (the text of the array [`export_catalog`] returns, pretty-printed), so no
-/// definition outlives its tool and a caller can do all of a tool's work while it is at hand.
-#[derive(Debug)]
-pub(crate) struct CatalogWriter {
-    dialect: Dialect,
-    text: String,
-    violations: Vec<Violation>,
-}
-
-impl CatalogWriter {
-    pub(crate) fn new(dialect: Dialect) -> Self {
-        CatalogWriter {
-            dialect,
-            text: String::new(),
-            violations: Vec::new(),
-        }
-    }
-
-    /// Makes room for `tools` more tools, as long as the ones written so far.
-    #[cfg_attr(not(feature = "generator"), allow(dead_code))]
-    pub(crate) fn reserve(&mut self, tools: usize) {
-        self.text.reserve(self.text.len() * tools);
-    }
-
-    /// Converts and writes the next tool (tools come sorted by name). `input_text`, when
-    /// given, is the tool's input schema as [`json::write_pretty`] writes it at indent 2 (where
-    /// a definition's schema sits in the file), to be copied rather than written again.
-    pub(crate) fn push(&mut self, spec: &ToolSpec, input_text: Option<&str>) {
-        // MCP and Anthropic keep most schemas as they are: then the definition is written
-        // straight from the spec (checked the same way), without a copy of its schemas.
-        let length = self.text.len();
-        if self.violations.is_empty() {
-            self.text.push_str(if self.text.is_empty() {
-                "[\n  "
-            } else {
-                ",\n  "
-            });
-            let written = match self.dialect {
-                Dialect::Mcp => mcp::write_unchanged(&mut self.text, 1, spec, input_text),
-                Dialect::Anthropic => {
-                    anthropic::write_unchanged(&mut self.text, 1, spec, input_text)
-                }
-                Dialect::OpenAi | Dialect::Gemini => None,
-            };
-            match written {
-                Some(Ok(())) => return,
-                Some(Err(mut found)) => {
-                    self.text.truncate(length);
-                    self.violations.append(&mut found);
-                    return;
-                }
-                None => self.text.truncate(length),
-            }
-        }
-        match convert(self.dialect, spec) {
-            Ok(definition) if self.violations.is_empty() => {
-                self.text.push_str(if self.text.is_empty() {
-                    "[\n  "
-                } else {
-                    ",\n  "
-                });
-                json::write_pretty(&mut self.text, &definition, 1);
-            }
-            Ok(_) => {}
-            Err(mut found) => self.violations.append(&mut found),
-        }
-    }
-
-    /// The file text, or every violation of the tools pushed and of the whole set.
-    pub(crate) fn finish(mut self, sorted: &[&ToolSpec]) -> Result<String, ExportError> {
-        self.violations
-            .extend(check_set(self.dialect, sorted, false));
-        if !self.violations.is_empty() {
-            self.violations.sort();
-            self.violations.dedup();
-            return Err(ExportError {
-                dialect: self.dialect,
-                violations: self.violations,
-            });
-        }
-        self.text.push_str(if self.text.is_empty() {
-            "[]\n"
-        } else {
-            "\n]\n"
-        });
-        Ok(self.text)
-    }
-}
-
-fn pretty(value: &Value) -> String {
-    json::pretty_line(value)
+/// `value` as the text of a JSON file: `serde_json`'s pretty form (two-space indent) and a final
+/// newline. (The alternate `Display` of a [`Value`] is `serde_json`'s pretty serializer; unlike
+/// `to_string_pretty` it has no error to handle, as a `Value` always serializes.)
+pub(crate) fn pretty_line(value: &Value) -> String {
+    format!("{value:#}\n")
 }
 
 /// The definition of one tool for `dialect`, converted and then checked against every rule.
@@ -500,8 +402,6 @@ impl Report {
 
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
-
     use super::*;
 
     #[test]
@@ -525,86 +425,6 @@ mod tests {
                 "minContains",
             ] {
                 assert_eq!(is_keyword(key), keywords.contains(&key), "{key}");
-            }
-        }
-    }
-    use crate::model::{Mode, Safety};
-
-    fn spec(name: &str, input: Value, output: Option<Value>) -> ToolSpec {
-        ToolSpec {
-            name: name.to_owned(),
-            title: format!("Title of {name}"),
-            description: "Does \"things\"\nwell.".to_owned(),
-            safety: Safety::ReadOnly,
-            mode: Mode::Parallel,
-            category: Some("web".to_owned()),
-            input_schema: input,
-            output_schema: output,
-            errors: vec![],
-            examples: vec![],
-            source: String::new(),
-        }
-    }
-
-    /// Specs of every shape the catalogs treat apart: kept as they are, or converted.
-    fn specs() -> Vec<ToolSpec> {
-        let text = include_str!("../../../generated/tools.json");
-        let mut specs: Vec<ToolSpec> = serde_json::from_str(text).expect("tools.json");
-        let object = json!({"type": "object", "properties": {"a": {"type": "string"}}});
-        specs.extend([
-            spec("no_arguments", json!({"type": "object"}), None),
-            spec("open_object", json!({"type": "object", "additionalProperties": true}), None),
-            spec(
-                "nested_dialect",
-                json!({"type": "object", "properties": {"a": {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "string"}}}),
-                None,
-            ),
-            spec(
-                "root_all_of",
-                json!({"type": "object", "allOf": [{"properties": {"a": {"type": "string"}}}]}),
-                None,
-            ),
-            spec("with_output", object.clone(), Some(object.clone())),
-            spec(
-                "output_dialect",
-                object.clone(),
-                Some(json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object"})),
-            ),
-            spec("bad name!", object.clone(), None),
-            spec("not_an_object", json!({"type": "string"}), Some(json!(true))),
-            spec(
-                "bad_pattern",
-                json!({"type": "object", "properties": {"a": {"type": "string", "pattern": "(["}}}),
-                None,
-            ),
-            spec(
-                "remote_ref",
-                json!({"type": "object", "properties": {"a": {"$ref": "https://example.com/s"}}}),
-                None,
-            ),
-        ]);
-        specs
-    }
-
-    #[test]
-    fn catalog_text_is_the_pretty_catalog() {
-        let all = specs();
-        // Every spec alone, then all together (violations of several tools at once).
-        let sets: Vec<Vec<ToolSpec>> = all
-            .iter()
-            .map(|s| vec![s.clone()])
-            .chain([all.clone(), vec![]])
-            .collect();
-        for set in &sets {
-            for dialect in Dialect::ALL {
-                let text = catalog_json(*dialect, set);
-                let value = export_catalog(*dialect, set).map(|v| pretty(&v));
-                assert_eq!(
-                    text,
-                    value,
-                    "{dialect} of {:?}",
-                    set.iter().map(|s| &s.name).collect::<Vec<_>>()
-                );
             }
         }
     }
