@@ -714,3 +714,50 @@ fn the_null_of_a_nullable_enum_is_the_none_of_its_option() {
     assert!(code.contains("pub side: Option<Side>"), "{code}");
     assert!(code.contains("Buy,") && code.contains("Sell,"), "{code}");
 }
+
+/// With `format`, the file is the generator's code laid out by prettyplease, after the
+/// generated line.
+#[cfg(feature = "format")]
+#[test]
+fn builder_formats_with_prettyplease_when_asked() {
+    let root = tempfile::tempdir().expect("a temp dir");
+    fs::create_dir(root.path().join("tools")).expect("tools dir");
+    let tools = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/generated-check/tools");
+    for entry in fs::read_dir(&tools).expect("the reference tools") {
+        let path = entry.expect("an entry").path();
+        let name = path.file_name().expect("a file name");
+        fs::copy(&path, root.path().join("tools").join(name)).expect("copied");
+    }
+    let plain =
+        fs::read_to_string(builder(root.path()).compile().expect("compiles")).expect("written");
+    let formatted = fs::read_to_string(
+        builder(root.path())
+            .format(true)
+            .compile()
+            .expect("compiles"),
+    )
+    .expect("written");
+    let file = syn::parse_file(&plain).expect("Rust");
+    assert_eq!(
+        formatted,
+        format!("{}\n\n{}", codegen::HEADER, prettyplease::unparse(&file))
+    );
+    assert_ne!(formatted, plain);
+    // The same items, docs included.
+    let reparsed = syn::parse_file(&formatted).expect("Rust");
+    assert_eq!(
+        prettyplease::unparse(&reparsed),
+        prettyplease::unparse(&file)
+    );
+    assert!(formatted.contains("/// \\```rust\n"), "{formatted}");
+    assert!(
+        fs::read_to_string(
+            builder(root.path())
+                .format(false)
+                .compile()
+                .expect("compiles")
+        )
+        .expect("written")
+            == plain
+    );
+}
