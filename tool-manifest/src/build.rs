@@ -53,6 +53,8 @@ pub struct Builder {
     out_dir: Option<PathBuf>,
     crate_dir: Option<PathBuf>,
     emit_rerun_if_changed: bool,
+    #[cfg(feature = "format")]
+    format: bool,
 }
 
 impl Default for Builder {
@@ -70,6 +72,8 @@ impl Builder {
             out_dir: None,
             crate_dir: None,
             emit_rerun_if_changed: true,
+            #[cfg(feature = "format")]
+            format: false,
         }
     }
 
@@ -108,6 +112,17 @@ impl Builder {
     #[must_use]
     pub fn emit_rerun_if_changed(mut self, emit: bool) -> Self {
         self.emit_rerun_if_changed = emit;
+        self
+    }
+
+    /// Whether to lay the generated file out with prettyplease (feature `format`), as
+    /// prost-build's option of the same name does: easier to read when opened, at the cost of
+    /// parsing and printing it in every build. Default: `false`, the generator's own layout
+    /// (four spaces a level, one attribute, field or variant a line, however long).
+    #[cfg(feature = "format")]
+    #[must_use]
+    pub fn format(mut self, format: bool) -> Self {
+        self.format = format;
         self
     }
 
@@ -151,12 +166,42 @@ impl Builder {
         }
 
         let code = codegen::generate(&specs).map_err(BuildError::Codegen)?;
+        #[cfg(feature = "format")]
+        let code = if self.format {
+            prettyplease_layout(&code)
+        } else {
+            code
+        };
         let out = out_dir.join(&self.out_file);
         write_if_changed(&out, &code).map_err(|source| BuildError::Io {
             path: out.clone(),
             source,
         })?;
         Ok(out)
+    }
+}
+
+/// `code` laid out by prettyplease, after the generated line (a comment, which `syn` does not
+/// keep). Code that does not parse is returned as it is, for rustc to report.
+#[cfg(feature = "format")]
+fn prettyplease_layout(code: &str) -> String {
+    // `syn` and prettyplease recurse once per level of a nested type; a build script is
+    // usually unoptimized: a thread with room for the deepest schema a manifest may declare.
+    let formatted = std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .stack_size(64 << 20)
+            .spawn_scoped(scope, || {
+                syn::parse_file(code)
+                    .ok()
+                    .map(|file| prettyplease::unparse(&file))
+            })
+            .ok()?
+            .join()
+            .ok()?
+    });
+    match formatted {
+        Some(body) => format!("{}\n\n{body}", codegen::HEADER),
+        None => code.to_owned(),
     }
 }
 

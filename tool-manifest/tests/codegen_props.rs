@@ -1,9 +1,9 @@
 //! Whatever schema a spec holds, the generator and the docs renderer answer without panicking,
-//! and what the generator accepts is formatted Rust.
+//! and what the generator accepts is Rust that keeps every text of the spec exactly.
 
 mod codegen_support;
 
-use codegen_support::assert_formatted;
+use codegen_support::assert_rust;
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 use tool_manifest::{ToolSpec, codegen, docs};
@@ -97,7 +97,7 @@ proptest! {
             let tool = spec("match", schema);
             match codegen::generate(std::slice::from_ref(&tool)) {
                 Ok(code) => {
-                    assert_formatted(&code);
+                    assert_rust(&code);
                     prop_assert_eq!(codegen::generate(std::slice::from_ref(&tool)).ok(), Some(code));
                 }
                 Err(e) => prop_assert!(e.to_string().starts_with("tool `match`: input schema at `/")),
@@ -181,27 +181,47 @@ proptest! {
         let code = codegen::generate(std::slice::from_ref(&tool));
         prop_assert!(code.is_ok(), "{} rejected: {}", schema, code.unwrap_or_else(|e| e.to_string()));
         let code = code.unwrap_or_default();
-        assert_formatted(&code);
-        let file = syn::parse_file(&code);
-        prop_assert!(file.is_ok(), "not Rust:\n{}", code);
+        let file = assert_rust(&code);
         // Every type name in the module is declared once.
-        let mut names = Vec::new();
-        if let Ok(file) = file {
-            for item in file.items {
-                if let syn::Item::Mod(module) = item {
-                    for inner in module.content.map(|(_, items)| items).unwrap_or_default() {
-                        match inner {
-                            syn::Item::Struct(s) => names.push(s.ident.to_string()),
-                            syn::Item::Enum(e) => names.push(e.ident.to_string()),
-                            _ => {}
-                        }
-                    }
-                }
-            }
-        }
+        let names = file.types;
         let mut unique = names.clone();
         unique.sort();
         unique.dedup();
         prop_assert_eq!(unique.len(), names.len(), "duplicate type names: {:?}", names);
+    }
+}
+
+/// Text made of what Markdown, comments and string literals treat specially.
+fn hostile_text() -> impl Strategy<Value = String> {
+    let pieces = proptest::sample::select(vec![
+        "```", "~~~", "`", "~", "rust", "text", "> ", ">", "- ", "* ", "1. ", "2) ", " ", "    ",
+        "\t", "\n", "\r", "\r\n", "\"", "#", "\\", "*/", "/*", "//", "!", "\0", "\u{7}",
+        "\u{202e}", "\u{2069}", "\u{2028}", "é", "panic!()", "<div>",
+    ]);
+    proptest::collection::vec(pieces, 0..40).prop_map(|pieces| pieces.concat())
+}
+
+proptest! {
+    #[test]
+    fn any_text_is_kept_exactly_and_the_code_parses(
+        description in hostile_text(),
+        message in hostile_text(),
+        property in hostile_text(),
+    ) {
+        let mut tool = spec("self", json!({
+            "type": "object",
+            "description": description,
+            "properties": {"x": {"type": "string", "description": property, "default": message}}
+        }));
+        tool.description = description.clone();
+        tool.title = message.clone();
+        tool.errors[0].message = message.clone();
+        let code = codegen::generate(std::slice::from_ref(&tool)).expect("generates");
+        let file = assert_rust(&code);
+        prop_assert_eq!(file.meta("description"), [description, "e".to_owned()]);
+        prop_assert_eq!(file.meta("title"), [message.clone()]);
+        prop_assert_eq!(&file.meta("message")[0], &message);
+        let schema: Value = serde_json::from_str(&file.meta("input_schema")[0]).expect("JSON");
+        prop_assert_eq!(&schema, &tool.input_schema);
     }
 }

@@ -18,7 +18,9 @@ fn the_index_lists_every_tool_under_its_declared_safety() {
     assert!(
         readme.contains(
             "| `read-only` | reads state or outside data; changes nothing | \
-             [market_bars_query](market_bars_query.md), [panes_list](panes_list.md) |"
+             [big_values](big_values.md), [doc_fences](doc_fences.md), \
+             [market_bars_query](market_bars_query.md), [panes_list](panes_list.md), \
+             [quote_hashes](quote_hashes.md), [self](self.md) |"
         ),
         "{readme}"
     );

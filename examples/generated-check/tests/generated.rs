@@ -2,7 +2,8 @@
 //! exactly the declared metadata.
 
 use generated_check::tools::{
-    self, drawing_create, market_bars_query, panes_list, settings_update,
+    self, _self, big_values, doc_fences, drawing_create, market_bars_query, panes_list,
+    quote_hashes, settings_update,
 };
 use serde_json::{Value, json};
 use tool_runtime::__private::{schemars, serde};
@@ -41,6 +42,10 @@ fn every_example_deserializes_into_the_typed_input_and_back() {
     examples_round_trip::<market_bars_query::Input>(&market_bars_query::META);
     examples_round_trip::<panes_list::Input>(&panes_list::META);
     examples_round_trip::<settings_update::Input>(&settings_update::META);
+    examples_round_trip::<_self::Input>(&_self::META);
+    examples_round_trip::<big_values::Input>(&big_values::META);
+    examples_round_trip::<doc_fences::Input>(&doc_fences::META);
+    examples_round_trip::<quote_hashes::Input>(&quote_hashes::META);
 }
 
 #[test]
@@ -49,16 +54,20 @@ fn all_lists_every_tool_sorted_by_name() {
     assert_eq!(
         names,
         [
+            "big_values",
+            "doc_fences",
             "drawing_create",
             "market_bars_query",
             "panes_list",
+            "quote_hashes",
+            "self",
             "settings_update"
         ]
     );
     let mut sorted = names.clone();
     sorted.sort_unstable();
     assert_eq!(names, sorted);
-    assert!(std::ptr::eq(tools::ALL[0], &drawing_create::META));
+    assert!(std::ptr::eq(tools::ALL[2], &drawing_create::META));
 }
 
 #[test]
@@ -255,6 +264,10 @@ fn derived_schemas_stay_close_to_the_manifests() {
     derived_schema_matches::<market_bars_query::Input>(&market_bars_query::META);
     derived_schema_matches::<panes_list::Input>(&panes_list::META);
     derived_schema_matches::<settings_update::Input>(&settings_update::META);
+    derived_schema_matches::<_self::Input>(&_self::META);
+    derived_schema_matches::<big_values::Input>(&big_values::META);
+    derived_schema_matches::<doc_fences::Input>(&doc_fences::META);
+    derived_schema_matches::<quote_hashes::Input>(&quote_hashes::META);
 
     let derived =
         serde_json::to_value(schemars::schema_for!(market_bars_query::Input)).expect("serializes");

@@ -1,31 +1,38 @@
-//! Writing the generated items as Rust text, formatted as prettyplease formats them, with one
-//! blank line between items.
+//! Writing the generated items as Rust text.
 //!
-//! The items are described by small values ([`StructDef`], [`EnumDef`], [`Ty`], [`Expr`]) and
-//! printed line by line; what may need a line break (types, attributes, expressions) goes
-//! through the [`Printer`]'s line breaking.
+//! The layout is fixed, as prost-build writes its code: four spaces per level, one attribute,
+//! field, variant, match arm or struct field per line whatever its length, one blank line
+//! between items. Nothing is measured, so the text depends on nothing but the items.
+//!
+//! What comes from a manifest enters the text in three forms only, each safe for any content:
+//!
+//! - string literals, written by `str`'s `Debug` ([`lit`]);
+//! - doc comments ([`doc`]);
+//! - identifiers, which the caller builds from ASCII letters, digits and `_` (raw when they are
+//!   keywords).
+//!
+//! JSON values inside attributes are literals or JSON text parsed at run time ([`json_value`]).
+
+use std::fmt::{self, Write as _};
 
 use serde_json::Value;
 
-use super::pretty::{Break, INDENT, Printer};
+use crate::model::{Mode, Safety, ToolSpec};
+use crate::schema::{canonical_json, canonical_text};
 
-/// The lints the generated module allows: docs come from manifests, written for people and
-/// models, not for rustdoc.
-const MODULE_ALLOW: &[&str] = &[
-    "missing_docs",
-    "clippy::doc_lazy_continuation",
-    "clippy::doc_overindented_list_items",
-    "clippy::type_complexity",
-    "rustdoc::bare_urls",
-    "rustdoc::broken_intra_doc_links",
-    "rustdoc::invalid_html_tags",
-];
-
+/// The lints the generated module allows. Its docs are the manifests' texts, written for people
+/// and models, not for rustdoc and clippy (`clippy::doc_*`, `rustdoc::all`; `unknown_lints` for
+/// a toolchain older than one of these lints), and a NUL before a digit in a text is `\0` and
+/// the digit in a string literal (`clippy::octal_escapes`).
+const MODULE_ALLOW: &str = "missing_docs, unknown_lints, clippy::doc_lazy_continuation, \
+    clippy::doc_nested_refdefs, clippy::doc_overindented_list_items, \
+    clippy::doc_suspicious_footnotes, clippy::octal_escapes, clippy::type_complexity, \
+    rustdoc::all";
 const SERDE_CRATE: &str = "::tool_runtime::__private::serde";
 const SCHEMARS_CRATE: &str = "::tool_runtime::__private::schemars";
-const SERIALIZE: &str = "::tool_runtime::__private::serde::Serialize";
-const DESERIALIZE: &str = "::tool_runtime::__private::serde::Deserialize";
-const JSON_SCHEMA: &str = "::tool_runtime::__private::schemars::JsonSchema";
+const SERDE_DERIVES: &str = "::tool_runtime::__private::serde::Serialize, \
+    ::tool_runtime::__private::serde::Deserialize, \
+    ::tool_runtime::__private::schemars::JsonSchema";
 const JSON_VALUE: &str = "::tool_runtime::__private::serde_json::Value";
 
 /// A Rust type of the generated code.
@@ -43,6 +50,22 @@ pub(super) enum Ty {
     Option(Box<Ty>),
     /// `BTreeMap<String, T>`.
     Map(Box<Ty>),
+}
+
+impl fmt::Display for Ty {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Ty::String => f.write_str("String"),
+            Ty::I64 => f.write_str("i64"),
+            Ty::F64 => f.write_str("f64"),
+            Ty::Bool => f.write_str("bool"),
+            Ty::Value => f.write_str(JSON_VALUE),
+            Ty::Named(name) => f.write_str(name),
+            Ty::Vec(item) => write!(f, "Vec<{item}>"),
+            Ty::Option(inner) => write!(f, "Option<{inner}>"),
+            Ty::Map(value) => write!(f, "::std::collections::BTreeMap<String, {value}>"),
+        }
+    }
 }
 
 /// How a field is optional, as serde and schemars see it.
@@ -105,1134 +128,499 @@ pub(super) struct ErrorVariant<'a> {
     pub message: &'a str,
 }
 
-/// An expression of the frozen metadata.
-#[derive(Debug)]
-pub(super) enum Expr<'a> {
-    /// A string literal.
-    Str(&'a str),
-    /// A string literal holding JSON text (written by [`canonical_json`], which scanned it),
-    /// raw when it can be.
-    Json(&'a str, JsonScan),
-    Bool(bool),
-    Path(&'static str),
-    Call(&'static str, Box<Expr<'a>>),
-    /// `&[…]`.
-    Slice(Vec<Expr<'a>>),
-    Struct(&'static str, Vec<(&'static str, Expr<'a>)>),
+/// The text being written, and the depth of the lines to come.
+#[derive(Debug, Default)]
+pub(super) struct Out {
+    pub text: String,
+    depth: usize,
 }
 
-// ---------------------------------------------------------------------------------------------
-// Items
+impl Out {
+    /// A line at the current depth.
+    pub fn line(&mut self, text: impl fmt::Display) {
+        for _ in 0..self.depth {
+            self.text.push_str("    ");
+        }
+        // Writing to a `String` cannot fail.
+        let _ = writeln!(self.text, "{text}");
+    }
 
-/// `/// doc` lines, one per line of `text`.
+    /// A line that opens a block: the lines after it are one level deeper.
+    fn open(&mut self, text: impl fmt::Display) {
+        self.line(text);
+        self.depth += 1;
+    }
+
+    /// A line that closes a block, one level less deep.
+    fn close(&mut self, text: impl fmt::Display) {
+        self.depth = self.depth.saturating_sub(1);
+        self.line(text);
+    }
+
+    pub fn blank(&mut self) {
+        self.text.push('\n');
+    }
+}
+
+/// A Rust string literal of any text. `str`'s `Debug` writes it: quotes around the text with
+/// `"` and `\` escaped, and every control, text-direction or otherwise unprintable character as
+/// `\n`, `\r`, `\t`, `\0` or `\u{…}`, which are all escapes of Rust's string literals.
+pub(super) fn lit(text: &str) -> String {
+    format!("{text:?}")
+}
+
+/// `///` lines of text from a manifest (a description, a message).
 ///
-/// Code fences without a language become `text` fences and indented code blocks are
-/// un-indented, so that rustdoc does not compile descriptions as doctests. A line holding a
-/// character a comment must not hold (a control or a text-direction character) is written as
-/// a `#[doc = "…"]` attribute with the character escaped.
-pub(super) fn doc(p: &mut Printer, text: &str) {
+/// The text is Markdown, and rustdoc runs the Rust code blocks of every doc comment as doctests
+/// of the crate that includes the generated file: a description must never become one. So no
+/// line may open a code block, in whatever Markdown context it lands:
+///
+/// - a line whose text, after its indentation, block-quote markers (`>`) and list markers (`-`,
+///   `+`, `*`, `1.`, `1)`), starts with a fence (```` ``` ```` or `~~~`) gets a backslash before
+///   the fence, which Markdown then shows as text;
+/// - the indentation before and between those markers is cut to three spaces (a tab counts as
+///   four), one less than an indented code block needs.
+///
+/// Each line is looked at alone. Rewriting a fence's info string to `text` instead would keep
+/// the block shown as code, but needs to know which fence opens a block and which closes one,
+/// and that depends on the structure around it (block quotes, list items, HTML blocks) as only a
+/// full CommonMark parser knows it: one wrong guess lets a Rust block through.
+///
+/// A character a comment must not hold (a control or a text-direction character) is written as
+/// its `\u{…}` escape. `META` keeps the exact text.
+pub(super) fn doc(out: &mut Out, text: &str) {
     let text = text.trim();
     if text.is_empty() {
         return;
     }
-    // One line of printable ASCII without a fence: as it is.
-    if text
-        .bytes()
-        .all(|b| (0x20..0x7f).contains(&b) && b != b'`' && b != b'~')
-    {
-        p.line_parts(&["/// ", text]);
-        return;
-    }
-    let mut in_fence = false;
-    let mut previous_blank = true;
-    let mut in_indented = false;
-    let mut expanded;
     for line in text.lines().flat_map(|line| line.split('\r')) {
-        let mut line = line.trim_end();
-        if line.contains('\t') {
-            expanded = line.replace('\t', "    ");
-            line = &expanded;
-        }
-        let trimmed = line.trim_start();
-        let indent = line.len() - trimmed.len();
-        let mut out = line;
-        let mut fence_text = None;
-        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
-            if !in_fence {
-                let info = trimmed.trim_start_matches(['`', '~']).trim();
-                if info.is_empty() || info == "rust" || info.starts_with("rust,") {
-                    let fence = trimmed[..trimmed.len() - info.len()].trim_end();
-                    fence_text = Some(format!("{fence}text"));
-                }
-            }
-            in_fence = !in_fence;
-        } else if !in_fence {
-            if trimmed.is_empty() {
-                // a blank line neither starts nor ends an indented block
-            } else if indent >= 4 && (previous_blank || in_indented) {
-                in_indented = true;
-                out = trimmed;
-            } else {
-                in_indented = false;
-            }
-        }
-        previous_blank = trimmed.is_empty();
-        let out = fence_text.as_deref().unwrap_or(out);
-        doc_line(p, out);
-    }
-}
-
-fn doc_line(p: &mut Printer, line: &str) {
-    if line.is_empty() {
-        p.line("///");
-    } else if !line.bytes().all(|b| (0x20..0x7f).contains(&b))
-        && line.chars().any(is_comment_hostile)
-    {
-        let mut value = String::with_capacity(line.len() + 16);
-        value.push_str("#[doc = \" ");
-        escape_str(line, &mut value);
-        value.push_str("\"]");
-        p.line(&value);
-    } else {
-        p.line_parts(&["/// ", line]);
-    }
-}
-
-/// A character rustc refuses in a comment, or lints against (`text_direction_codepoint_in_…`).
-fn is_comment_hostile(c: char) -> bool {
-    (c.is_control() && c != '\t') || is_text_direction(c)
-}
-
-fn is_text_direction(c: char) -> bool {
-    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
-}
-
-/// `pub mod name { … }` with its items, each after a blank line but the first.
-pub(super) fn module(
-    p: &mut Printer,
-    doc_text: &str,
-    name: &str,
-    items: impl FnOnce(&mut Printer),
-) {
-    doc(p, doc_text);
-    fixed_attr(p, Fixed::ModuleAllow, "allow", |a| a.words(MODULE_ALLOW));
-    p.line_parts(&["pub mod ", name, " {"]);
-    p.indent(INDENT);
-    items(p);
-    p.indent(-INDENT);
-    p.line("}");
-}
-
-pub(super) fn type_def(p: &mut Printer, def: &TypeDef<'_>) {
-    match def {
-        TypeDef::Struct(def) => struct_def(p, def),
-        TypeDef::Enum(def) => enum_def(p, def),
-    }
-}
-
-fn struct_def(p: &mut Printer, def: &StructDef<'_>) {
-    doc(p, &def.doc);
-    let derive = if def.default {
-        Fixed::DeriveStructDefault
-    } else {
-        Fixed::DeriveStruct
-    };
-    fixed_attr(p, derive, "derive", |a| {
-        let derives: &[&str] = if def.default {
-            &[
-                "Debug",
-                "Clone",
-                "PartialEq",
-                "Default",
-                SERIALIZE,
-                DESERIALIZE,
-                JSON_SCHEMA,
-            ]
+        let line = doc_line(line);
+        if line.is_empty() {
+            out.line("///");
         } else {
-            &[
-                "Debug",
-                "Clone",
-                "PartialEq",
-                SERIALIZE,
-                DESERIALIZE,
-                JSON_SCHEMA,
-            ]
-        };
-        a.words(derives);
-    });
-    let serde = if def.deny_unknown_fields {
-        Fixed::SerdeCrateDeny
-    } else {
-        Fixed::SerdeCrate
-    };
-    fixed_attr(p, serde, "serde", |a| {
-        a.name_value("crate", SERDE_CRATE);
-        if def.deny_unknown_fields {
-            a.punct(',');
-            a.ident("deny_unknown_fields");
+            out.line(format_args!("/// {line}"));
         }
-    });
-    fixed_attr(p, Fixed::SchemarsCrate, "schemars", |a| {
-        a.name_value("crate", SCHEMARS_CRATE);
-    });
+    }
+}
+
+/// One line of [`doc`].
+fn doc_line(line: &str) -> String {
+    let line = line.trim_end().replace('\t', "    ");
+    let mut text = String::with_capacity(line.len() + 1);
+    let mut rest = line.as_str();
+    loop {
+        let unindented = rest.trim_start_matches(' ');
+        let indent = (rest.len() - unindented.len()).min(3);
+        text.extend(std::iter::repeat_n(' ', indent));
+        rest = unindented;
+        let marker = if rest.starts_with('>') {
+            1
+        } else {
+            list_marker(rest)
+        };
+        if marker == 0 {
+            break;
+        }
+        let (head, tail) = rest.split_at(marker);
+        text.push_str(head);
+        rest = tail;
+    }
+    if rest.starts_with("```") || rest.starts_with("~~~") {
+        text.push('\\');
+    }
+    for c in rest.chars() {
+        if (c.is_control() && c != '\t')
+            || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+        {
+            text.extend(c.escape_unicode());
+        } else {
+            text.push(c);
+        }
+    }
+    text
+}
+
+/// The length of the list marker `text` starts with (`-`, `+`, `*`, digits and `.` or `)`,
+/// then a space or the end of the line), 0 when none.
+fn list_marker(text: &str) -> usize {
+    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+    let len = match text.as_bytes().get(digits) {
+        Some(b'.' | b')') if digits > 0 => digits + 1,
+        Some(b'-' | b'+' | b'*') if digits == 0 => 1,
+        _ => return 0,
+    };
+    match text.as_bytes().get(len) {
+        None | Some(b' ') => len,
+        Some(_) => 0,
+    }
+}
+
+/// The module of one tool: its types, `Error` and `META`, a blank line apart.
+pub(super) fn tool_module(
+    out: &mut Out,
+    spec: &ToolSpec,
+    module: &str,
+    types: &[&TypeDef<'_>],
+    errors: &[ErrorVariant<'_>],
+) {
+    doc(out, &spec.description);
+    out.line(format_args!("#[allow({MODULE_ALLOW})]"));
+    out.open(format_args!("pub mod {module} {{"));
+    for item in types {
+        match item {
+            TypeDef::Struct(def) => struct_def(out, def),
+            TypeDef::Enum(def) => enum_def(out, def),
+        }
+        out.blank();
+    }
+    error_enum(out, &spec.name, errors);
+    out.blank();
+    meta(out, spec);
+    out.close("}");
+}
+
+fn struct_def(out: &mut Out, def: &StructDef<'_>) {
+    doc(out, &def.doc);
+    let default = if def.default { "Default, " } else { "" };
+    out.line(format_args!(
+        "#[derive(Debug, Clone, PartialEq, {default}{SERDE_DERIVES})]"
+    ));
+    let deny = if def.deny_unknown_fields {
+        ", deny_unknown_fields"
+    } else {
+        ""
+    };
+    out.line(format_args!("#[serde(crate = {SERDE_CRATE:?}{deny})]"));
+    out.line(format_args!("#[schemars(crate = {SCHEMARS_CRATE:?})]"));
     if def.fields.is_empty() {
-        p.line_parts(&["pub struct ", &def.name, " {}"]);
+        out.line(format_args!("pub struct {} {{}}", def.name));
         return;
     }
-    p.line_parts(&["pub struct ", &def.name, " {"]);
-    p.indent(INDENT);
+    out.open(format_args!("pub struct {} {{", def.name));
     for field in &def.fields {
-        field_def(p, field);
-    }
-    p.indent(-INDENT);
-    p.line("}");
-}
-
-fn field_def(p: &mut Printer, field: &FieldDef<'_>) {
-    doc(p, field.doc);
-    if let Some(property) = field.rename {
-        attr(p, "serde", |a| a.name_value("rename", property));
-    }
-    match field.presence {
-        Presence::Required => {}
-        Presence::RequiredNullable => {
-            fixed_attr(p, Fixed::SchemarsRequired, "schemars", |a| {
-                a.ident("required")
-            });
+        doc(out, field.doc);
+        if let Some(property) = field.rename {
+            out.line(format_args!("#[serde(rename = {})]", lit(property)));
         }
-        Presence::Optional => fixed_attr(p, Fixed::SerdeOptional, "serde", |a| {
-            a.ident("default");
-            a.punct(',');
-            a.name_value("skip_serializing_if", "Option::is_none");
-        }),
-    }
-    if !field.extend.is_empty() {
-        attr(p, "schemars", |a| {
-            a.ident("extend");
-            a.open(Delim::Paren);
-            for (i, (keyword, value)) in field.extend.iter().enumerate() {
-                if i > 0 {
-                    a.punct(',');
-                }
-                a.str_lit(keyword);
-                a.punct('=');
-                a.json(value);
+        match field.presence {
+            Presence::Required => {}
+            Presence::RequiredNullable => out.line("#[schemars(required)]"),
+            Presence::Optional => {
+                out.line("#[serde(default, skip_serializing_if = \"Option::is_none\")]");
             }
-            a.close(Delim::Paren);
-        });
+        }
+        if !field.extend.is_empty() {
+            let pairs: Vec<String> = field
+                .extend
+                .iter()
+                .map(|(keyword, value)| format!("{} = {}", lit(keyword), json_value(value)))
+                .collect();
+            out.line(format_args!("#[schemars(extend({}))]", pairs.join(", ")));
+        }
+        out.line(format_args!("pub {}: {},", field.ident, field.ty));
     }
-    p.flow_with(|p| {
-        p.word("pub ");
-        p.word(&field.ident);
-        p.word(": ");
-        ty(p, &field.ty);
-        p.word(",");
-    });
+    out.close("}");
 }
 
-fn enum_def(p: &mut Printer, def: &EnumDef<'_>) {
-    doc(p, def.doc);
-    fixed_attr(p, Fixed::DeriveEnum, "derive", |a| {
-        a.words(&[
-            "Debug",
-            "Clone",
-            "Copy",
-            "PartialEq",
-            "Eq",
-            "Hash",
-            SERIALIZE,
-            DESERIALIZE,
-            JSON_SCHEMA,
-        ]);
-    });
-    fixed_attr(p, Fixed::SerdeCrate, "serde", |a| {
-        a.name_value("crate", SERDE_CRATE);
-    });
-    fixed_attr(p, Fixed::SchemarsCrate, "schemars", |a| {
-        a.name_value("crate", SCHEMARS_CRATE);
-    });
-    allow_shared_affixes(p, def.variants.len());
-    p.line_parts(&["pub enum ", &def.name, " {"]);
-    p.indent(INDENT);
+/// A JSON value as `json!` takes it (schemars' `extend` hands each value to `json!`): a string,
+/// number, boolean or null as a literal; an array or an object as its JSON text in a string
+/// literal, parsed when the schema is derived. `json!` reads arrays and objects one token at a
+/// time, recursively, and 126 numbers or 45 keys are past the compiler's recursion limit.
+fn json_value(value: &Value) -> String {
+    match value {
+        Value::Null | Value::Bool(_) => value.to_string(),
+        Value::String(s) => lit(s),
+        Value::Number(n) => {
+            // `json!` types an integer literal without a suffix `i32`.
+            let suffix = if n.is_f64() || n.as_i64().is_some_and(|i| i32::try_from(i).is_ok()) {
+                ""
+            } else if n.is_u64() {
+                "u64"
+            } else {
+                "i64"
+            };
+            format!("{n}{suffix}")
+        }
+        Value::Array(_) | Value::Object(_) => format!(
+            "{}.parse::<{JSON_VALUE}>().unwrap_or_default()",
+            lit(&value.to_string())
+        ),
+    }
+}
+
+fn enum_def(out: &mut Out, def: &EnumDef<'_>) {
+    doc(out, def.doc);
+    out.line(format_args!(
+        "#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, {SERDE_DERIVES})]"
+    ));
+    out.line(format_args!("#[serde(crate = {SERDE_CRATE:?})]"));
+    out.line(format_args!("#[schemars(crate = {SCHEMARS_CRATE:?})]"));
+    allow_shared_affixes(out, def.variants.len());
+    out.open(format_args!("pub enum {} {{", def.name));
     for (variant, rename) in &def.variants {
         if let Some(word) = rename {
-            attr(p, "serde", |a| a.name_value("rename", word));
+            out.line(format_args!("#[serde(rename = {})]", lit(word)));
         }
-        p.line_parts(&[variant, ","]);
+        out.line(format_args!("{variant},"));
     }
-    p.indent(-INDENT);
-    p.line("}");
+    out.close("}");
 }
 
 /// Variants named after declared words often share a prefix or suffix (`PaneNotFound`,
 /// `DrawingNotFound`): that is not a naming mistake of the generated code.
-fn allow_shared_affixes(p: &mut Printer, variants: usize) {
+fn allow_shared_affixes(out: &mut Out, variants: usize) {
     if variants > 1 {
-        fixed_attr(p, Fixed::AllowVariantNames, "allow", |a| {
-            a.words(&["clippy::enum_variant_names"]);
-        });
+        out.line("#[allow(clippy::enum_variant_names)]");
     }
 }
 
 /// The `Error` enum of the declared codes and its `DeclaredError` impl, a blank line apart.
-pub(super) fn error_enum(p: &mut Printer, tool: &str, variants: &[ErrorVariant<'_>]) {
-    doc(p, &format!("The codes `{tool}` declares."));
-    fixed_attr(p, Fixed::DeriveError, "derive", |a| {
-        a.words(&["Debug", "Clone", "Copy", "PartialEq", "Eq", "Hash"]);
-    });
-    allow_shared_affixes(p, variants.len());
+fn error_enum(out: &mut Out, tool: &str, variants: &[ErrorVariant<'_>]) {
+    doc(out, &format!("The codes `{tool}` declares."));
+    out.line("#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]");
+    allow_shared_affixes(out, variants.len());
     if variants.is_empty() {
-        p.line("pub enum Error {}");
+        out.line("pub enum Error {}");
     } else {
-        p.line("pub enum Error {");
-        p.indent(INDENT);
+        out.open("pub enum Error {");
         for variant in variants {
-            doc(p, variant.message);
-            p.line_parts(&[&variant.ident, ","]);
+            doc(out, variant.message);
+            out.line(format_args!("{},", variant.ident));
         }
-        p.indent(-INDENT);
-        p.line("}");
+        out.close("}");
     }
-    p.blank_line();
-    p.line("impl ::tool_runtime::DeclaredError for Error {");
-    p.indent(INDENT);
-    p.line("fn code(&self) -> &'static str {");
-    p.indent(INDENT);
+    out.blank();
+    out.open("impl ::tool_runtime::DeclaredError for Error {");
+    out.open("fn code(&self) -> &'static str {");
     if variants.is_empty() {
-        p.line("match *self {}");
+        out.line("match *self {}");
     } else {
-        p.line("match *self {");
-        p.indent(INDENT);
+        out.open("match *self {");
         for variant in variants {
-            // `Error::Variant => "CODE",`, or the code in a block on its own line.
-            p.flow_with(|p| {
-                p.ibox(0);
-                p.word("Error::");
-                p.word(&variant.ident);
-                p.word(" => ");
-                p.neverbreak();
-                p.cbox(INDENT);
-                p.scan_break(Break {
-                    pre_break: Some('{'),
-                    ..Break::default()
-                });
-                p.word_with(variant.code.len() + 2, |out| str_lit(variant.code, out));
-                p.scan_break(Break {
-                    offset: -INDENT,
-                    post_break: "}",
-                    no_break: Some(','),
-                    ..Break::default()
-                });
-                p.end();
-                p.end();
-            });
+            out.line(format_args!(
+                "Error::{} => {},",
+                variant.ident,
+                lit(variant.code)
+            ));
         }
-        p.indent(-INDENT);
-        p.line("}");
+        out.close("}");
     }
-    p.indent(-INDENT);
-    p.line("}");
-    p.indent(-INDENT);
-    p.line("}");
+    out.close("}");
+    out.close("}");
 }
 
-/// `pub static NAME: TYPE = EXPR;` with its doc.
-pub(super) fn static_item(p: &mut Printer, doc_text: &str, head: &str, value: &Expr<'_>) {
-    doc(p, doc_text);
-    if let Expr::Struct(path, fields) = value
-        && breaks_into_lines(path, fields)
-    {
-        struct_lines(p, head, path, fields, "};");
-        return;
+/// `META`: the frozen `ToolMeta` of a spec. The schemas are in canonical form (keys sorted, no
+/// `$schema`), the examples' inputs with their keys sorted.
+fn meta(out: &mut Out, spec: &ToolSpec) {
+    doc(out, &format!("The frozen metadata of `{}`.", spec.name));
+    out.open("pub static META: ::tool_runtime::ToolMeta = ::tool_runtime::ToolMeta {");
+    out.line(format_args!("name: {},", lit(&spec.name)));
+    out.line(format_args!("title: {},", lit(&spec.title)));
+    out.line(format_args!("description: {},", lit(&spec.description)));
+    let safety = match spec.safety {
+        Safety::ReadOnly => "ReadOnly",
+        Safety::Destructive => "Destructive",
+    };
+    out.line(format_args!("safety: ::tool_runtime::Safety::{safety},"));
+    let mode = match spec.mode {
+        Mode::Parallel => "Parallel",
+        Mode::Sequential => "Sequential",
+    };
+    out.line(format_args!("mode: ::tool_runtime::Mode::{mode},"));
+    match &spec.category {
+        Some(category) => out.line(format_args!("category: Some({}),", lit(category))),
+        None => out.line("category: None,"),
     }
-    p.flow();
-    p.cbox(0);
-    p.word(head);
-    p.neverbreak();
-    expr(p, value);
-    p.word(";");
-    p.end();
-    p.finish();
-}
-
-/// A word: an expression that never breaks.
-fn is_word(e: &Expr<'_>) -> bool {
-    matches!(
-        e,
-        Expr::Str(_) | Expr::Json(..) | Expr::Path(_) | Expr::Bool(_)
-    )
-}
-
-/// Whether a struct expression is printed a field a line: its least width (path, ` {`, a
-/// space, `first: ""`) is more than the 34 columns a struct expression may take on one line,
-/// and its last field, printed here with its trailing comma, is a word.
-fn breaks_into_lines(path: &str, fields: &[(&str, Expr<'_>)]) -> bool {
-    fields
-        .first()
-        .is_some_and(|(first, _)| path.len() + first.len() + 7 > 34)
-        && fields.last().is_some_and(|(_, last)| is_word(last))
-}
-
-/// `{head}{path} {`, a field a line, `closer`.
-fn struct_lines(
-    p: &mut Printer,
-    head: &str,
-    path: &str,
-    fields: &[(&str, Expr<'_>)],
-    closer: &str,
-) {
-    p.line_parts(&[head, path, " {"]);
-    p.indent(INDENT);
-    for (member, value) in fields {
-        field_line(p, member, value);
+    out.line(format_args!(
+        "input_schema: ::tool_runtime::StaticSchema::Json({}),",
+        lit(&canonical_text(&spec.input_schema))
+    ));
+    match &spec.output_schema {
+        Some(schema) => out.line(format_args!(
+            "output_schema: Some(::tool_runtime::StaticSchema::Json({})),",
+            lit(&canonical_text(schema))
+        )),
+        None => out.line("output_schema: None,"),
     }
-    p.indent(-INDENT);
-    p.line(closer);
-}
-
-/// `member: value,` in a struct expression printed a field a line.
-fn field_line(p: &mut Printer, member: &str, value: &Expr<'_>) {
-    match value {
-        // A slice of structs that break: the slice breaks too, an element a line.
-        Expr::Slice(elems)
-            if !elems.is_empty()
-                && elems.iter().all(
-                    |e| matches!(e, Expr::Struct(path, fields) if breaks_into_lines(path, fields)),
-                ) =>
-        {
-            p.line_parts(&[member, ": &["]);
-            p.indent(INDENT);
-            for elem in elems {
-                if let Expr::Struct(path, fields) = elem {
-                    struct_lines(p, "", path, fields, "},");
-                }
-            }
-            p.indent(-INDENT);
-            p.line("],");
+    if spec.errors.is_empty() {
+        out.line("errors: &[],");
+    } else {
+        out.open("errors: &[");
+        for error in &spec.errors {
+            out.open("::tool_runtime::ErrorMeta {");
+            out.line(format_args!("code: {},", lit(&error.code)));
+            out.line(format_args!("message: {},", lit(&error.message)));
+            out.line(format_args!("retryable: {},", error.retryable));
+            out.line(format_args!(
+                "recommended_action: {},",
+                lit(&error.recommended_action)
+            ));
+            out.close("},");
         }
-        // A call of one word that does not fit: the word goes on a line of its own.
-        Expr::Call(func, arg) if is_word(arg) => {
-            let fits = p.try_one_line(|p| {
-                p.word(member);
-                p.word(": ");
-                p.ibox(0);
-                expr(p, value);
-                p.end();
-                p.word(",");
-            });
-            if !fits {
-                p.line_parts(&[member, ": ", func, "("]);
-                p.indent(INDENT);
-                p.line_with(|out| {
-                    word_text(arg, out);
-                    out.push(',');
-                });
-                p.indent(-INDENT);
-                p.line("),");
-            }
+        out.close("],");
+    }
+    if spec.examples.is_empty() {
+        out.line("examples: &[],");
+    } else {
+        out.open("examples: &[");
+        for example in &spec.examples {
+            out.open("::tool_runtime::ExampleMeta {");
+            out.line(format_args!("description: {},", lit(&example.description)));
+            out.line(format_args!(
+                "input: {},",
+                lit(&canonical_json(&example.input).to_string())
+            ));
+            out.close("},");
         }
-        _ => p.flow_with(|p| {
-            p.word(member);
-            p.word(": ");
-            p.ibox(0);
-            expr(p, value);
-            p.end();
-            p.word(",");
-        }),
+        out.close("],");
     }
-}
-
-/// The text of a word.
-fn word_text(e: &Expr<'_>, out: &mut String) {
-    match e {
-        Expr::Str(s) => str_lit(s, out),
-        Expr::Json(text, scan) => json_lit_scanned(text, *scan, out),
-        Expr::Path(path) => out.push_str(path),
-        Expr::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Expr::Call(..) | Expr::Slice(_) | Expr::Struct(..) => {}
-    }
+    out.line(format_args!("source: {},", lit(&spec.source)));
+    out.close("};");
 }
 
 /// `pub static ALL: &[&ToolMeta] = &[&module::META, …];`.
-pub(super) fn all_static(p: &mut Printer, doc_text: &str, modules: &[String]) {
-    doc(p, doc_text);
-    p.flow();
-    p.cbox(0);
-    p.word("pub static ALL: &[&::tool_runtime::ToolMeta] = ");
-    p.neverbreak();
-    p.word("&");
+pub(super) fn all_static(out: &mut Out, modules: &[String]) {
+    doc(out, "Every tool declared by the manifests, sorted by name.");
     if modules.is_empty() {
-        p.word("[]");
-    } else {
-        p.word("[");
-        p.cbox(INDENT);
-        p.zerobreak();
-        for (i, module) in modules.iter().enumerate() {
-            p.word("&");
-            p.word(module);
-            p.word("::META");
-            p.trailing_comma(i + 1 == modules.len());
-        }
-        p.offset(-INDENT);
-        p.end();
-        p.word("]");
-    }
-    p.word(";");
-    p.end();
-    p.finish();
-}
-
-// ---------------------------------------------------------------------------------------------
-// Types and expressions (prettyplease's `ty.rs`, `path.rs`, `expr.rs`)
-
-fn ty(p: &mut Printer, ty_: &Ty) {
-    match ty_ {
-        Ty::String => p.word("String"),
-        Ty::I64 => p.word("i64"),
-        Ty::F64 => p.word("f64"),
-        Ty::Bool => p.word("bool"),
-        Ty::Value => p.word(JSON_VALUE),
-        Ty::Named(name) => p.word(name),
-        Ty::Vec(item) => {
-            p.word("Vec");
-            generic_args(p, &[item]);
-        }
-        Ty::Option(inner) => {
-            p.word("Option");
-            generic_args(p, &[inner]);
-        }
-        Ty::Map(value) => {
-            p.word("::std::collections::BTreeMap");
-            generic_args(p, &[&Ty::String, value]);
-        }
-    }
-}
-
-fn generic_args(p: &mut Printer, args: &[&Ty]) {
-    p.word("<");
-    p.cbox(INDENT);
-    p.zerobreak();
-    for (i, arg) in args.iter().enumerate() {
-        ty(p, arg);
-        p.trailing_comma(i + 1 == args.len());
-    }
-    p.offset(-INDENT);
-    p.end();
-    p.word(">");
-}
-
-fn expr(p: &mut Printer, e: &Expr<'_>) {
-    match e {
-        Expr::Str(s) => p.word_with(s.len() + 2, |out| str_lit(s, out)),
-        Expr::Json(text, scan) => {
-            p.word_with(text.len() + 2, |out| json_lit_scanned(text, *scan, out));
-        }
-        Expr::Bool(b) => p.word(if *b { "true" } else { "false" }),
-        Expr::Path(path) => p.word(path),
-        Expr::Call(func, arg) => {
-            p.word(func);
-            p.word("(");
-            p.cbox(INDENT);
-            p.zerobreak();
-            expr(p, arg);
-            p.trailing_comma(true);
-            p.offset(-INDENT);
-            p.end();
-            p.word(")");
-        }
-        Expr::Slice(elems) => {
-            p.word("&");
-            if elems.is_empty() {
-                p.word("[]");
-                return;
-            }
-            p.word("[");
-            p.cbox(INDENT);
-            p.zerobreak();
-            for (i, elem) in elems.iter().enumerate() {
-                expr(p, elem);
-                p.trailing_comma(i + 1 == elems.len());
-            }
-            p.offset(-INDENT);
-            p.end();
-            p.word("]");
-        }
-        Expr::Struct(path, fields) => {
-            // `path { first: ""` is wider than a struct expression may be on one line.
-            if fields
-                .first()
-                .is_some_and(|(first, _)| path.len() + first.len() + 9 > 34)
-            {
-                p.will_break();
-            }
-            p.cbox(INDENT);
-            p.ibox(-INDENT);
-            p.word(path);
-            p.end();
-            p.word(" {");
-            p.space_if_nonempty();
-            for (i, (member, value)) in fields.iter().enumerate() {
-                p.word(member);
-                p.word(": ");
-                p.ibox(0);
-                expr(p, value);
-                p.end();
-                p.trailing_comma_or_space(i + 1 == fields.len());
-            }
-            p.offset(-INDENT);
-            p.end_with_max_width(34);
-            p.word("}");
-        }
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Attributes (prettyplease's `attr_tokens`)
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Delim {
-    Paren,
-    Brace,
-    Bracket,
-}
-
-/// The attributes that are always the same (at an indentation).
-#[derive(Debug, Clone, Copy)]
-enum Fixed {
-    ModuleAllow,
-    DeriveStruct,
-    DeriveStructDefault,
-    DeriveEnum,
-    DeriveError,
-    SerdeCrate,
-    SerdeCrateDeny,
-    SchemarsCrate,
-    AllowVariantNames,
-    SchemarsRequired,
-    SerdeOptional,
-}
-
-/// A fixed attribute, laid out once per indentation.
-fn fixed_attr(p: &mut Printer, key: Fixed, name: &str, args: impl Fn(&mut AttrArgs<'_>)) {
-    p.cached(key as u8, |p| attr(p, name, args));
-}
-
-/// `#[name(…)]` on a line of its own; `args` writes the tokens between the parentheses.
-fn attr(p: &mut Printer, name: &str, args: impl Fn(&mut AttrArgs<'_>)) {
-    p.flow_with(|p| {
-        p.word("#[");
-        p.word(name);
-        let mut a = AttrArgs {
-            p,
-            after_word: false,
-        };
-        a.open(Delim::Paren);
-        args(&mut a);
-        a.close(Delim::Paren);
-        a.p.word("]");
-    });
-}
-
-/// The tokens of an attribute, spaced and broken as prettyplease prints them: a space (a
-/// possible line break) between two words and after a comma, ` = ` around an equals sign, a
-/// box in every pair of parentheses.
-struct AttrArgs<'p> {
-    p: &'p mut Printer,
-    /// The last token was an identifier or a literal.
-    after_word: bool,
-}
-
-impl AttrArgs<'_> {
-    fn ident(&mut self, ident: &str) {
-        if self.after_word {
-            self.p.space();
-        }
-        self.p.word(ident);
-        self.after_word = true;
-    }
-
-    /// A path (`a::b::C`) or an identifier.
-    fn path(&mut self, path: &str) {
-        self.ident(path);
-    }
-
-    fn str_lit(&mut self, value: &str) {
-        if self.after_word {
-            self.p.space();
-        }
-        self.p.word_with(value.len() + 2, |out| str_lit(value, out));
-        self.after_word = true;
-    }
-
-    /// A number literal: `value`'s `Display`, then `suffix`; `.0` after a float without a
-    /// point (as `proc_macro2::Literal::f64_unsuffixed` writes it).
-    fn number(&mut self, value: impl std::fmt::Display, suffix: &str, float: bool) {
-        use std::fmt::Write as _;
-        if self.after_word {
-            self.p.space();
-        }
-        self.p.word_with(1, |out| {
-            let start = out.len();
-            let _ = write!(out, "{value}");
-            if float && !out.get(start..).is_some_and(|text| text.contains('.')) {
-                out.push_str(".0");
-            }
-            out.push_str(suffix);
-        });
-        self.after_word = true;
-    }
-
-    fn punct(&mut self, ch: char) {
-        if self.after_word && ch == '=' {
-            self.p.nbsp();
-        }
-        self.p.word(ch.encode_utf8(&mut [0; 4]));
-        match ch {
-            '=' => self.p.nbsp(),
-            ',' => self.p.space(),
-            _ => {}
-        }
-        self.after_word = false;
-    }
-
-    fn open(&mut self, delim: Delim) {
-        match delim {
-            Delim::Paren => {
-                self.p.word("(");
-                self.p.cbox(INDENT);
-                self.p.zerobreak();
-            }
-            Delim::Brace => self.p.word("{"),
-            Delim::Bracket => self.p.word("["),
-        }
-        self.after_word = false;
-    }
-
-    fn close(&mut self, delim: Delim) {
-        match delim {
-            Delim::Paren => {
-                self.p.zerobreak();
-                self.p.offset(-INDENT);
-                self.p.end();
-                self.p.word(")");
-            }
-            Delim::Brace => self.p.word("}"),
-            Delim::Bracket => self.p.word("]"),
-        }
-        self.after_word = false;
-    }
-
-    /// Paths separated by commas.
-    fn words(&mut self, words: &[&str]) {
-        for (i, word) in words.iter().enumerate() {
-            if i > 0 {
-                self.punct(',');
-            }
-            self.path(word);
-        }
-    }
-
-    /// `name = "value"`.
-    fn name_value(&mut self, name: &str, value: &str) {
-        self.ident(name);
-        self.punct('=');
-        self.str_lit(value);
-    }
-
-    /// A JSON value in the syntax of `serde_json::json!`.
-    fn json(&mut self, value: &Value) {
-        match value {
-            Value::Null => self.ident("null"),
-            Value::Bool(b) => self.ident(if *b { "true" } else { "false" }),
-            Value::Number(n) => {
-                // `json!` gives unsuffixed integers the type `i32`: larger ones need a suffix.
-                let small = n.as_i64().is_some_and(|i| i32::try_from(i).is_ok());
-                if let Some(i) = n.as_u64() {
-                    self.number(i, if small { "" } else { "u64" }, false);
-                } else if let Some(i) = n.as_i64() {
-                    if small {
-                        self.punct('-');
-                        self.number(i.unsigned_abs(), "", false);
-                    } else {
-                        self.number(i, "i64", false);
-                    }
-                } else {
-                    let f = n.as_f64().unwrap_or_default();
-                    if f.is_sign_negative() {
-                        self.punct('-');
-                    }
-                    self.number(f.abs(), "", true);
-                }
-            }
-            Value::String(s) => self.str_lit(s),
-            Value::Array(items) => {
-                self.open(Delim::Bracket);
-                for (i, item) in items.iter().enumerate() {
-                    if i > 0 {
-                        self.punct(',');
-                    }
-                    self.json(item);
-                }
-                self.close(Delim::Bracket);
-            }
-            Value::Object(map) => {
-                self.open(Delim::Brace);
-                for (i, (key, item)) in map.iter().enumerate() {
-                    if i > 0 {
-                        self.punct(',');
-                    }
-                    self.str_lit(key);
-                    self.punct(':');
-                    self.json(item);
-                }
-                self.close(Delim::Brace);
-            }
-        }
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Literals
-
-/// A string literal, escaped as `proc_macro2::Literal::string` escapes it.
-pub(super) fn str_lit(value: &str, out: &mut String) {
-    out.reserve(value.len() + 2);
-    out.push('"');
-    escape_str(value, out);
-    out.push('"');
-}
-
-/// The bytes a Rust string literal holds as they are: printable ASCII but `"` and `\`.
-const RUST_PLAIN: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut b = b' ';
-    while b <= b'~' {
-        table[b as usize] = b != b'"' && b != b'\\';
-        b += 1;
-    }
-    table
-};
-
-fn escape_str(value: &str, out: &mut String) {
-    let mut rest = value;
-    loop {
-        // Printable ASCII stands as it is, but `"` and `\`.
-        let plain = rest
-            .bytes()
-            .position(|b| !RUST_PLAIN[usize::from(b)])
-            .unwrap_or(rest.len());
-        let (head, tail) = rest.split_at(plain);
-        out.push_str(head);
-        let mut chars = tail.chars();
-        let Some(ch) = chars.next() else {
-            return;
-        };
-        if ch == '\0' {
-            let octal_next = chars
-                .as_str()
-                .starts_with(|next| ('0'..='7').contains(&next));
-            out.push_str(if octal_next { r"\x00" } else { r"\0" });
-        } else {
-            out.extend(ch.escape_debug());
-        }
-        rest = chars.as_str();
-    }
-}
-
-/// The canonical JSON text of a value (compact, object keys sorted), as
-/// `crate::schema::canonical_text` writes it, without building the sorted copy first; `$schema`
-/// is left out of the root object when `drop_schema_key` is set.
-pub(super) fn canonical_json(
-    value: &Value,
-    drop_schema_key: bool,
-    out: &mut String,
-    scan: &mut JsonScan,
-) {
-    match value {
-        Value::Null => out.push_str("null"),
-        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Number(n) => {
-            use std::fmt::Write as _;
-            let _ = write!(out, "{n}");
-        }
-        Value::String(s) => json_string(s, out, scan),
-        Value::Array(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                canonical_json(item, false, out, scan);
-            }
-            out.push(']');
-        }
-        Value::Object(map) => {
-            out.push('{');
-            let mut first = true;
-            let mut entry = |key: &str, item: &Value, out: &mut String| {
-                if drop_schema_key && key == "$schema" {
-                    return;
-                }
-                if !first {
-                    out.push(',');
-                }
-                first = false;
-                json_string(key, out, scan);
-                out.push(':');
-                canonical_json(item, false, out, scan);
-            };
-            if map.keys().is_sorted() {
-                for (key, item) in map {
-                    entry(key, item, out);
-                }
-            } else {
-                let mut entries: Vec<(&String, &Value)> = map.iter().collect();
-                entries.sort_by(|a, b| a.0.cmp(b.0));
-                for (key, item) in entries {
-                    entry(key, item, out);
-                }
-            }
-            out.push('}');
-        }
-    }
-}
-
-/// What writing JSON text as a raw string literal needs to know of it.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(super) struct JsonScan {
-    /// The longest run of `#` right after a `"`.
-    pub hashes_after_quote: usize,
-    /// A 0xE2 byte: the text may hold a text-direction character.
-    pub maybe_text_direction: bool,
-}
-
-impl JsonScan {
-    fn hashes_at(&mut self, text: &str) {
-        let run = text.bytes().take_while(|&b| b == b'#').count();
-        self.hashes_after_quote = self.hashes_after_quote.max(run);
-    }
-}
-
-/// The bytes [`json_string`] looks at: what JSON escapes, and 0xE2.
-const JSON_SPECIAL: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut b = 0;
-    while b < 0x20 {
-        table[b] = true;
-        b += 1;
-    }
-    table[b'"' as usize] = true;
-    table[b'\\' as usize] = true;
-    table[0xE2] = true;
-    table
-};
-
-/// A JSON string, escaped as `serde_json` escapes it.
-fn json_string(value: &str, out: &mut String, scan: &mut JsonScan) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    out.push('"');
-    scan.hashes_at(value);
-    let mut rest = value;
-    loop {
-        let plain = rest
-            .bytes()
-            .position(|b| JSON_SPECIAL[usize::from(b)])
-            .unwrap_or(rest.len());
-        let (head, tail) = rest.split_at(plain);
-        out.push_str(head);
-        let Some(&b) = tail.as_bytes().first() else {
-            break;
-        };
-        if b == 0xE2 {
-            // The first byte of U+2000–U+2FFF: the character as it is.
-            scan.maybe_text_direction = true;
-            let mut chars = tail.chars();
-            if let Some(c) = chars.next() {
-                out.push(c);
-            }
-            rest = chars.as_str();
-            continue;
-        }
-        match b {
-            b'"' => {
-                out.push_str("\\\"");
-                scan.hashes_at(tail.get(1..).unwrap_or_default());
-            }
-            b'\\' => out.push_str("\\\\"),
-            0x08 => out.push_str("\\b"),
-            0x0c => out.push_str("\\f"),
-            b'\n' => out.push_str("\\n"),
-            b'\r' => out.push_str("\\r"),
-            b'\t' => out.push_str("\\t"),
-            _ => {
-                out.push_str("\\u00");
-                out.push(char::from(HEX[usize::from(b >> 4)]));
-                out.push(char::from(HEX[usize::from(b & 0xf)]));
-            }
-        }
-        rest = tail.get(1..).unwrap_or_default();
-    }
-    out.push('"');
-}
-
-/// JSON text scanned by hand, for the tests of [`json_lit_scanned`].
-#[cfg(test)]
-fn json_lit(text: &str, out: &mut String) {
-    let mut scan = JsonScan {
-        maybe_text_direction: text.bytes().any(|b| b == b'\r' || b == 0xE2),
-        ..JsonScan::default()
-    };
-    for (i, _) in text.match_indices('"') {
-        scan.hashes_at(text.get(i + 1..).unwrap_or_default());
-    }
-    json_lit_scanned(text, scan, out);
-}
-
-/// JSON text as a raw string literal (`r#"…"#`, with as many `#` as it takes), readable in
-/// the generated file; as an escaped literal when it holds a character a raw string must not
-/// (a carriage return, a text-direction character). `scan` is what [`canonical_json`] found
-/// while writing the text.
-fn json_lit_scanned(text: &str, scan: JsonScan, out: &mut String) {
-    if scan.maybe_text_direction && text.chars().any(|c| c == '\r' || is_text_direction(c)) {
-        str_lit(text, out);
+        out.line("pub static ALL: &[&::tool_runtime::ToolMeta] = &[];");
         return;
     }
-    let longest = scan.hashes_after_quote;
-    let hashes = longest + 1;
-    out.reserve(text.len() + 3 + 2 * hashes);
-    out.push('r');
-    out.extend(std::iter::repeat_n('#', hashes));
-    out.push('"');
-    out.push_str(text);
-    out.push('"');
-    out.extend(std::iter::repeat_n('#', hashes));
+    out.open("pub static ALL: &[&::tool_runtime::ToolMeta] = &[");
+    for module in modules {
+        out.line(format_args!("&{module}::META,"));
+    }
+    out.close("];");
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn printed(write: impl FnOnce(&mut Printer)) -> String {
-        let mut p = Printer::with_capacity(0);
-        write(&mut p);
-        p.into_string()
+    fn docs(text: &str) -> String {
+        let mut out = Out::default();
+        doc(&mut out, text);
+        out.text
     }
 
     #[test]
-    fn json_literals_are_raw_strings_that_survive_quotes_and_hashes() {
-        let text = r##"{"a":"\"#"}"##;
-        let mut lit = String::new();
-        json_lit(text, &mut lit);
-        assert!(lit.starts_with("r##\""), "{lit}");
-        let parsed: syn::LitStr = syn::parse_str(&lit).expect("a string literal");
-        assert_eq!(parsed.value(), text);
-
-        // A carriage return or a text-direction character cannot stand in a raw string.
-        for text in ["{\"a\":\"\r\"}", "{\"a\":\"\u{202e}\"}"] {
-            let mut lit = String::new();
-            json_lit(text, &mut lit);
-            assert!(lit.starts_with('"') && lit.is_ascii(), "{lit}");
-            let parsed: syn::LitStr = syn::parse_str(&lit).expect("a string literal");
+    fn string_literals_hold_any_text() {
+        // Every character, with the ones a literal treats specially next to each other.
+        let mut every_char: String = (0..=0x10_FFFF).filter_map(char::from_u32).collect();
+        every_char.push_str("\"#\"## \\\\\" \r\n \0 7 \u{202e}");
+        for text in [every_char.as_str(), "", "\"", "\\", "\u{0}7", "\r"] {
+            let parsed: syn::LitStr = syn::parse_str(&lit(text)).expect("a string literal");
             assert_eq!(parsed.value(), text);
         }
+        // A quote and 255 hashes need no raw string.
+        let hashes = format!("\"{}", "#".repeat(255));
+        assert_eq!(lit(&hashes), format!("\"\\\"{}\"", "#".repeat(255)));
     }
 
     #[test]
-    fn canonical_json_is_the_text_of_the_schema_module() {
-        let mut every_char = String::new();
-        for c in (0u32..0x300).chain([0x2028, 0x202e, 0x1f600]) {
-            every_char.extend(char::from_u32(c));
-        }
-        let value = serde_json::json!({
-            "$schema": "x",
-            "b": [1, -2, 0.5, 1e300, -0.0, 18446744073709551615_u64, null, true, false],
-            "a": {"z": every_char, "y": {"$schema": "kept below the root"}, "": []},
-            every_char.clone(): {}
-        });
-        let mut text = String::new();
-        let mut scan = JsonScan::default();
-        canonical_json(&value, true, &mut text, &mut scan);
-        assert_eq!(text, crate::schema::canonical_text(&value));
-        text.clear();
-        let mut second = JsonScan::default();
-        canonical_json(&value, false, &mut text, &mut second);
-        assert_eq!(text, crate::schema::canonical_json(&value).to_string());
-        assert!(scan.maybe_text_direction);
-
-        // The scan made while writing is the scan of the text.
-        for value in [
-            serde_json::json!({"#a": "##b", "c": "x\"###y", "d": ["\u{202e}"]}),
-            serde_json::json!({"a": "#", "b": "\u{2028}"}),
-            serde_json::json!(["plain", 1]),
-        ] {
-            let mut text = String::new();
-            let mut scan = JsonScan::default();
-            canonical_json(&value, false, &mut text, &mut scan);
-            let (mut written, mut scanned) = (String::new(), String::new());
-            json_lit_scanned(&text, scan, &mut written);
-            json_lit(&text, &mut scanned);
-            assert_eq!(written, scanned, "{text}");
-            let parsed: syn::LitStr = syn::parse_str(&written).expect("a string literal");
-            assert_eq!(parsed.value(), text);
-        }
-    }
-
-    #[test]
-    fn string_literals_are_escaped_as_proc_macro2_escapes_them() {
-        for text in [
-            "",
-            "plain",
-            "q\"uote",
-            "back\\slash",
-            "it's",
-            "nul\0",
-            "nul\u{0}7",
-            "tab\t",
-            "new\nline",
-            "é ü 漢字",
-            "\u{202e}",
-            "\u{7f}",
-            "\u{301}",
-        ] {
-            let mut lit = String::new();
-            str_lit(text, &mut lit);
-            assert_eq!(
-                lit,
-                proc_macro2::Literal::string(text).to_string(),
-                "{text:?}"
-            );
-            let parsed: syn::LitStr = syn::parse_str(&lit).expect("a string literal");
-            assert_eq!(parsed.value(), text);
-        }
-    }
-
-    #[test]
-    fn json_numbers_outside_i32_carry_a_suffix() {
-        let value = serde_json::json!([1, -2, 4102444800_u64, -5000000000_i64, 0.5, -1.0]);
-        let text = printed(|p| attr(p, "a", |a| a.json(&value)));
+    fn json_values_in_attributes_are_literals_or_text() {
+        let attr = |value: Value| json_value(&value);
+        assert_eq!(attr(serde_json::json!(1)), "1");
+        assert_eq!(attr(serde_json::json!(-2)), "-2");
+        assert_eq!(attr(serde_json::json!(4_102_444_800_u64)), "4102444800u64");
         assert_eq!(
-            text,
-            "#[a([1, -2, 4102444800u64, -5000000000i64, 0.5, -1.0])]\n"
+            attr(serde_json::json!(-5_000_000_000_i64)),
+            "-5000000000i64"
+        );
+        assert_eq!(attr(serde_json::json!(1e300)), "1e+300");
+        assert_eq!(attr(serde_json::json!(-1.5)), "-1.5");
+        assert_eq!(attr(serde_json::json!(3.0)), "3.0");
+        // Every number is a Rust literal (after a `-`) of the same value.
+        for n in [
+            1e300,
+            1.5e-7,
+            -0.0,
+            3.0,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+            5e-324,
+        ] {
+            let text = attr(serde_json::json!(n));
+            let literal: syn::LitFloat = syn::parse_str(text.trim_start_matches('-'))
+                .unwrap_or_else(|e| panic!("{text}: {e}"));
+            let parsed: f64 = literal.base10_parse().expect("a float");
+            assert_eq!(parsed, n.abs(), "{text}");
+        }
+        assert_eq!(attr(serde_json::json!(null)), "null");
+        assert_eq!(attr(serde_json::json!("a\"b")), r#""a\"b""#);
+        let numbers: Vec<u32> = (1..=126).collect();
+        let text = attr(serde_json::json!(numbers));
+        assert!(
+            text.starts_with(r#""[1,2,3,"#)
+                && text.ends_with(&format!(".parse::<{JSON_VALUE}>().unwrap_or_default()")),
+            "{text}"
+        );
+        assert_eq!(
+            attr(serde_json::json!({"b": [], "a": {"c": "\""}})),
+            format!(
+                r#""{{\"a\":{{\"c\":\"\\\"\"}},\"b\":[]}}".parse::<{JSON_VALUE}>().unwrap_or_default()"#
+            )
         );
     }
 
     #[test]
-    fn doc_comments_do_not_become_doctests() {
-        let text = printed(|p| {
-            doc(
-                p,
-                "Intro.\n\n```\nlet x = 1;\n```\n\n    indented code\n    more",
-            );
-        });
+    fn fences_are_escaped_wherever_they_stand() {
+        let text = "Intro.\n\n```\nlet x = 1;\n```\n\n~~~rust\nx\n~~~\n   ```should_panic\n\
+            > ```\n> > ~~~\n- ```\n1. ```rust\n10) ~~~\n> - ```\n* + - ```\n\
+            Not fences: ``inline``, a ``` in text, -```, 1.```";
         assert_eq!(
-            text,
-            "/// Intro.\n///\n/// ```text\n/// let x = 1;\n/// ```\n///\n/// indented code\n/// more\n"
+            docs(text),
+            "/// Intro.\n///\n/// \\```\n/// let x = 1;\n/// \\```\n///\n/// \\~~~rust\n/// x\n\
+             /// \\~~~\n///    \\```should_panic\n/// > \\```\n/// > > \\~~~\n/// - \\```\n\
+             /// 1. \\```rust\n/// 10) \\~~~\n/// > - \\```\n/// * + - \\```\n\
+             /// Not fences: ``inline``, a ``` in text, -```, 1.```\n"
         );
     }
 
     #[test]
-    fn doc_lines_with_characters_a_comment_must_not_hold_are_attributes() {
-        let text = printed(|p| doc(p, "a\rb \u{202e}c\u{7}"));
-        assert_eq!(text, "/// a\n#[doc = \" b \\u{202e}c\\u{7}\"]\n");
+    fn indentation_stops_short_of_a_code_block() {
+        let text = "Intro.\n\n    indented\n\ttabbed\n>     quoted\n-     listed\n  -  nested\n\
+            >>  \t deep";
+        assert_eq!(
+            docs(text),
+            "/// Intro.\n///\n///    indented\n///    tabbed\n/// >   quoted\n/// -   listed\n\
+             ///   -  nested\n/// >>   deep\n"
+        );
+    }
+
+    #[test]
+    fn characters_a_comment_must_not_hold_are_escaped() {
+        assert_eq!(
+            docs("a\rb\r\nc \u{202e}d\u{2069} bell\u{7} nul\0 é"),
+            "/// a\n/// b\n/// c \\u{202e}d\\u{2069} bell\\u{7} nul\\u{0} é\n"
+        );
+        // A control at the start of a line is text, not indentation.
+        assert_eq!(docs("a\n\u{c}    ```"), "/// a\n/// \\u{c}    ```\n");
+    }
+
+    #[test]
+    fn plain_text_is_written_as_it_is() {
+        let text = "Reads bars.\n\n- `interval`: one of `1m`, `1h`.\n  More on it.\n\n> A quote.\n\n\
+            # A heading\n1. First";
+        let expected: String = text
+            .lines()
+            .map(|line| {
+                if line.is_empty() {
+                    "///\n".to_owned()
+                } else {
+                    format!("/// {line}\n")
+                }
+            })
+            .collect();
+        assert_eq!(docs(text), expected);
+        assert_eq!(docs("  \n "), "");
+    }
+
+    #[test]
+    fn types_are_written_with_their_paths() {
+        let ty = Ty::Option(Box::new(Ty::Map(Box::new(Ty::Vec(Box::new(Ty::Value))))));
+        assert_eq!(
+            ty.to_string(),
+            format!("Option<::std::collections::BTreeMap<String, Vec<{JSON_VALUE}>>>")
+        );
     }
 }
