@@ -69,7 +69,7 @@ pub fn tool_def(input: TokenStream) -> TokenStream {
         Err(error) => {
             return syn::Error::new(
                 error.span(),
-                "expected the path of a `#[tool]` function, like `tool_def!(tools::panes_list)`",
+                "expected the path of a `#[tool]` function, like `tool_def!(tools::my_tool)`",
             )
             .into_compile_error();
         }
