@@ -133,8 +133,7 @@ fn example(key: &str) -> String {
         "safety" => accepted_values("safety", Safety::ACCEPTED),
         "mode" => accepted_values("mode", Mode::ACCEPTED),
         "manifest" => {
-            "`manifest = crate::tools::drawing_create` (the module generated for the tool)"
-                .to_owned()
+            "`manifest = crate::tools::my_tool` (the module generated for the tool)".to_owned()
         }
         _ => format!("`{key} = \"...\"`"),
     }
@@ -240,7 +239,7 @@ fn manifest_path(value: &Expr, errors: &mut Errors) -> Option<Path> {
             errors.push(syn::Error::new_spanned(
                 value,
                 "expected `manifest` to be the path of the module generated for the tool, \
-                 like `manifest = crate::tools::drawing_create`",
+                 like `manifest = crate::tools::my_tool`",
             ));
             None
         }

@@ -4,7 +4,10 @@
 //! `__tool_def_<fn name>() -> ::tool_runtime::ToolDef<C>` holding the tool's frozen metadata
 //! `static` and its adapter; `tool_def!(path::to::f)` calls it. The per-tool code is a few
 //! `const`s (where a wrong input or return type is reported, once, on the type) and one call
-//! into `::tool_runtime::__private`, which does the work.
+//! into `::tool_runtime::__private`, which does the work. With a mistake in the attribute or
+//! the function, the function is emitted with the errors and a fallback definition of the same
+//! name and signature (see [`fallback_def_fn`]), so that one mistake stays one error even where
+//! the tool is used.
 //!
 //! # Spans
 //!
@@ -20,14 +23,15 @@ use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
-use syn::{Item, ItemFn, Path};
+use syn::{GenericParam, Item, ItemFn, Path};
 use tool_manifest::{Mode, Safety};
 
-use crate::ast::{Errors, Param, ToolFn, type_text};
+use crate::ast::{Context, Errors, Param, ToolFn, type_text};
 use crate::attr;
 use crate::valid::{self, CodeFirst, ManifestBound, Tool};
 
-/// `#[tool(...)]` on `item`. On any mistake: the item unchanged plus every error.
+/// `#[tool(...)]` on `item`. On any mistake: the item unchanged, every error, and for a
+/// function a fallback definition (see [`fallback_def_fn`]).
 pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     let mut errors = Errors::default();
     let parsed = match syn::parse2::<Item>(item.clone()) {
@@ -49,7 +53,9 @@ pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     let function = ToolFn::from_item(&parsed, &mut errors);
     let tool = valid::check(&args, &function, &mut errors);
     if let Err(error) = errors.into_result() {
-        return with_errors(item, error);
+        let fallback = fallback_def_fn(&function, Spans::of(&parsed));
+        let errors = error.into_compile_error();
+        return quote! { #item #errors #fallback };
     }
     match tool {
         Some(tool) => {
@@ -69,7 +75,7 @@ pub fn tool_def(input: TokenStream) -> TokenStream {
         Err(error) => {
             return syn::Error::new(
                 error.span(),
-                "expected the path of a `#[tool]` function, like `tool_def!(tools::panes_list)`",
+                "expected the path of a `#[tool]` function, like `tool_def!(tools::my_tool)`",
             )
             .into_compile_error();
         }
@@ -208,9 +214,7 @@ pub(crate) fn tool_def_fn(function: &ToolFn<'_>, tool: &Tool<'_>, spans: Spans) 
     let Spans { at, .. } = spans;
     let semi = spans.semi();
     let item: &ItemFn = function.item;
-    let vis = respan(item.vis.to_token_stream(), at);
     let ident = function.ident();
-    let def = def_ident(ident);
     let private = quote_spanned!(at=> ::tool_runtime::__private);
     // The checks of the input and return types carry the span of those types, so that their
     // errors point at them.
@@ -273,33 +277,75 @@ pub(crate) fn tool_def_fn(function: &ToolFn<'_>, tool: &Tool<'_>, spans: Spans) 
             #meta, __args, __INPUT.deserialize, __RETURN.finish, #callback,
         )
     );
-    let (generics, context_ty, constructor) = match &function.context {
-        None => (
-            quote_spanned!(at=> <__C>),
-            quote_spanned!(at=> __C),
-            quote_spanned!(at=> shared),
-        ),
-        Some(context) => {
-            let elem = &context.reference.elem;
-            let constructor = if context.is_mut() {
-                quote_spanned!(at=> exclusive)
-            } else {
-                quote_spanned!(at=> shared)
-            };
-            (TokenStream::new(), quote!(#elem), constructor)
-        }
+    let constructor = match &function.context {
+        Some(context) if context.is_mut() => quote_spanned!(at=> exclusive),
+        _ => quote_spanned!(at=> shared),
     };
-    // The body ends where the signature does (see `Spans`).
-    let mut body = Group::new(
-        Delimiter::Brace,
+    let head = def_head(function, function.context.as_ref(), spans);
+    let body = def_body(
         quote_spanned! {at=>
             #input_fns
             const __RETURN: #private::ReturnFns<#output> = #return_fns #semi
             #checks
             #private::#constructor(#meta, #adapter)
         },
+        spans,
     );
-    body.set_span(spans.end);
+    quote!(#head #body)
+}
+
+/// The definition emitted beside the errors of a tool with a mistake: the same name and
+/// signature as the real one, so that `tool_def!(f)` elsewhere still resolves and type-checks
+/// instead of adding "cannot find function `__tool_def_f`" to the one error of the mistake.
+/// Its body is `unreachable!()`: it is never run, since the crate does not compile.
+///
+/// A context type that names a type or const parameter of the (then generic, so mistaken)
+/// function cannot be named outside it: the fallback is then generic over its context, as the
+/// definition of a tool without context is. A method (it takes `self`) gets none: `tool_def!`
+/// cannot name it, and in a trait impl an extra function would be an error of its own.
+fn fallback_def_fn(function: &ToolFn<'_>, spans: Spans) -> TokenStream {
+    if function.item.sig.receiver().is_some() {
+        return TokenStream::new();
+    }
+    let generics = &function.item.sig.generics;
+    let context = function
+        .context
+        .as_ref()
+        .filter(|context| !names_any_of(context.reference.elem.to_token_stream(), generics));
+    let head = def_head(function, context, spans);
+    let body = def_body(quote_spanned!(spans.at=> ::core::unreachable!()), spans);
+    quote!(#head #body)
+}
+
+/// Whether `tokens` name one of the type or const parameters of `generics`.
+fn names_any_of(tokens: TokenStream, generics: &syn::Generics) -> bool {
+    tokens.into_iter().any(|token| match token {
+        TokenTree::Ident(ident) => generics.params.iter().any(|param| match param {
+            GenericParam::Type(ty) => ty.ident == ident,
+            GenericParam::Const(constant) => constant.ident == ident,
+            GenericParam::Lifetime(_) => false,
+        }),
+        TokenTree::Group(group) => names_any_of(group.stream(), generics),
+        TokenTree::Punct(_) | TokenTree::Literal(_) => false,
+    })
+}
+
+/// The definition function up to its body:
+/// `fn __tool_def_<fn name><__C>() -> ::tool_runtime::ToolDef<__C>` without a context,
+/// `fn __tool_def_<fn name>() -> ::tool_runtime::ToolDef<C>` with `&C` or `&mut C`; with the
+/// function's visibility and `cfg`s.
+fn def_head(function: &ToolFn<'_>, context: Option<&Context<'_>>, spans: Spans) -> TokenStream {
+    let at = spans.at;
+    let item: &ItemFn = function.item;
+    let vis = respan(item.vis.to_token_stream(), at);
+    let def = def_ident(function.ident());
+    let (generics, context_ty) = match context {
+        None => (quote_spanned!(at=> <__C>), quote_spanned!(at=> __C)),
+        Some(context) => {
+            let elem = &context.reference.elem;
+            (TokenStream::new(), quote!(#elem))
+        }
+    };
     // The definition exists exactly when the function does.
     let cfgs = item.attrs.iter().filter(|attr| attr.path().is_ident("cfg"));
     quote_spanned! {at=>
@@ -307,8 +353,15 @@ pub(crate) fn tool_def_fn(function: &ToolFn<'_>, tool: &Tool<'_>, spans: Spans) 
         #(#cfgs)*
         #[doc(hidden)]
         #[allow(dead_code)]
-        #vis fn #def #generics() -> ::tool_runtime::ToolDef<#context_ty> #body
+        #vis fn #def #generics() -> ::tool_runtime::ToolDef<#context_ty>
     }
+}
+
+/// `{ statements }`, ending where the signature does (see [`Spans`]).
+fn def_body(statements: TokenStream, spans: Spans) -> Group {
+    let mut body = Group::new(Delimiter::Brace, statements);
+    body.set_span(spans.end);
+    body
 }
 
 fn code_first_meta(tool: &CodeFirst, ident: &syn::Ident, spans: Spans) -> TokenStream {
@@ -684,16 +737,118 @@ mod tests {
         );
     }
 
+    /// The last item of an expansion, formatted, and how many `compile_error!`s it holds.
+    fn last_item_and_errors(tokens: TokenStream) -> (String, usize) {
+        let file: syn::File = syn::parse2(tokens).expect("the expansion parses as a file");
+        let errors = file
+            .items
+            .iter()
+            .filter(|item| {
+                matches!(item, Item::Macro(m)
+                    if m.mac.path.segments.last().is_some_and(|s| s.ident == "compile_error"))
+            })
+            .count();
+        let last = file.items.last().cloned().expect("an item");
+        (pretty(quote!(#last)), errors)
+    }
+
     #[test]
-    fn the_item_is_emitted_unchanged_next_to_the_errors() {
+    fn the_item_is_emitted_unchanged_next_to_the_errors_and_a_fallback_definition() {
         let item = quote! {
             fn panes_list(input: Args) -> Result<(), ToolError> { todo!() }
         };
-        let out = tool(quote!(saftey = "read-only"), item.clone()).to_string();
-        assert!(out.starts_with(&item.to_string()), "{out}");
-        assert!(out.contains("did you mean `safety`"), "{out}");
-        assert!(out.contains("does not state its `mode`"), "{out}");
-        assert!(out.contains("has no description"), "{out}");
-        assert!(!out.contains("__tool_def_panes_list"), "{out}");
+        let out = tool(quote!(saftey = "read-only"), item.clone());
+        let text = out.to_string();
+        assert!(text.starts_with(&item.to_string()), "{text}");
+        assert!(text.contains("did you mean `safety`"), "{text}");
+        assert!(text.contains("does not state its `mode`"), "{text}");
+        assert!(text.contains("has no description"), "{text}");
+        let (fallback, errors) = last_item_and_errors(out);
+        assert_eq!(errors, 3);
+        assert_eq!(
+            fallback,
+            "#[doc(hidden)]\n\
+             #[allow(dead_code)]\n\
+             fn __tool_def_panes_list<__C>() -> ::tool_runtime::ToolDef<__C> {\n    \
+             ::core::unreachable!()\n}\n"
+        );
+    }
+
+    #[test]
+    fn the_fallback_definition_has_the_context_visibility_and_cfgs_of_the_real_one() {
+        let out = tool(
+            quote!(safety = "destructive", mode = "parallel"),
+            quote! {
+                /// Creates a drawing.
+                #[cfg(feature = "drawings")]
+                pub(crate) fn drawing_create(chart: &mut Chart, input: Args) -> Result<(), ToolError> {
+                    chart.draw(input)
+                }
+            },
+        );
+        let (fallback, errors) = last_item_and_errors(out);
+        assert_eq!(errors, 1);
+        assert_eq!(
+            fallback,
+            "#[cfg(feature = \"drawings\")]\n\
+             #[doc(hidden)]\n\
+             #[allow(dead_code)]\n\
+             pub(crate) fn __tool_def_drawing_create() -> ::tool_runtime::ToolDef<Chart> {\n    \
+             ::core::unreachable!()\n}\n"
+        );
+    }
+
+    #[test]
+    fn a_fallback_definition_never_names_a_parameter_of_the_function() {
+        for (context, generic) in [
+            (quote!(&Vec<T>), true),
+            (quote!(&[u8; N]), true),
+            (quote!(&'a Chart), false),
+        ] {
+            let out = tool(
+                quote!(safety = "read-only", mode = "parallel"),
+                quote! {
+                    /// Lists the panes.
+                    fn panes_list<'a, T, const N: usize>(chart: #context, input: Args) -> Result<(), ToolError> {
+                        Ok(())
+                    }
+                },
+            );
+            let (fallback, errors) = last_item_and_errors(out);
+            assert_eq!(errors, 2, "{fallback}");
+            let shape = if generic {
+                "fn __tool_def_panes_list<__C>() -> ::tool_runtime::ToolDef<__C> {"
+            } else {
+                "fn __tool_def_panes_list() -> ::tool_runtime::ToolDef<Chart> {"
+            };
+            assert!(fallback.contains(shape), "{context}: {fallback}");
+        }
+    }
+
+    #[test]
+    fn an_item_that_is_not_a_function_gets_no_definition() {
+        let out = tool(
+            quote!(safety = "read-only"),
+            quote!(
+                struct Chart;
+            ),
+        )
+        .to_string();
+        assert!(out.contains("applies to a free function"), "{out}");
+        assert!(!out.contains("__tool_def"), "{out}");
+    }
+
+    #[test]
+    fn a_method_gets_no_fallback_definition() {
+        let out = tool(
+            quote!(safety = "read-only", mode = "parallel"),
+            quote! {
+                /// Lists the panes.
+                fn panes_list(&self, input: Args) -> Result<(), ToolError> { Ok(()) }
+            },
+        )
+        .to_string();
+        assert!(out.contains("cannot take `self`"), "{out}");
+        assert!(!out.contains("__tool_def"), "{out}");
     }
 }

@@ -6,7 +6,9 @@
 //! - [`macro@tool`] reads the function and its attribute (`attr.rs`, `ast.rs`), checks them
 //!   together (`valid.rs`), and emits the function unchanged plus one hidden definition
 //!   function (`expand.rs`). Every mistake is reported at once, each on its own tokens; with
-//!   mistakes, only the function is emitted, so one mistake gives one message.
+//!   mistakes, the definition emitted beside the function is a fallback with the same name and
+//!   signature whose body is `unreachable!()`, so that a `tool_def!` of the tool still resolves:
+//!   one mistake gives one message.
 //! - [`tool_def!`] turns the path of a `#[tool]` function into its `ToolDef`.
 
 use proc_macro::TokenStream;
@@ -86,7 +88,10 @@ mod valid;
 ///
 /// The function, unchanged, and a hidden `__tool_def_<fn name>` function returning its
 /// `ToolDef` (frozen metadata `static` + adapter); call it through [`tool_def!`]. With any
-/// mistake, only the function is emitted, plus every error, each on the offending tokens.
+/// mistake, the function is emitted with every error, each on the offending tokens, and a
+/// fallback `__tool_def_<fn name>` of the same signature whose body is `unreachable!()`: a
+/// `tool_def!` of the tool resolves and type-checks, so it adds no error of its own (the crate
+/// does not compile anyway).
 #[proc_macro_attribute]
 pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     expand::tool(args.into(), item.into()).into()

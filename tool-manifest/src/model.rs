@@ -24,7 +24,7 @@ use serde_json::Value;
 pub enum Safety {
     /// Reads state or outside data; changes nothing.
     ReadOnly,
-    /// Changes the chart, the settings or the outside world.
+    /// Changes state, settings or the outside world.
     Destructive,
 }
 
@@ -129,7 +129,7 @@ impl Safety {
     pub const fn meaning(self) -> &'static str {
         match self {
             Safety::ReadOnly => "reads state or outside data; changes nothing",
-            Safety::Destructive => "changes the chart, the settings or the outside world",
+            Safety::Destructive => "changes state, settings or the outside world",
         }
     }
 

@@ -125,7 +125,7 @@ impl<C> Registry<C> {
             .filter(|(_, result)| result.is_none())
             .map(|(future, _)| future)
             .collect();
-        let mut rest = futures::future::join_all(pending).await.into_iter();
+        let mut rest = futures_util::future::join_all(pending).await.into_iter();
         results
             .into_iter()
             .map(|result| {

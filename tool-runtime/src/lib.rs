@@ -101,19 +101,6 @@ pub mod mcp;
 
 pub use tool_manifest::dialect::{Dialect, ExportError, Violation};
 
-// ---- redaction and secrets (redaction work) ----
-
-pub mod credentials;
-pub mod redact;
-pub mod secrets;
-
-pub use credentials::{
-    Credential, CredentialError, CredentialKind, CredentialScope, CredentialStore, FileStore,
-    HostedPlaceholder, HostedStore, MemoryStore,
-};
-pub use redact::{LOCAL_PATH, REDACTED, RedactedPrompt, Redactor, redact_string};
-pub use secrets::{KeyStatus, ProviderSettings, SecretString, SettingsView};
-
 // ---- the `#[tool]` attribute and its support (macro work) ----
 
 pub use tool_macros::{tool, tool_def};

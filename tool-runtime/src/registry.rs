@@ -8,7 +8,7 @@ use std::panic::AssertUnwindSafe;
 use std::task::Poll;
 use std::time::Duration;
 
-use futures::FutureExt as _;
+use futures_util::FutureExt as _;
 use serde_json::Value;
 use tool_manifest::model::is_valid_tool_name;
 use tool_manifest::{Mode, Safety, ToolMeta, ToolSpec};

@@ -91,7 +91,7 @@ fn explode<'a>(journal: &'a mut Journal, args: &'a Value) -> BoxFuture<'a, CallR
 fn hang<'a>(journal: &'a mut Journal, args: &'a Value) -> BoxFuture<'a, CallResult> {
     Box::pin(async move {
         journal.entries.push(format!("{} (half)", id(args)));
-        futures::future::pending().await
+        std::future::pending().await
     })
 }
 
@@ -110,7 +110,7 @@ fn read_panic<'a>(_: &'a Journal, args: &'a Value) -> BoxFuture<'a, CallResult> 
 }
 
 fn read_hang<'a>(_: &'a Journal, _: &'a Value) -> BoxFuture<'a, CallResult> {
-    Box::pin(futures::future::pending())
+    Box::pin(std::future::pending())
 }
 
 fn registry() -> Registry<Journal> {

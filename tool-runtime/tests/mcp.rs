@@ -538,7 +538,7 @@ async fn the_free_serve_function_serves_a_session() {
 
 #[tokio::test]
 async fn reads_share_the_context_and_writes_have_it_to_themselves() {
-    use futures::FutureExt as _;
+    use futures_util::FutureExt as _;
 
     let server = McpServer::new(
         registry(),

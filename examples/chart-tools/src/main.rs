@@ -5,7 +5,8 @@ use std::process::ExitCode;
 
 use chart_tools::chart::Chart;
 use clap::{Args, Parser, Subcommand};
-use tool_runtime::{Redactor, Registry, RunPolicy, SecretString, ToolSettings};
+use tool_runtime::{Registry, RunPolicy, ToolSettings};
+use tool_secrets::{Redactor, SecretString};
 
 /// The demo chart's agent tools, enforced by their registry.
 #[derive(Debug, Parser)]

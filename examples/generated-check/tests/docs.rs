@@ -26,7 +26,7 @@ fn the_index_lists_every_tool_under_its_declared_safety() {
     );
     assert!(
         readme.contains(
-            "| `destructive` | changes the chart, the settings or the outside world | \
+            "| `destructive` | changes state, settings or the outside world | \
              [drawing_create](drawing_create.md), [settings_update](settings_update.md) |"
         ),
         "{readme}"

@@ -359,7 +359,7 @@ pub static WRITE_HANG: ToolMeta = meta(
 fn write_hang<'a>(chart: &'a mut Chart, _args: &'a Value) -> BoxFuture<'a, CallResult> {
     Box::pin(async move {
         chart.enter("write_hang", Safety::Destructive);
-        futures::future::pending::<()>().await;
+        std::future::pending::<()>().await;
         Ok(tool_runtime::ToolOutput {
             data: Value::Null.into(),
             state_changed: true,
@@ -386,7 +386,7 @@ pub static READ_HANG: ToolMeta = meta(
 fn read_hang<'a>(chart: &'a Chart, _args: &'a Value) -> BoxFuture<'a, CallResult> {
     Box::pin(async move {
         chart.enter("read_hang", Safety::ReadOnly);
-        futures::future::pending::<()>().await;
+        std::future::pending::<()>().await;
         Ok(tool_runtime::ToolOutput {
             data: Value::Null.into(),
             state_changed: false,

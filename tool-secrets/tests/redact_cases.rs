@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 
-use tool_runtime::{Redactor, SecretString, redact_string};
+use tool_secrets::{Redactor, SecretString, redact_string};
 
 /// Runs a table with both searchers (SIMD and automaton): each input must become the expected
 /// text, borrowed exactly when unchanged.

@@ -1,6 +1,6 @@
 //! Secrets never print or serialize their value; the settings a UI gets hold no key.
 
-use tool_runtime::{
+use tool_secrets::{
     Credential, HostedPlaceholder, KeyStatus, ProviderSettings, SecretString, SettingsView,
 };
 

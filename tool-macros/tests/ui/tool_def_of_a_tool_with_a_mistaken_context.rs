@@ -1,0 +1,25 @@
+use tool_runtime::{ToolDef, tool_def};
+
+use tools::*;
+
+pub struct Chart;
+
+mod tools {
+    use tool_runtime::{ToolError, tool};
+
+    use super::Chart;
+
+    #[derive(serde::Deserialize, schemars::JsonSchema)]
+    pub struct Args {}
+
+    /// Creates a drawing.
+    #[tool(safety = "destructive", mode = "parallel")]
+    pub fn drawing_create(chart: &mut Chart, _input: Args) -> Result<(), ToolError> {
+        let _ = chart;
+        Ok(())
+    }
+}
+
+fn main() {
+    let _: ToolDef<Chart> = tool_def!(drawing_create);
+}
