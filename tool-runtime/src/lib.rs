@@ -18,6 +18,9 @@
 //!    [`Registry::run_batch`] does the same but pauses on calls the approver defers, and
 //!    [`Registry::resume_batch`] runs them once a person decided.
 //!
+//! The [`provider`] adapters read the calls out of an OpenAI, Anthropic or Gemini response and
+//! write the results back in the provider's shape.
+//!
 //! What the model sees is always an envelope, `{"success":true,"data":…,"stateChanged":…}` or
 //! `{"success":false,"error":{"code","message","retryable","recommendedAction"},"stateChanged":…}`.
 //! `stateChanged` is false for refusals, invalid input and declared domain errors, true for a
@@ -106,7 +109,9 @@ pub use validate::{FieldError, InputErrors, InputSchema, SchemaError, TOOL_INPUT
 pub mod definitions;
 #[cfg(feature = "mcp")]
 pub mod mcp;
+pub mod provider;
 
+pub use provider::{Provider, ResponseError};
 pub use tool_manifest::dialect::{Dialect, ExportError, Violation};
 
 // ---- redaction and secrets (redaction work) ----
