@@ -107,6 +107,14 @@ pub static DIM_LIGHTS: ToolMeta = meta(
     r#"{"type":"object","properties":{"brightness":{"type":"number","minimum":0,"maximum":1}},"required":["brightness"],"additionalProperties":false}"#,
 );
 
+/// A write that runs side by side with reads (and the context shared).
+pub static SEND_NOTIFICATION: ToolMeta = meta(
+    "send_notification",
+    Safety::Destructive,
+    Mode::Parallel,
+    r#"{"type":"object","properties":{"text":{"type":"string","minLength":1}},"required":["text"],"additionalProperties":false}"#,
+);
+
 /// A read: answers with what it was asked.
 fn read<'a>(home: &'a Home, args: &'a Value, name: &'static str) -> BoxFuture<'a, CallResult> {
     Box::pin(async move {
@@ -124,6 +132,16 @@ fn write<'a>(home: &'a mut Home, args: &'a Value, name: &'static str) -> BoxFutu
         home.record(name, args);
         Ok(ToolOutput {
             data: json!({ "done": name }).into(),
+            state_changed: true,
+        })
+    })
+}
+
+fn send_notification<'a>(home: &'a Home, args: &'a Value) -> BoxFuture<'a, CallResult> {
+    Box::pin(async move {
+        home.record("send_notification", args);
+        Ok(ToolOutput {
+            data: json!({ "done": "send_notification" }).into(),
             state_changed: true,
         })
     })
@@ -188,6 +206,10 @@ pub fn registry() -> Registry<Home> {
         .tool(ToolDef {
             meta: &DIM_LIGHTS,
             handler: Handler::Exclusive(dim_lights),
+        })
+        .tool(ToolDef {
+            meta: &SEND_NOTIFICATION,
+            handler: Handler::Shared(send_notification),
         })
         .build()
         .expect("the example tools are valid")
