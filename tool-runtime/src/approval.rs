@@ -32,6 +32,71 @@
 //! calls that waited behind it are refused too (they may have run already, from another copy of
 //! the state).
 //!
+//! A host loop that asks a person later, saving the paused batch and the ledger (here in
+//! strings; a host writes them to its store):
+//!
+//! ```
+//! use serde_json::{Value, json};
+//! use tool_runtime::{
+//!     ApprovalLedger, BatchOutcome, BoxFuture, CallResult, Decision, Decisions, Handler, Mode,
+//!     PausedBatch, Registry, RunPolicy, Safety, StaticSchema, ToolCall, ToolDef, ToolMeta,
+//!     ToolOutput,
+//! };
+//!
+//! static DRAWINGS_CLEAR: ToolMeta = ToolMeta {
+//!     name: "drawings_clear",
+//!     title: "Clear drawings",
+//!     description: "Removes every drawing.",
+//!     safety: Safety::Destructive,
+//!     mode: Mode::Sequential,
+//!     category: None,
+//!     input_schema: StaticSchema::Json(r#"{"type":"object","additionalProperties":false}"#),
+//!     output_schema: None,
+//!     errors: &[],
+//!     examples: &[],
+//!     source: "tools/drawings_clear.toml",
+//! };
+//!
+//! fn drawings_clear<'a>(drawings: &'a mut Vec<String>, _: &'a Value) -> BoxFuture<'a, CallResult> {
+//!     Box::pin(async move {
+//!         let removed = std::mem::take(drawings);
+//!         Ok(ToolOutput { data: json!({"removed": removed}).into(), state_changed: true })
+//!     })
+//! }
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let registry = Registry::builder()
+//!     .tool(ToolDef { meta: &DRAWINGS_CLEAR, handler: Handler::Exclusive(drawings_clear) })
+//!     .build()?;
+//! let policy = RunPolicy::full().with_approval(|_| Decision::Defer);
+//! let mut drawings = vec!["d1".to_owned()];
+//! let calls = [ToolCall::new("call_1", "drawings_clear", json!({}))];
+//!
+//! let BatchOutcome::Paused(paused) = registry.run_batch(&policy, &mut drawings, &calls).await
+//! else {
+//!     unreachable!("the approver defers every write");
+//! };
+//! let pending = &paused.pending()[0]; // show it to the person: name, arguments, expiry
+//! assert_eq!((pending.name.as_str(), &pending.arguments), ("drawings_clear", &json!({})));
+//! let saved = serde_json::to_string(&paused)?;
+//! let ledger = serde_json::to_string(&ApprovalLedger::new())?;
+//!
+//! // Later, maybe in another process: the person approved.
+//! let paused: PausedBatch = serde_json::from_str(&saved)?;
+//! let mut ledger: ApprovalLedger = serde_json::from_str(&ledger)?;
+//! let decisions: Decisions =
+//!     [(paused.pending()[0].approval_id.clone(), Decision::Approve)].into_iter().collect();
+//! let outcome = registry
+//!     .resume_batch(&policy, &mut drawings, paused, &decisions, &mut ledger)
+//!     .await;
+//! let results = outcome.complete().expect("every call is answered");
+//! assert!(results[0].is_success() && drawings.is_empty());
+//! // Save `ledger` now: resuming `saved` again is refused, the call does not run twice.
+//! # Ok(())
+//! # }
+//! ```
+//!
 //! # The digest
 //!
 //! The digest is SHA-256 (the `sha2` crate) of the canonical JSON text (`serde_json`, object keys

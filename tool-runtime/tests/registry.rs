@@ -280,7 +280,7 @@ fn the_approver_is_consulted_for_each_valid_destructive_call_only() {
     assert_eq!(
         asked.load(Ordering::SeqCst),
         2,
-        "read-only calls are not gated"
+        "read-only calls are not asked about"
     );
 }
 

@@ -57,7 +57,7 @@ enum Command {
     /// calls is answered by []. Arguments that are not JSON or not an object are that call's
     /// TOOL_INPUT_INVALID at "/". A line that is not a response of the provider is answered by
     /// {"error": {"code": "RESPONSE_INVALID", "message"}} saying where (a JSON Pointer), and the
-    /// run goes on.
+    /// host goes on.
     ///
     /// With --approval defer, approvals work as for `run`: a pending line, then a decisions line
     /// that resumes, answered by the provider's result messages for every call of the response.
