@@ -18,8 +18,8 @@ use serde_json::value::RawValue;
 pub enum RuntimeCode {
     /// The arguments fail the tool's schema.
     InputInvalid,
-    /// A read-only run, a disabled tool, a call denied by the approval gate, or a call the tool
-    /// refused for the host's policy (`ToolError::NotAllowed`).
+    /// A read-only run, a disabled tool, a call the approver denied (or whose approval is no
+    /// longer valid), or a call the tool refused for the host's policy (`ToolError::NotAllowed`).
     NotAllowed,
     /// No tool of that name.
     NotFound,
@@ -78,9 +78,16 @@ pub const ACTION_READ_ONLY_RUN: &str =
 /// The recovery hint of `TOOL_NOT_ALLOWED` for a tool the user disabled.
 pub const ACTION_DISABLED: &str =
     "Do not retry: the user disabled this tool. Use only the tools offered in this run.";
-/// The recovery hint of `TOOL_NOT_ALLOWED` for a call the approval gate denied.
+/// The recovery hint of `TOOL_NOT_ALLOWED` for a call the approver denied.
 pub const ACTION_DENIED: &str =
     "Do not retry the same call: it was not approved. Ask the user how to proceed.";
+/// The recovery hint of `TOOL_NOT_ALLOWED` for a call that needs an approval this host cannot
+/// wait for.
+pub const ACTION_APPROVAL_PENDING: &str =
+    "Do not retry now: the call needs the user's approval. Ask the user, or answer without it.";
+/// The recovery hint of `TOOL_NOT_ALLOWED` for an approval that is no longer valid (expired,
+/// already used, or its saved call was changed).
+pub const ACTION_APPROVAL_INVALID: &str = "Do not retry the same call: its approval is no longer valid. Ask the user whether to make the call again.";
 /// The recovery hint of `TOOL_NOT_ALLOWED` when the tool itself refused the call.
 pub const ACTION_REFUSED_BY_TOOL: &str =
     "Do not retry: the host does not allow this call. Tell the user, or answer without this tool.";

@@ -8,12 +8,18 @@
 //!    not `read-only`, disabled tools are dropped.
 //! 2. [`Registry::execute`] checks the policy again for every call (`TOOL_NOT_ALLOWED`, nothing
 //!    runs), checks the arguments against the registry's [`Limits`] (depth and size, measured
-//!    without recursion), consults the approval gate before destructive calls, validates the
-//!    arguments against the schema compiled at build time (`TOOL_INPUT_INVALID` with a short
-//!    report), and only then calls the tool. Every outcome is a [`ToolResult`] envelope, returned as data.
+//!    without recursion), validates them against the schema compiled at build time
+//!    (`TOOL_INPUT_INVALID` with a short report), asks the policy's [`Approver`] about valid
+//!    calls to destructive tools ([`approval`]), and only then calls the tool. Every outcome is a
+//!    [`ToolResult`] envelope, returned as data.
 //! 3. [`Registry::execute_batch`] runs the calls of one model message: concurrently, sharing
 //!    `&C`, when every tool is `parallel`; one at a time in order, each with `&mut C`, when any is
 //!    `sequential`. One result per call, in call order; panics and timeouts stay in their call.
+//!    [`Registry::run_batch`] does the same but pauses on calls the approver defers, and
+//!    [`Registry::resume_batch`] runs them once a person decided.
+//!
+//! The [`provider`] adapters read the calls out of an OpenAI, Anthropic or Gemini response and
+//! write the results back in the provider's shape.
 //!
 //! What the model sees is always an envelope, `{"success":true,"data":…,"stateChanged":…}` or
 //! `{"success":false,"error":{"code","message","retryable","recommendedAction"},"stateChanged":…}`.
@@ -77,6 +83,7 @@ pub use tool_manifest::{
 
 // ---- registry, policy, validation, envelope, batches, settings (registry work) ----
 
+pub mod approval;
 pub mod batch;
 pub mod envelope;
 pub mod limits;
@@ -85,10 +92,14 @@ pub mod registry;
 pub mod settings;
 pub mod validate;
 
+pub use approval::{
+    ApprovalLedger, ApprovalRequest, Approver, BatchOutcome, Clock, Decision, Decisions,
+    PausedBatch, PendingApproval, SystemClock,
+};
 pub use batch::ToolCall;
 pub use envelope::{ErrorBody, RuntimeCode, ToolData, ToolResult};
 pub use limits::{LimitExceeded, Limits};
-pub use policy::{ApprovalGate, Refusal, RunPolicy};
+pub use policy::{Refusal, RunPolicy};
 pub use registry::{DEFAULT_TIMEOUT, Registry, RegistryBuilder, RegistryError, RegistryProblem};
 pub use settings::{SettingsError, ToolSettings};
 pub use validate::{FieldError, InputErrors, InputSchema, SchemaError, TOOL_INPUT_ERROR_LIMIT};
@@ -98,7 +109,9 @@ pub use validate::{FieldError, InputErrors, InputSchema, SchemaError, TOOL_INPUT
 pub mod definitions;
 #[cfg(feature = "mcp")]
 pub mod mcp;
+pub mod provider;
 
+pub use provider::{Provider, ResponseError};
 pub use tool_manifest::dialect::{Dialect, ExportError, Violation};
 
 // ---- the `#[tool]` attribute and its support (macro work) ----

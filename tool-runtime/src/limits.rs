@@ -1,7 +1,7 @@
 //! Bounds on what a call may bring in and what an answer may send back.
 //!
 //! Tool arguments come from a model, a provider, or anyone who can forge a call. Before anything
-//! walks them recursively (the approval gate, schema validation, deserialization into the typed
+//! walks them recursively (schema validation, the approver, deserialization into the typed
 //! input), the registry measures them with an explicit stack, in time linear in their size and
 //! stopping at the first bound crossed:
 //!

@@ -11,6 +11,23 @@
 //!   `TOOL_NOT_ALLOWED` envelope (the registry's second check).
 //! - A tool the registry does not know is the protocol's invalid-params error (`-32602`).
 //!
+//! # Approvals
+//!
+//! When the run's policy has an approver (see [`crate::approval`]), it is consulted for each
+//! valid call to a destructive tool. An approval or a denial takes effect at once. A deferral
+//! asks the person at the client: with a client on protocol `2026-07-28` or later that can
+//! answer elicitations, `tools/call` is answered with MCP's input request (`InputRequiredResult`):
+//! a form asking to confirm the call (`{"approve": boolean, "reason"?: string}`), and a
+//! `requestState` sealed with an HMAC-SHA256 (rmcp's `RequestStateCodec`, under a key only the
+//! server holds, bound to the tool's name and expiring with the approval) that holds the
+//! [`PendingApproval`]: the validated arguments, their digest, the expiry. When the client
+//! retries with the person's answer, the call runs if it was accepted with `approve: true`, with
+//! exactly the sealed arguments (a retry with other arguments is refused); any other answer is a
+//! denial, whose `reason` reaches the model. Each approval is used once: the server records it in
+//! its [`ApprovalLedger`] (see [`McpServer::ledger`]). With a client on an older protocol, or one
+//! that cannot answer elicitations, the call is refused with `TOOL_NOT_ALLOWED`, saying that it
+//! needs the user's approval.
+//!
 //! # The context and concurrent calls
 //!
 //! The calls of one session may arrive concurrently. The context lives in a
@@ -33,8 +50,11 @@ use std::future::Future;
 use std::sync::Arc;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ElicitRequest,
+    ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationSchema, Implementation,
+    InputRequest, InputRequests, InputRequiredResult, InputResponses, ListToolsResult,
+    PaginatedRequestParams, ProtocolVersion, RequestStateCodec, SealOptions, ServerCapabilities,
+    ServerConfig, Tool,
 };
 use rmcp::service::{MaybeSendFuture, RequestContext, ServerInitializeError};
 use rmcp::transport::IntoTransport;
@@ -43,13 +63,22 @@ use serde_json::{Value, json};
 use tokio::sync::RwLock;
 use tool_manifest::dialect::{self, Dialect, ExportError, Violation};
 
+use crate::approval::{ApprovalLedger, Decision, PendingApproval};
+use crate::batch::Settled;
 use crate::envelope::{
-    ACTION_FAILED, ACTION_FAILED_DESTRUCTIVE, ErrorBody, RuntimeCode, ToolResult,
+    ACTION_APPROVAL_INVALID, ACTION_APPROVAL_PENDING, ACTION_FAILED, ACTION_FAILED_DESTRUCTIVE,
+    ErrorBody, RuntimeCode, ToolResult,
 };
 use crate::policy::RunPolicy;
-use crate::registry::{Registry, close_names};
+use crate::registry::{Admission, Registered, Registry, cannot_wait, close_names};
 use crate::tool::Handler;
 use crate::validate::{InputSchema, bounded};
+
+/// The key of the confirmation in an input request's map.
+pub const APPROVAL_INPUT: &str = "approval";
+
+/// How much of the arguments a confirmation's message quotes.
+const CONFIRMATION_ARGUMENTS_LIMIT: usize = 500;
 
 /// The longest tool name an error message quotes in full.
 const NAME_QUOTE_LIMIT: usize = 64;
@@ -70,6 +99,9 @@ pub enum McpError {
     /// An I/O error of the transport.
     #[error("the MCP transport failed: {0}")]
     Io(#[from] std::io::Error),
+    /// The key that seals approval states cannot be made or is too short.
+    #[error("the key that seals approval states cannot be used: {0}")]
+    ApprovalKey(String),
 }
 
 impl From<ServerInitializeError> for McpError {
@@ -195,6 +227,13 @@ struct Offered {
     output: Option<InputSchema>,
 }
 
+/// The approvals a server asks its client for: the key that seals their state, and the ledger
+/// of those already decided.
+struct Approvals {
+    codec: RequestStateCodec,
+    ledger: Arc<std::sync::Mutex<ApprovalLedger>>,
+}
+
 /// An MCP server over one registry, one run policy and one context.
 pub struct McpServer<C> {
     registry: Arc<Registry<C>>,
@@ -203,6 +242,7 @@ pub struct McpServer<C> {
     info: Implementation,
     /// The run's tools, sorted by name.
     offered: Arc<Vec<(String, Offered)>>,
+    approvals: Arc<Approvals>,
 }
 
 impl<C> fmt::Debug for McpServer<C> {
@@ -227,6 +267,7 @@ impl<C> Clone for McpServer<C> {
             context: Arc::clone(&self.context),
             info: self.info.clone(),
             offered: Arc::clone(&self.offered),
+            approvals: Arc::clone(&self.approvals),
         }
     }
 }
@@ -268,13 +309,50 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     ) -> Result<Self, McpError> {
         let policy = policy.with_dialect(Dialect::Mcp);
         let offered = offer(&registry, &policy).map_err(McpError::Definitions)?;
+        let mut key = [0u8; RequestStateCodec::MIN_KEY_LENGTH];
+        getrandom::fill(&mut key).map_err(|e| McpError::ApprovalKey(e.to_string()))?;
         Ok(McpServer {
             registry,
             policy,
             context,
             info: Implementation::new(name, version),
             offered: Arc::new(offered),
+            approvals: Arc::new(Approvals {
+                codec: RequestStateCodec::new_unchecked(key.to_vec()),
+                ledger: Arc::default(),
+            }),
         })
+    }
+
+    /// Seals approval states with `key` instead of a random key of this server's own: servers
+    /// sharing a key (replicas, or one restarted) accept each other's approval states. Keep it
+    /// secret; give them a shared [`ApprovalLedger`] too ([`McpServer::with_ledger`]).
+    ///
+    /// # Errors
+    /// [`McpError::ApprovalKey`] when the key is shorter than 32 bytes.
+    pub fn with_approval_key(mut self, key: impl Into<Vec<u8>>) -> Result<Self, McpError> {
+        let codec =
+            RequestStateCodec::try_new(key).map_err(|e| McpError::ApprovalKey(e.to_string()))?;
+        self.approvals = Arc::new(Approvals {
+            codec,
+            ledger: Arc::clone(&self.approvals.ledger),
+        });
+        Ok(self)
+    }
+
+    /// Records decided approvals in `ledger` (one the host persists or shares).
+    #[must_use]
+    pub fn with_ledger(mut self, ledger: Arc<std::sync::Mutex<ApprovalLedger>>) -> Self {
+        self.approvals = Arc::new(Approvals {
+            codec: self.approvals.codec.clone(),
+            ledger,
+        });
+        self
+    }
+
+    /// The approvals this server's clients decided: none is used twice.
+    pub fn ledger(&self) -> &Arc<std::sync::Mutex<ApprovalLedger>> {
+        &self.approvals.ledger
     }
 
     /// The context the tools are called with.
@@ -320,31 +398,163 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         serve_lines(self, tokio::io::stdin(), tokio::io::stdout()).await
     }
 
-    /// Runs one call on the registry's `execute` path (policy check, approval, validation, the
-    /// tool under its time limit, the envelope), holding the context's lock only while the tool
-    /// runs: refused and invalid calls answer at once, even while a write is running.
+    /// Runs one call on the registry's `execute` path (policy check, validation, the approver,
+    /// the tool under its time limit, the envelope), holding the context's lock only while the
+    /// tool runs: refused and invalid calls answer at once, even while a write is running. A call
+    /// the approver defers is refused here (`tools/call` asks the client instead).
     pub async fn execute(&self, name: &str, arguments: &Value) -> ToolResult {
-        let (tool, arguments) = match self.registry.admit(&self.policy, name, arguments) {
-            Ok(admitted) => admitted,
-            Err(refused) => return refused,
-        };
+        match self
+            .registry
+            .admit(&self.policy, "", name, arguments, None)
+            .await
+        {
+            Admission::Run(tool, arguments) => self.run(name, tool, &arguments).await,
+            Admission::Answered(result) => result,
+            Admission::Deferred(_) => cannot_wait(name),
+        }
+    }
+
+    /// Runs an admitted call under the context's lock and checks its output.
+    async fn run(&self, name: &str, tool: &Registered<C>, arguments: &Value) -> ToolResult {
         let meta = tool.def.meta;
         let shares = meta.safety.is_read_only() && !meta.mode.is_sequential();
         let result = match tool.def.handler {
             Handler::Shared(f) if shares => {
                 let context = self.context.read().await;
-                tool.run_shared(f, &context, &arguments).await
+                tool.run_shared(f, &context, arguments).await
             }
             Handler::Shared(f) => {
                 let context = self.context.write().await;
-                tool.run_shared(f, &context, &arguments).await
+                tool.run_shared(f, &context, arguments).await
             }
             Handler::Exclusive(f) => {
                 let mut context = self.context.write().await;
-                tool.run_exclusive(f, &mut context, &arguments).await
+                tool.run_exclusive(f, &mut context, arguments).await
             }
         };
-        self.checked(name, result)
+        self.checked(name, self.registry.limits().bound_result(result))
+    }
+
+    /// A `tools/call`: run, refused, or (for a deferred approval) an input request to the
+    /// client.
+    async fn call(
+        &self,
+        name: &str,
+        arguments: &Value,
+        client: ClientAbilities,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let admission = self
+            .registry
+            .admit(&self.policy, "", name, arguments, None)
+            .await;
+        let result = match admission {
+            Admission::Run(tool, arguments) => self.run(name, tool, &arguments).await,
+            Admission::Answered(result) => result,
+            Admission::Deferred(validated) => match client.cannot_confirm() {
+                Some(why) => approval_required(name, &why),
+                None => return self.ask(name, validated).map(CallToolResponse::from),
+            },
+        };
+        Ok(call_tool_result(&result).into())
+    }
+
+    /// The input request that asks the person at the client to confirm a call.
+    fn ask(&self, name: &str, validated: Value) -> Result<InputRequiredResult, ErrorData> {
+        let pending = PendingApproval::new(
+            0,
+            "",
+            name,
+            validated,
+            crate::approval::expiry(&self.policy),
+        );
+        let sealed = self
+            .approvals
+            .codec
+            .seal_json_with(
+                &pending,
+                &SealOptions::new()
+                    .associated_data(name.as_bytes())
+                    .ttl(self.policy.approval_ttl),
+            )
+            .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+        let title = self.registry.get(name).map_or(name, |def| def.meta.title);
+        let shown = bounded(&pending.arguments.to_string(), CONFIRMATION_ARGUMENTS_LIMIT);
+        let schema: ElicitationSchema = serde_json::from_value(json!({
+            "type": "object",
+            "properties": {
+                "approve": {
+                    "type": "boolean",
+                    "title": "Approve",
+                    "description": "Run the call with the arguments shown."
+                },
+                "reason": {
+                    "type": "string",
+                    "title": "Reason",
+                    "description": "When not approving: why (the agent is told)."
+                }
+            },
+            "required": ["approve"]
+        }))
+        .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+        let request = InputRequest::Elicitation(ElicitRequest::new(
+            ElicitRequestParams::FormElicitationParams {
+                meta: None,
+                message: format!(
+                    "The agent wants to call `{name}` ({title}), which changes state, with these arguments: {shown}. Approve?"
+                ),
+                requested_schema: schema,
+            },
+        ));
+        let mut requests = InputRequests::new();
+        requests.insert(APPROVAL_INPUT.to_owned(), request);
+        Ok(InputRequiredResult::new(Some(requests), Some(sealed)))
+    }
+
+    /// The retry of a call whose approval was asked: open the sealed state, read the person's
+    /// answer, and run the call with exactly the approved arguments.
+    async fn resume(
+        &self,
+        name: &str,
+        arguments: &Value,
+        state: &str,
+        responses: Option<&InputResponses>,
+    ) -> ToolResult {
+        // One answer for every way a state fails to open: the details help only a forger.
+        let Ok(pending) = self
+            .approvals
+            .codec
+            .open_json_with::<PendingApproval>(state, name.as_bytes())
+        else {
+            return approval_invalid(
+                name,
+                "its state did not verify (changed, expired, or from another server)",
+            );
+        };
+        if pending.name != name || &pending.arguments != arguments {
+            return approval_invalid(
+                name,
+                "the call was retried with other arguments than the ones approved",
+            );
+        }
+        let decision = decision(responses.and_then(|r| r.get(APPROVAL_INPUT)));
+        let settled = {
+            let mut ledger = self
+                .approvals
+                .ledger
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            self.registry.settle(
+                &self.policy,
+                &pending,
+                &decision,
+                &mut ledger,
+                self.policy.now(),
+            )
+        };
+        match settled {
+            Settled::Run(tool, arguments) => self.run(name, tool, &arguments).await,
+            Settled::Answered(result) | Settled::Refused(result) => result,
+        }
     }
 
     /// A success whose data breaks the tool's declared output schema becomes `TOOL_FAILED`: the
@@ -445,16 +655,107 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let name = request.name.as_ref();
         if self.registry.get(name).is_none() {
             return Err(self.unknown_tool(name));
         }
-        let arguments = Value::Object(request.arguments.unwrap_or_default());
-        let result = self.execute(name, &arguments).await;
-        Ok(call_tool_result(&result).into())
+        let arguments = Value::Object(request.arguments.clone().unwrap_or_default());
+        if let Some(state) = request.request_state.as_deref() {
+            let result = self
+                .resume(name, &arguments, state, request.input_responses.as_ref())
+                .await;
+            return Ok(call_tool_result(&result).into());
+        }
+        self.call(name, &arguments, ClientAbilities::of(&context))
+            .await
     }
+}
+
+/// What the client of a request can do about an approval.
+#[derive(Debug, Clone)]
+struct ClientAbilities {
+    /// The protocol version of the request, when known.
+    version: Option<ProtocolVersion>,
+    /// Whether the client declared that it answers elicitations.
+    elicits: bool,
+}
+
+impl ClientAbilities {
+    fn of(context: &RequestContext<RoleServer>) -> Self {
+        ClientAbilities {
+            version: context.protocol_version(),
+            elicits: context
+                .client_capabilities()
+                .is_some_and(|c| c.elicitation.is_some()),
+        }
+    }
+
+    /// Why this client cannot be asked to confirm a call, if it cannot.
+    fn cannot_confirm(&self) -> Option<String> {
+        match &self.version {
+            Some(version) if *version >= ProtocolVersion::V_2026_07_28 => {
+                (!self.elicits).then(|| "this client does not answer elicitations".to_owned())
+            }
+            Some(version) => Some(format!(
+                "this client speaks MCP {version}, and asking for it needs {} or later",
+                ProtocolVersion::V_2026_07_28
+            )),
+            None => Some("this client's MCP version is not known".to_owned()),
+        }
+    }
+}
+
+/// The person's decision from their answer to the confirmation (no answer is a denial).
+fn decision(answer: Option<&Value>) -> Decision {
+    let Some(answer) = answer else {
+        return Decision::deny("The user gave no answer to the approval request.");
+    };
+    let Ok(answer) = serde_json::from_value::<ElicitResult>(answer.clone()) else {
+        return Decision::deny("The answer to the approval request was not understood.");
+    };
+    let content = answer.content.unwrap_or(Value::Null);
+    match answer.action {
+        ElicitationAction::Accept if content["approve"] == Value::Bool(true) => Decision::Approve,
+        ElicitationAction::Accept => Decision::deny(
+            content["reason"]
+                .as_str()
+                .filter(|r| !r.trim().is_empty())
+                .unwrap_or("The user did not approve the call."),
+        ),
+        ElicitationAction::Decline => Decision::deny("The user declined the call."),
+        ElicitationAction::Cancel => Decision::deny("The user cancelled the call."),
+        _ => Decision::deny("The user did not approve the call."),
+    }
+}
+
+/// The answer to a deferred call when the client cannot be asked.
+fn approval_required(name: &str, why: &str) -> ToolResult {
+    ToolResult::failure(
+        ErrorBody::runtime(
+            RuntimeCode::NotAllowed,
+            format!(
+                "The call to `{name}` needs the user's approval, and it cannot be asked: {why}. It was not run."
+            ),
+            ACTION_APPROVAL_PENDING,
+        ),
+        false,
+    )
+}
+
+/// The answer to a retry whose approval cannot be used.
+fn approval_invalid(name: &str, why: &str) -> ToolResult {
+    ToolResult::failure(
+        ErrorBody::runtime(
+            RuntimeCode::NotAllowed,
+            format!(
+                "The approval of the call to `{name}` was refused: {why}. The call was not run."
+            ),
+            ACTION_APPROVAL_INVALID,
+        ),
+        false,
+    )
 }
 
 /// Serves `registry` under `policy` over stdin and stdout until the client closes the session.

@@ -1,27 +1,32 @@
-//! The policy of one run: read-only or not, the tools the user disabled, an optional approval gate.
+//! The policy of one run: read-only or not, the tools the user disabled, an optional approver.
 
 use std::collections::BTreeSet;
 use std::fmt;
 use std::sync::Arc;
+use std::time::{Duration, SystemTime};
 
-use serde_json::Value;
 use tool_manifest::ToolMeta;
 use tool_manifest::dialect::Dialect;
 
-/// Consulted before each `destructive` call; `false` denies it (`TOOL_NOT_ALLOWED`, nothing runs).
-/// It receives the tool's frozen metadata and the arguments as the model sent them: the gate is
-/// part of the policy check, which comes before validation.
-pub type ApprovalGate = Arc<dyn Fn(&ToolMeta, &Value) -> bool + Send + Sync>;
+use crate::approval::{
+    ApprovalRequest, Approver, Clock, DEFAULT_APPROVAL_TTL, Decision, FnApprover, SystemClock,
+};
 
 /// What a host allows in one run. Read-only is a property of the run, not of the tools.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct RunPolicy {
     /// Only `read-only` tools are listed and may be called.
     pub read_only: bool,
     /// Tools the user switched off: never listed, never called.
     pub disabled: BTreeSet<String>,
-    /// Consulted before each destructive call.
-    pub approval: Option<ApprovalGate>,
+    /// Consulted for each call to a destructive tool, after the call is validated (see
+    /// [`crate::approval`]). Without one, every valid call runs.
+    pub approval: Option<Arc<dyn Approver>>,
+    /// How long a deferred approval stays valid ([`DEFAULT_APPROVAL_TTL`] unless set).
+    pub approval_ttl: Duration,
+    /// The time deferred approvals are issued and checked against (the system's clock unless
+    /// set: tests inject one).
+    pub clock: Arc<dyn Clock>,
     /// The provider form the run's tools are offered in (`None`: the canonical schemas). With
     /// [`Dialect::OpenAi`] (strict mode, where every optional field is required but nullable)
     /// a call's `null`s for originally optional fields are read as absent before validation;
@@ -31,14 +36,28 @@ pub struct RunPolicy {
     pub dialect: Option<Dialect>,
 }
 
+impl Default for RunPolicy {
+    fn default() -> Self {
+        RunPolicy {
+            read_only: false,
+            disabled: BTreeSet::new(),
+            approval: None,
+            approval_ttl: DEFAULT_APPROVAL_TTL,
+            clock: Arc::new(SystemClock),
+            dialect: None,
+        }
+    }
+}
+
 impl fmt::Debug for RunPolicy {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("RunPolicy")
             .field("read_only", &self.read_only)
             .field("disabled", &self.disabled)
-            .field("approval", &self.approval.as_ref().map(|_| "gate"))
+            .field("approval", &self.approval.as_ref().map(|_| "approver"))
+            .field("approval_ttl", &self.approval_ttl)
             .field("dialect", &self.dialect)
-            .finish()
+            .finish_non_exhaustive()
     }
 }
 
@@ -49,12 +68,12 @@ pub enum Refusal {
     ReadOnlyRun,
     /// The user disabled the tool.
     Disabled,
-    /// The approval gate denied the call.
+    /// The approver denied the call.
     Denied,
 }
 
 impl RunPolicy {
-    /// Every registered tool may run (subject to an approval gate, if one is added).
+    /// Every registered tool may run (subject to an approver, if one is added).
     pub fn full() -> Self {
         RunPolicy::default()
     }
@@ -74,14 +93,52 @@ impl RunPolicy {
         self
     }
 
-    /// Installs a gate consulted before each destructive call.
+    /// Installs a closure that decides at once on each valid destructive call.
+    ///
+    /// ```
+    /// use tool_runtime::{Decision, RunPolicy};
+    ///
+    /// let policy = RunPolicy::full().with_approval(|request| {
+    ///     if request.meta.name == "drawings_clear" {
+    ///         Decision::deny("The user keeps their drawings.")
+    ///     } else {
+    ///         Decision::Approve
+    ///     }
+    /// });
+    /// # let _ = policy;
+    /// ```
     #[must_use]
     pub fn with_approval(
-        mut self,
-        gate: impl Fn(&ToolMeta, &Value) -> bool + Send + Sync + 'static,
+        self,
+        decide: impl Fn(&ApprovalRequest<'_>) -> Decision + Send + Sync + 'static,
     ) -> Self {
-        self.approval = Some(Arc::new(gate));
+        self.with_approver(FnApprover(decide))
+    }
+
+    /// Installs an approver (one that may await a person) for each valid destructive call.
+    #[must_use]
+    pub fn with_approver(mut self, approver: impl Approver + 'static) -> Self {
+        self.approval = Some(Arc::new(approver));
         self
+    }
+
+    /// How long a deferred approval stays valid.
+    #[must_use]
+    pub fn with_approval_ttl(mut self, ttl: Duration) -> Self {
+        self.approval_ttl = ttl;
+        self
+    }
+
+    /// The clock deferred approvals are issued and checked against.
+    #[must_use]
+    pub fn with_clock(mut self, clock: impl Clock + 'static) -> Self {
+        self.clock = Arc::new(clock);
+        self
+    }
+
+    /// The current time by the policy's clock.
+    pub fn now(&self) -> SystemTime {
+        self.clock.now()
     }
 
     /// Offers the run's tools in a provider's form: [`Registry::definitions`] exports in it, and
@@ -100,12 +157,18 @@ impl RunPolicy {
         self.dialect == Some(Dialect::OpenAi)
     }
 
+    /// True when the tool's valid calls go to the approver.
+    pub fn needs_approval(&self, meta: &ToolMeta) -> bool {
+        self.approval.is_some() && !meta.safety.is_read_only()
+    }
+
     /// Check 1 (listing): may the tool appear in this run at all?
     pub fn lists(&self, meta: &ToolMeta) -> bool {
         self.listing_refusal(meta).is_none()
     }
 
-    /// Why the tool cannot appear in this run, if it cannot.
+    /// Why the tool cannot appear in this run, if it cannot. The registry checks this again for
+    /// every call (check 2), before anything looks at the arguments.
     pub fn listing_refusal(&self, meta: &ToolMeta) -> Option<Refusal> {
         if self.read_only && !meta.safety.is_read_only() {
             Some(Refusal::ReadOnlyRun)
@@ -113,19 +176,6 @@ impl RunPolicy {
             Some(Refusal::Disabled)
         } else {
             None
-        }
-    }
-
-    /// Check 2 (execution): may this call run? Consults the approval gate for destructive tools.
-    pub fn call_refusal(&self, meta: &ToolMeta, arguments: &Value) -> Option<Refusal> {
-        if let Some(refusal) = self.listing_refusal(meta) {
-            return Some(refusal);
-        }
-        match &self.approval {
-            Some(gate) if !meta.safety.is_read_only() && !gate(meta, arguments) => {
-                Some(Refusal::Denied)
-            }
-            _ => None,
         }
     }
 }
@@ -159,10 +209,6 @@ mod tests {
         let policy = RunPolicy::read_only();
         assert_eq!(policy.listing_refusal(&READ), None);
         assert_eq!(policy.listing_refusal(&WRITE), Some(Refusal::ReadOnlyRun));
-        assert_eq!(
-            policy.call_refusal(&WRITE, &Value::Null),
-            Some(Refusal::ReadOnlyRun)
-        );
     }
 
     #[test]
@@ -170,30 +216,26 @@ mod tests {
         let policy = RunPolicy::full().disable("read");
         assert!(!policy.lists(&READ));
         assert!(policy.lists(&WRITE));
-        assert_eq!(
-            policy.call_refusal(&READ, &Value::Null),
-            Some(Refusal::Disabled)
+        assert_eq!(policy.listing_refusal(&READ), Some(Refusal::Disabled));
+    }
+
+    #[test]
+    fn only_destructive_tools_need_approval() {
+        assert!(!RunPolicy::full().needs_approval(&WRITE));
+        let policy = RunPolicy::full().with_approval(|_| Decision::Approve);
+        assert!(!policy.needs_approval(&READ));
+        assert!(policy.needs_approval(&WRITE));
+        assert!(
+            policy.lists(&WRITE),
+            "the approver does not hide tools from the list"
         );
     }
 
     #[test]
-    fn the_gate_sees_only_destructive_calls() {
-        let policy = RunPolicy::full().with_approval(|meta, args| {
-            assert_eq!(
-                meta.name, "write",
-                "the gate is never asked about read-only tools"
-            );
-            args == &Value::Bool(true)
-        });
-        assert_eq!(policy.call_refusal(&READ, &Value::Null), None);
-        assert_eq!(policy.call_refusal(&WRITE, &Value::Bool(true)), None);
-        assert_eq!(
-            policy.call_refusal(&WRITE, &Value::Bool(false)),
-            Some(Refusal::Denied)
-        );
-        assert!(
-            policy.lists(&WRITE),
-            "the gate does not hide tools from the list"
-        );
+    fn the_clock_can_be_injected() {
+        let at = SystemTime::UNIX_EPOCH + Duration::from_secs(42);
+        let policy = RunPolicy::full().with_clock(move || at);
+        assert_eq!(policy.now(), at);
+        assert_eq!(policy.approval_ttl, DEFAULT_APPROVAL_TTL);
     }
 }

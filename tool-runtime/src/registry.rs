@@ -13,11 +13,13 @@ use serde_json::Value;
 use tool_manifest::model::is_valid_tool_name;
 use tool_manifest::{Mode, Safety, ToolMeta, ToolSpec};
 
+use crate::approval::{ApprovalRequest, DENY_REASON_LIMIT, Decision};
 use crate::definitions::DialectCache;
 use crate::envelope::{
-    ACTION_DENIED, ACTION_DISABLED, ACTION_FAILED, ACTION_FAILED_DESTRUCTIVE, ACTION_INPUT_INVALID,
-    ACTION_NOT_FOUND, ACTION_READ_ONLY_RUN, ACTION_REFUSED_BY_TOOL, ACTION_TIMEOUT,
-    ACTION_TIMEOUT_DESTRUCTIVE, ErrorBody, RuntimeCode, ToolResult,
+    ACTION_APPROVAL_PENDING, ACTION_DENIED, ACTION_DISABLED, ACTION_FAILED,
+    ACTION_FAILED_DESTRUCTIVE, ACTION_INPUT_INVALID, ACTION_NOT_FOUND, ACTION_READ_ONLY_RUN,
+    ACTION_REFUSED_BY_TOOL, ACTION_TIMEOUT, ACTION_TIMEOUT_DESTRUCTIVE, ErrorBody, RuntimeCode,
+    ToolResult,
 };
 use crate::limits::Limits;
 use crate::policy::{Refusal, RunPolicy};
@@ -530,11 +532,15 @@ impl<C> Registry<C> {
             .collect()
     }
 
-    /// Runs one call through the policy check, validation, the tool and the envelope.
+    /// Runs one call through the policy check, the bounds, validation, the approver, the tool
+    /// and the envelope.
     ///
     /// When the policy's dialect is OpenAI strict mode, the `null`s it sends for originally
     /// optional fields are removed before validation (and the tool sees them absent); the
     /// arguments are not copied when there is no such `null`.
+    ///
+    /// A call cannot pause here: when the approver defers, the call is answered
+    /// `TOOL_NOT_ALLOWED` (see [`Registry::run_batch`] for a host that can wait for a person).
     ///
     /// Needs a Tokio runtime with the time driver enabled (for the time limit).
     pub async fn execute(
@@ -544,61 +550,93 @@ impl<C> Registry<C> {
         name: &str,
         arguments: &Value,
     ) -> ToolResult {
-        let (tool, arguments) = match self.admit(policy, name, arguments) {
-            Ok(admitted) => admitted,
-            Err(refused) => return self.limits.bound_result(refused),
-        };
-        let result = match tool.def.handler {
-            Handler::Shared(f) => tool.run_shared(f, ctx, &arguments).await,
-            Handler::Exclusive(f) => tool.run_exclusive(f, ctx, &arguments).await,
+        let result = match self.admit(policy, "", name, arguments, None).await {
+            Admission::Run(tool, arguments) => tool.run(ctx, &arguments).await,
+            Admission::Answered(result) => result,
+            Admission::Deferred(_) => cannot_wait(name),
         };
         self.limits.bound_result(result)
     }
 
-    /// Check 2 and validation: the tool and the arguments it receives (without the `null`s of
-    /// the policy's dialect), or the envelope refusing the call.
-    pub(crate) fn admit<'a>(
+    /// Check 2, the bounds, validation and the approver: the tool and the arguments it
+    /// receives (without the `null`s of the policy's dialect, or as the approver edited them),
+    /// the envelope refusing the call, or the validated arguments of a deferred call.
+    pub(crate) async fn admit<'a>(
         &'a self,
         policy: &RunPolicy,
+        call_id: &str,
         name: &str,
         arguments: &'a Value,
-    ) -> Result<(&'a Registered<C>, Cow<'a, Value>), ToolResult> {
+        arguments_error: Option<&str>,
+    ) -> Admission<'a, C> {
         let Some(tool) = self.tools.get(name) else {
-            return Err(self.not_found(policy, name));
+            return Admission::Answered(self.not_found(policy, name));
         };
-        // The bounds come before anything walks the arguments (the approval gate, validation,
+        let meta = tool.def.meta;
+        // The bounds come before anything walks the arguments (validation, the approver,
         // deserialization), and after the refusals that do not look at them.
-        if let Some(refusal) = policy.listing_refusal(tool.def.meta) {
-            return Err(not_allowed(name, refusal));
+        if let Some(refusal) = policy.listing_refusal(meta) {
+            return Admission::Answered(not_allowed(name, refusal));
+        }
+        if let Some(problem) = arguments_error {
+            return Admission::Answered(input_invalid(format!(
+                "{INPUT_INVALID_PREFIX}/: {}",
+                bounded(problem, 2 * INPUT_MESSAGE_LIMIT)
+            )));
         }
         if let Err(exceeded) = self.limits.check_arguments(arguments) {
-            return Err(ToolResult::failure(
-                ErrorBody::runtime(
-                    RuntimeCode::InputInvalid,
-                    format!("{INPUT_INVALID_PREFIX}{exceeded}"),
-                    ACTION_INPUT_INVALID,
-                ),
-                false,
-            ));
-        }
-        if let Some(refusal) = policy.call_refusal(tool.def.meta, arguments) {
-            return Err(not_allowed(name, refusal));
+            return Admission::Answered(input_invalid(format!("{INPUT_INVALID_PREFIX}{exceeded}")));
         }
         let arguments = tool.accepted_arguments(policy, arguments);
         if let Err(errors) = tool.schema.check(&arguments) {
-            return Err(ToolResult::failure(
-                ErrorBody::runtime(
-                    RuntimeCode::InputInvalid,
-                    errors.report(),
-                    ACTION_INPUT_INVALID,
-                ),
-                false,
-            ));
+            return Admission::Answered(input_invalid(errors.report()));
         }
-        Ok((tool, arguments))
+        let Some(approver) = policy
+            .approval
+            .as_ref()
+            .filter(|_| policy.needs_approval(meta))
+        else {
+            return Admission::Run(tool, arguments);
+        };
+        let request = ApprovalRequest {
+            meta,
+            call_id,
+            arguments: &arguments,
+        };
+        match approver.decide(request).await {
+            Decision::Approve => Admission::Run(tool, arguments),
+            Decision::Deny { reason } => Admission::Answered(denied(name, &reason)),
+            Decision::Edit { arguments } => match self.recheck(policy, tool, arguments) {
+                Ok(edited) => Admission::Run(tool, Cow::Owned(edited)),
+                Err(refused) => Admission::Answered(refused),
+            },
+            Decision::Defer => Admission::Deferred(arguments.into_owned()),
+        }
     }
 
-    fn not_found(&self, policy: &RunPolicy, name: &str) -> ToolResult {
+    /// Arguments a person gave (edited, or approved from a saved state) checked as a call's are:
+    /// the bounds, the dialect's `null`s, the schema.
+    pub(crate) fn recheck(
+        &self,
+        policy: &RunPolicy,
+        tool: &Registered<C>,
+        arguments: Value,
+    ) -> Result<Value, ToolResult> {
+        if let Err(exceeded) = self.limits.check_arguments(&arguments) {
+            return Err(input_invalid(format!("{INPUT_INVALID_PREFIX}{exceeded}")));
+        }
+        let stripped = match tool.accepted_arguments(policy, &arguments) {
+            Cow::Owned(stripped) => Some(stripped),
+            Cow::Borrowed(_) => None,
+        };
+        let arguments = stripped.unwrap_or(arguments);
+        match tool.schema.check(&arguments) {
+            Ok(()) => Ok(arguments),
+            Err(errors) => Err(input_invalid(errors.report())),
+        }
+    }
+
+    pub(crate) fn not_found(&self, policy: &RunPolicy, name: &str) -> ToolResult {
         let offered: Vec<&str> = self.resolve(policy).iter().map(|m| m.name).collect();
         let close = close_names(name, &offered);
         let mut message = format!(
@@ -616,7 +654,24 @@ impl<C> Registry<C> {
     }
 }
 
-fn not_allowed(name: &str, refusal: Refusal) -> ToolResult {
+/// What the checks before a call make of it.
+pub(crate) enum Admission<'a, C> {
+    /// The call runs, with these arguments.
+    Run(&'a Registered<C>, Cow<'a, Value>),
+    /// The call is answered without running.
+    Answered(ToolResult),
+    /// The approver deferred the call; these are its validated arguments.
+    Deferred(Value),
+}
+
+fn input_invalid(message: String) -> ToolResult {
+    ToolResult::failure(
+        ErrorBody::runtime(RuntimeCode::InputInvalid, message, ACTION_INPUT_INVALID),
+        false,
+    )
+}
+
+pub(crate) fn not_allowed(name: &str, refusal: Refusal) -> ToolResult {
     let (message, action) = match refusal {
         Refusal::ReadOnlyRun => (
             format!("The tool `{name}` changes state and this run is read-only."),
@@ -637,7 +692,49 @@ fn not_allowed(name: &str, refusal: Refusal) -> ToolResult {
     )
 }
 
+/// The answer to a call the approver denied, with the person's reason (bounded).
+pub(crate) fn denied(name: &str, reason: &str) -> ToolResult {
+    let reason = reason.trim();
+    if reason.is_empty() {
+        return not_allowed(name, Refusal::Denied);
+    }
+    ToolResult::failure(
+        ErrorBody::runtime(
+            RuntimeCode::NotAllowed,
+            format!(
+                "The call to `{name}` was not approved: {}",
+                bounded(reason, DENY_REASON_LIMIT)
+            ),
+            ACTION_DENIED,
+        ),
+        false,
+    )
+}
+
+/// The answer to a deferred call where the host answers every call at once.
+pub(crate) fn cannot_wait(name: &str) -> ToolResult {
+    ToolResult::failure(
+        ErrorBody::runtime(
+            RuntimeCode::NotAllowed,
+            format!(
+                "The call to `{name}` waits for a person's approval, and this host cannot wait for it; it was not run."
+            ),
+            ACTION_APPROVAL_PENDING,
+        ),
+        false,
+    )
+}
+
 impl<C> Registered<C> {
+    /// Runs the tool with validated arguments, the context shared or to itself as its handler
+    /// asks.
+    pub(crate) async fn run(&self, ctx: &mut C, arguments: &Value) -> ToolResult {
+        match self.def.handler {
+            Handler::Shared(f) => self.run_shared(f, ctx, arguments).await,
+            Handler::Exclusive(f) => self.run_exclusive(f, ctx, arguments).await,
+        }
+    }
+
     pub(crate) async fn run_shared(
         &self,
         f: SharedFn<C>,

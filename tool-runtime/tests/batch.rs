@@ -8,8 +8,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use registry_tools::*;
 use serde_json::{Value, json};
 use tool_runtime::{
-    BoxFuture, CallResult, Handler, Mode, Registry, RunPolicy, Safety, StaticSchema, ToolCall,
-    ToolDef, ToolMeta, ToolOutput, ToolResult,
+    BoxFuture, CallResult, Decision, Handler, Mode, Registry, RunPolicy, Safety, StaticSchema,
+    ToolCall, ToolDef, ToolMeta, ToolOutput, ToolResult,
 };
 
 /// A context that measures how many tool bodies are in flight at once.
@@ -287,15 +287,19 @@ fn a_panic_or_a_timeout_stays_in_its_own_call() {
 }
 
 #[test]
-fn the_approval_gate_is_asked_in_call_order() {
+fn the_approver_is_asked_in_call_order() {
     let registry = probe_registry();
     let mut probe = Probe::default();
     let asked = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
     let record = std::sync::Arc::clone(&asked);
-    let policy = RunPolicy::full().with_approval(move |_meta, args| {
-        let id = id_of(args);
+    let policy = RunPolicy::full().with_approval(move |request| {
+        let id = id_of(request.arguments);
         record.lock().expect("lock").push(id.clone());
-        id != "w2"
+        if id == "w2" {
+            Decision::deny("not this one")
+        } else {
+            Decision::Approve
+        }
     });
     let calls = [
         call("w0", "write"),

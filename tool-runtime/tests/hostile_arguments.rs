@@ -13,8 +13,8 @@ use tool_runtime::limits::{
     drop_iteratively,
 };
 use tool_runtime::{
-    BoxFuture, CallResult, ErrorMeta, Handler, Limits, Mode, Registry, RunPolicy, Safety, ToolCall,
-    ToolDef, ToolError, ToolMeta, ToolOutput, ToolResult,
+    BoxFuture, CallResult, Decision, ErrorMeta, Handler, Limits, Mode, Registry, RunPolicy, Safety,
+    ToolCall, ToolDef, ToolError, ToolMeta, ToolOutput, ToolResult,
 };
 
 /// Counts how often tool code ran.
@@ -200,13 +200,13 @@ fn a_200_000_deep_array_is_refused_before_any_recursive_walk() {
 }
 
 #[test]
-fn the_approval_gate_never_sees_arguments_past_the_bounds() {
+fn the_approver_never_sees_arguments_past_the_bounds() {
     let registry = registry(Limits::default());
     let asked = Arc::new(AtomicUsize::new(0));
     let seen = Arc::clone(&asked);
-    let policy = RunPolicy::full().with_approval(move |_, _| {
+    let policy = RunPolicy::full().with_approval(move |_| {
         seen.fetch_add(1, Ordering::SeqCst);
-        true
+        Decision::Approve
     });
     let mut counter = Counter::default();
     let deep = nested_arrays(100_000);

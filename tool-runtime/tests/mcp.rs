@@ -5,15 +5,19 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use rmcp::model::{CallToolRequestParams, CallToolResult, ErrorCode, Tool};
-use rmcp::service::{RoleClient, RunningService};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities, ClientConfig,
+    ElicitRequestParams, ElicitResult, ElicitationAction, ErrorCode, Implementation,
+    ProtocolVersion, Tool,
+};
+use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RoleClient, RunningService};
 use rmcp::{ServiceError, ServiceExt};
 use serde_json::{Value, json};
 use tokio::sync::RwLock;
 use tool_runtime::mcp::McpServer;
 use tool_runtime::{
-    BoxFuture, CallResult, ErrorMeta, Handler, Mode, Registry, RunPolicy, Safety, StaticSchema,
-    ToolDef, ToolError, ToolMeta, ToolOutput,
+    BoxFuture, CallResult, Decision, ErrorMeta, Handler, Mode, Registry, RunPolicy, Safety,
+    StaticSchema, ToolDef, ToolError, ToolMeta, ToolOutput,
 };
 
 #[derive(Debug)]
@@ -587,4 +591,289 @@ async fn reads_share_the_context_and_writes_have_it_to_themselves() {
         .now_or_never()
         .expect("a refusal answers without the context");
     assert_eq!(refused.code(), Some("TOOL_NOT_ALLOWED"));
+}
+
+// ---- approvals over MCP: an input request for a confirmation ----
+
+/// How the person at the client answers a confirmation.
+#[derive(Clone)]
+enum Answer {
+    Approve,
+    Refuse(&'static str),
+    Decline,
+}
+
+/// A client on protocol 2026-07-28 that answers elicitations and records their messages.
+#[derive(Clone)]
+struct Confirming {
+    answer: Answer,
+    asked: Arc<std::sync::Mutex<Vec<String>>>,
+}
+
+impl rmcp::ClientHandler for Confirming {
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        _context: rmcp::service::RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, rmcp::ErrorData> {
+        if let ElicitRequestParams::FormElicitationParams {
+            message,
+            requested_schema,
+            ..
+        } = &request
+        {
+            let schema = serde_json::to_value(requested_schema).expect("the schema serializes");
+            assert_eq!(schema["properties"]["approve"]["type"], "boolean");
+            assert_eq!(schema["required"], json!(["approve"]));
+            self.asked.lock().expect("lock").push(message.clone());
+        }
+        Ok(match self.answer {
+            Answer::Approve => {
+                ElicitResult::new(ElicitationAction::Accept).with_content(json!({"approve": true}))
+            }
+            Answer::Refuse(reason) => ElicitResult::new(ElicitationAction::Accept)
+                .with_content(json!({"approve": false, "reason": reason})),
+            Answer::Decline => ElicitResult::new(ElicitationAction::Decline),
+        })
+    }
+
+    fn get_info(&self) -> ClientConfig {
+        ClientConfig::new(
+            ClientCapabilities::builder().enable_elicitation().build(),
+            Implementation::new("confirming-client", "1.0.0"),
+        )
+    }
+}
+
+fn deferring() -> RunPolicy {
+    RunPolicy::full().with_approval(|_| Decision::Defer)
+}
+
+/// A server whose approver defers every write, and a 2026-07-28 client answering `answer`.
+async fn confirming_session(
+    answer: Answer,
+) -> (
+    RunningService<RoleClient, Confirming>,
+    Arc<RwLock<Chart>>,
+    Arc<std::sync::Mutex<Vec<String>>>,
+) {
+    let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+    let server = McpServer::new(registry(), deferring(), Chart::new(), "chart-test", "1.2.3")
+        .expect("every test tool has an MCP definition");
+    let chart = Arc::clone(server.context());
+    tokio::spawn(server.serve(server_io));
+    let asked = Arc::default();
+    let client = Confirming {
+        answer,
+        asked: Arc::clone(&asked),
+    }
+    .serve_with_lifecycle(
+        client_io,
+        ClientLifecycleMode::Discover {
+            preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+        },
+    )
+    .await
+    .expect("the client connects on 2026-07-28");
+    (client, chart, asked)
+}
+
+fn arguments(value: Value) -> serde_json::Map<String, Value> {
+    let Value::Object(map) = value else {
+        panic!("arguments are an object");
+    };
+    map
+}
+
+#[tokio::test]
+async fn a_deferred_write_asks_the_client_and_runs_once_confirmed() {
+    let (client, chart, asked) = confirming_session(Answer::Approve).await;
+    let result = client
+        .call_tool(
+            CallToolRequestParams::new("drawing_create")
+                .with_arguments(arguments(json!({"pane_id": "main", "price": 1.5}))),
+        )
+        .await
+        .expect("a tool result");
+    assert_eq!(result.is_error, Some(false), "{result:?}");
+    assert_eq!(
+        result.structured_content,
+        Some(json!({"success": true, "data": {"id": "d1"}, "stateChanged": true}))
+    );
+    assert_eq!(chart.read().await.drawings, ["d1"]);
+    let asked = asked.lock().expect("lock").clone();
+    assert_eq!(asked.len(), 1, "one confirmation");
+    assert!(
+        asked[0].contains("`drawing_create`")
+            && asked[0].contains(r#"{"pane_id":"main","price":1.5}"#),
+        "{}",
+        asked[0]
+    );
+    // Reads are never asked about.
+    let read = client
+        .call_tool(CallToolRequestParams::new("panes_list"))
+        .await
+        .expect("a tool result");
+    assert_eq!(read.is_error, Some(false));
+}
+
+#[tokio::test]
+async fn a_refusal_at_the_client_reaches_the_model_and_nothing_runs() {
+    for (answer, message) in [
+        (
+            Answer::Refuse("Not on the main pane."),
+            "The call to `drawing_create` was not approved: Not on the main pane.",
+        ),
+        (
+            Answer::Decline,
+            "The call to `drawing_create` was not approved: The user declined the call.",
+        ),
+    ] {
+        let (client, chart, _) = confirming_session(answer).await;
+        let result = client
+            .call_tool(
+                CallToolRequestParams::new("drawing_create")
+                    .with_arguments(arguments(json!({"pane_id": "main", "price": 1}))),
+            )
+            .await
+            .expect("a tool result");
+        let envelope = result.structured_content.expect("the envelope");
+        assert_eq!(envelope["error"]["code"], "TOOL_NOT_ALLOWED");
+        assert_eq!(envelope["error"]["message"], message);
+        assert!(chart.read().await.drawings.is_empty());
+    }
+}
+
+#[tokio::test]
+async fn an_invalid_write_is_answered_without_asking() {
+    let (client, _, asked) = confirming_session(Answer::Approve).await;
+    let result = client
+        .call_tool(
+            CallToolRequestParams::new("drawing_create")
+                .with_arguments(arguments(json!({"pane_id": "main"}))),
+        )
+        .await
+        .expect("a tool result");
+    let envelope = result.structured_content.expect("the envelope");
+    assert_eq!(envelope["error"]["code"], "TOOL_INPUT_INVALID");
+    assert!(asked.lock().expect("lock").is_empty(), "nobody was asked");
+}
+
+#[tokio::test]
+async fn the_request_state_is_sealed_bound_to_its_arguments_and_used_once() {
+    let (client, chart, _) = confirming_session(Answer::Approve).await;
+    let call = CallToolRequestParams::new("drawing_create")
+        .with_arguments(arguments(json!({"pane_id": "main", "price": 2})));
+    let CallToolResponse::InputRequired(asked) = client
+        .call_tool_once(call.clone())
+        .await
+        .expect("an answer")
+    else {
+        panic!("an input request");
+    };
+    let state = asked.request_state.clone().expect("a request state");
+    let requests = asked.input_requests.expect("input requests");
+    assert!(requests.contains_key("approval"));
+    let approve: rmcp::model::InputResponses = [(
+        "approval".to_owned(),
+        json!({"action": "accept", "content": {"approve": true}}),
+    )]
+    .into_iter()
+    .collect();
+    let retry = |params: CallToolRequestParams| {
+        let client = &client;
+        async move {
+            match client.call_tool_once(params).await.expect("an answer") {
+                CallToolResponse::Complete(result) => {
+                    result.structured_content.expect("the envelope")
+                }
+                other => panic!("a result: {other:?}"),
+            }
+        }
+    };
+    // A changed state does not verify.
+    let mut forged = state.clone();
+    forged.insert(forged.len() / 2, 'x');
+    let envelope = retry(
+        call.clone()
+            .with_request_state(forged)
+            .with_input_responses(approve.clone()),
+    )
+    .await;
+    assert_eq!(envelope["error"]["code"], "TOOL_NOT_ALLOWED");
+    assert!(
+        envelope["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("did not verify")),
+        "{envelope}"
+    );
+    // The state approves these arguments, not others.
+    let other = CallToolRequestParams::new("drawing_create")
+        .with_arguments(arguments(json!({"pane_id": "lower", "price": 2})));
+    let envelope = retry(
+        other
+            .with_request_state(state.clone())
+            .with_input_responses(approve.clone()),
+    )
+    .await;
+    assert!(
+        envelope["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("other arguments")),
+        "{envelope}"
+    );
+    assert!(chart.read().await.drawings.is_empty());
+    // The right state runs the call, once.
+    let with_state = call.with_request_state(state).with_input_responses(approve);
+    let envelope = retry(with_state.clone()).await;
+    assert_eq!(envelope["success"], true, "{envelope}");
+    let envelope = retry(with_state).await;
+    assert!(
+        envelope["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("already decided")),
+        "{envelope}"
+    );
+    assert_eq!(chart.read().await.drawings, ["d1"], "it ran once");
+}
+
+#[tokio::test]
+async fn an_older_client_is_told_that_approval_was_required() {
+    let session = Session::start(deferring()).await;
+    let (envelope, is_error) = session
+        .envelope("drawing_create", json!({"pane_id": "main", "price": 1}))
+        .await;
+    assert!(is_error);
+    assert_eq!(envelope["error"]["code"], "TOOL_NOT_ALLOWED");
+    let message = envelope["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.starts_with("The call to `drawing_create` needs the user's approval, and it cannot be asked: this client speaks MCP 2025-")
+            && message.contains("needs 2026-07-28 or later"),
+        "{message}"
+    );
+    assert!(session.chart.read().await.drawings.is_empty());
+}
+
+#[tokio::test]
+async fn an_approver_that_decides_at_once_needs_no_client_support() {
+    let policy = RunPolicy::full().with_approval(|request| {
+        if request.arguments["pane_id"] == "main" {
+            Decision::Approve
+        } else {
+            Decision::deny("Only the main pane.")
+        }
+    });
+    let session = Session::start(policy).await;
+    let (envelope, _) = session
+        .envelope("drawing_create", json!({"pane_id": "main", "price": 1}))
+        .await;
+    assert_eq!(envelope["success"], true);
+    let (envelope, _) = session
+        .envelope("drawing_create", json!({"pane_id": "lower", "price": 1}))
+        .await;
+    assert_eq!(
+        envelope["error"]["message"],
+        "The call to `drawing_create` was not approved: Only the main pane."
+    );
+    assert_eq!(session.chart.read().await.drawings, ["d1"]);
 }

@@ -226,7 +226,7 @@ proptest! {
     #[test]
     fn batches_keep_every_promise(calls in calls(), (read_only, disabled) in policy()) {
         let registry = registry();
-        let policy = RunPolicy { read_only, disabled, approval: None, dialect: None };
+        let policy = RunPolicy { read_only, disabled, ..RunPolicy::default() };
         let mut counters = Counters::default();
         let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build().expect("runtime");
         let results = runtime.block_on(registry.execute_batch(&policy, &mut counters, &calls));
@@ -269,7 +269,7 @@ proptest! {
         (read_only, disabled) in policy(),
     ) {
         let registry = registry();
-        let policy = RunPolicy { read_only, disabled, approval: None, dialect: None };
+        let policy = RunPolicy { read_only, disabled, ..RunPolicy::default() };
         let mut counters = Counters::default();
         let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build().expect("runtime");
         let result = runtime.block_on(registry.execute(&policy, &mut counters, &name, &arguments));

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use registry_tools::*;
 use serde_json::{Value, json};
 use tool_runtime::{
-    BoxFuture, CallResult, Handler, Mode, Registry, RegistryProblem, RunPolicy, Safety,
+    BoxFuture, CallResult, Decision, Handler, Mode, Registry, RegistryProblem, RunPolicy, Safety,
     StaticSchema, ToolDef, ToolMeta, ToolOutput, ToolResult, ToolSpec,
 };
 
@@ -231,14 +231,19 @@ fn a_disabled_tool_is_refused() {
 }
 
 #[test]
-fn the_approval_gate_is_consulted_before_each_destructive_call_only() {
+fn the_approver_is_consulted_for_each_valid_destructive_call_only() {
     let registry = chart_registry();
     let mut chart = Chart::new();
     let asked = Arc::new(AtomicUsize::new(0));
     let counter = Arc::clone(&asked);
-    let policy = RunPolicy::full().with_approval(move |meta: &ToolMeta, args: &Value| {
+    let policy = RunPolicy::full().with_approval(move |request| {
         counter.fetch_add(1, Ordering::SeqCst);
-        meta.safety == Safety::Destructive && args["pane_id"] == "main"
+        assert_eq!(request.meta.safety, Safety::Destructive);
+        if request.arguments["pane_id"] == "main" {
+            Decision::Approve
+        } else {
+            Decision::deny("")
+        }
     });
     let denied = json!({"pane_id": "lower", "kind": "trend_line", "anchors": []});
     let result = execute(&registry, &policy, &mut chart, "drawing_create", denied);
@@ -260,12 +265,22 @@ fn the_approval_gate_is_consulted_before_each_destructive_call_only() {
     assert!(result.is_success());
     assert_eq!(asked.load(Ordering::SeqCst), 2);
 
+    // An invalid call is answered by validation and never shown to the approver.
+    let invalid = json!({"pane_id": "main", "kind": "circle", "anchors": []});
+    let result = execute(&registry, &policy, &mut chart, "drawing_create", invalid);
+    assert_eq!(result.code(), Some("TOOL_INPUT_INVALID"));
+    assert_eq!(
+        asked.load(Ordering::SeqCst),
+        2,
+        "invalid calls are not shown"
+    );
+
     let result = execute(&registry, &policy, &mut chart, "panes_list", json!({}));
     assert!(result.is_success());
     assert_eq!(
         asked.load(Ordering::SeqCst),
         2,
-        "read-only calls are not gated"
+        "read-only calls are not asked about"
     );
 }
 

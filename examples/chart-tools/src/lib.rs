@@ -29,6 +29,7 @@ pub mod impls;
 #[cfg(feature = "code-interpreter")]
 pub mod interpreter;
 pub mod run;
+pub mod session;
 
 /// The generated inputs, error enums and frozen metadata of `tools/*.toml`.
 pub mod tools {

@@ -1,11 +1,12 @@
 //! `chart-tools`: the demo chart's tools on the command line.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use chart_tools::chart::Chart;
-use clap::{Args, Parser, Subcommand};
-use tool_runtime::{Registry, RunPolicy, ToolSettings};
+use chart_tools::session::{Format, SavedState, Session};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use tool_runtime::{Decision, Provider, Registry, RunPolicy, ToolSettings};
 use tool_secrets::{Redactor, SecretString};
 
 /// The demo chart's agent tools, enforced by their registry.
@@ -26,10 +27,42 @@ enum Command {
     /// the envelope ({"success": true, "data", "stateChanged"} or {"success": false, "error",
     /// "stateChanged"}). A line that is not such an array is answered by
     /// {"error": {"code": "MESSAGE_INVALID", "message"}} saying where it is wrong (calls are
-    /// numbered from 1), and the run goes on. Blank lines are skipped. Every answer is flushed
-    /// at once. One chart serves the whole run: each message sees the changes of the ones before.
-    /// Exits 0 at the end of the input.
+    /// numbered from 1), and the run goes on; a call whose "arguments" are not an object is
+    /// answered with its own TOOL_INPUT_INVALID at "/", the other calls running as usual. Blank
+    /// lines are skipped. Every answer is flushed at once. One chart serves the whole run: each
+    /// message sees the changes of the ones before. Exits 0 at the end of the input.
+    ///
+    /// With --approval defer, a message whose writes wait for a person is answered instead by
+    /// {"pending": [{"approvalId", "id", "name", "arguments"}], "answered": [{"id", "name",
+    /// "result"}]} (the approvals to decide, and the calls that already ran); a later line
+    /// {"decisions": {"<approvalId>": {"approve": true} | {"deny": "reason"} | {"edit": {...}}}}
+    /// resumes it, and it is then answered by its full answer line (every call, in order), or by
+    /// a new pending line when more of its calls wait. --state FILE keeps the pending approvals
+    /// (and those already decided) across processes.
     Run(RunArgs),
+
+    /// Answers model provider responses read as JSON Lines on stdin, against a fresh demo chart.
+    ///
+    /// Each input line is one response of the --provider (the JSON body the provider's API
+    /// returned): OpenAI Chat Completions (choices[].message.tool_calls[]), OpenAI Responses
+    /// (output[] items of type function_call), Anthropic Messages (content[] blocks of type
+    /// tool_use) or Gemini generateContent (candidates[].content.parts[].functionCall). Its tool
+    /// calls run as `run` runs a message, and it is answered by one line: a JSON array of the
+    /// provider's result messages (items for openai-responses) to append to the conversation,
+    /// always an array, in call order: openai, one {"role": "tool", "tool_call_id", "content"}
+    /// per call; openai-responses, one {"type": "function_call_output", "call_id", "output"} per
+    /// call; anthropic, one {"role": "user", "content": [{"type": "tool_result", "tool_use_id",
+    /// "content", "is_error"}...]} message; gemini, one {"role": "user", "parts":
+    /// [{"functionResponse": {"name", "response", "id"?}}...]} message. The content is the
+    /// call's envelope (as JSON text; as the object itself for gemini). A response without tool
+    /// calls is answered by []. Arguments that are not JSON or not an object are that call's
+    /// TOOL_INPUT_INVALID at "/". A line that is not a response of the provider is answered by
+    /// {"error": {"code": "RESPONSE_INVALID", "message"}} saying where (a JSON Pointer), and the
+    /// host goes on.
+    ///
+    /// With --approval defer, approvals work as for `run`: a pending line, then a decisions line
+    /// that resumes, answered by the provider's result messages for every call of the response.
+    Host(HostArgs),
 
     /// Serves the demo chart's tools over MCP on stdio (newline-delimited JSON-RPC).
     ///
@@ -37,7 +70,9 @@ enum Command {
     /// declared safety; tools/call goes through the registry (policy, validation, the tool) and
     /// answers the envelope as structuredContent and as text, with isError when it failed. In a
     /// read-only server a write tool is not listed, and a call to it is answered with the
-    /// TOOL_NOT_ALLOWED envelope.
+    /// TOOL_NOT_ALLOWED envelope. With --approval defer, a write is confirmed by the client's
+    /// user (an input request, MCP 2026-07-28); an older client is told that the call needs the
+    /// user's approval (TOOL_NOT_ALLOWED).
     Mcp(McpArgs),
 
     /// Redacts a user prompt read on stdin and writes it to stdout.
@@ -68,7 +103,77 @@ struct RunArgs {
     /// offered option, and answers "yes" to an open question.
     #[arg(long, value_name = "TEXT")]
     answer: Option<String>,
+
+    #[command(flatten)]
+    state: StateArgs,
 }
+
+#[derive(Debug, Args)]
+struct HostArgs {
+    /// The API the responses come from.
+    #[arg(long, value_enum)]
+    provider: ProviderArg,
+
+    #[command(flatten)]
+    policy: PolicyArgs,
+
+    /// What the user answers to every ask_user question (as for `run`).
+    #[arg(long, value_name = "TEXT")]
+    answer: Option<String>,
+
+    #[command(flatten)]
+    state: StateArgs,
+}
+
+#[derive(Debug, Args)]
+struct StateArgs {
+    /// Keeps the approvals waiting for a decision, and those already decided, in this JSON file:
+    /// read at the start (a missing file means none), written after every line. A later process
+    /// with the same file resumes them, and never runs an approval twice. An unreadable or
+    /// corrupt file is an error (exit status 2), and is left as it is.
+    #[arg(long, value_name = "FILE")]
+    state: Option<PathBuf>,
+}
+
+/// The provider APIs `host` reads.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum ProviderArg {
+    /// OpenAI Chat Completions.
+    #[value(name = "openai")]
+    OpenAi,
+    /// OpenAI Responses.
+    #[value(name = "openai-responses")]
+    OpenAiResponses,
+    /// Anthropic Messages.
+    Anthropic,
+    /// Google Gemini generateContent.
+    Gemini,
+}
+
+impl ProviderArg {
+    fn provider(self) -> Provider {
+        match self {
+            ProviderArg::OpenAi => Provider::OpenAi,
+            ProviderArg::OpenAiResponses => Provider::OpenAiResponses,
+            ProviderArg::Anthropic => Provider::Anthropic,
+            ProviderArg::Gemini => Provider::Gemini,
+        }
+    }
+}
+
+/// How the person approves the run's writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ApprovalArg {
+    /// Every valid write is approved.
+    Allow,
+    /// Every valid write is denied (TOOL_NOT_ALLOWED, with a fixed reason).
+    Deny,
+    /// Every valid write waits for a decision line (run, host) or the client's user (mcp).
+    Defer,
+}
+
+/// The reason every write is denied with under `--approval deny`.
+const DENY_REASON: &str = "The user does not allow changes in this run.";
 
 /// What the host allows in a run (shared by the commands that run tools).
 #[derive(Debug, Args)]
@@ -77,6 +182,12 @@ struct PolicyArgs {
     /// TOOL_NOT_ALLOWED and changes nothing.
     #[arg(long)]
     read_only: bool,
+
+    /// Asks the person about every valid call to a write (destructive tool), after validation:
+    /// allow approves it, deny refuses it (TOOL_NOT_ALLOWED, nothing runs), defer waits for a
+    /// decision. Without it every valid call runs.
+    #[arg(long, value_enum, value_name = "HOW")]
+    approval: Option<ApprovalArg>,
 
     /// Switches a tool off for this run (repeatable). Its calls are refused with
     /// TOOL_NOT_ALLOWED. Not written to the settings file.
@@ -125,6 +236,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
         Command::Run(args) => run(args),
+        Command::Host(args) => host(args),
         Command::Mcp(args) => mcp(args),
         Command::Redact => redact(),
     };
@@ -205,22 +317,63 @@ fn redact() -> Result<(), Fatal> {
 }
 
 fn run(args: RunArgs) -> Result<(), Fatal> {
+    serve_lines(Format::Calls, &args.policy, args.answer, &args.state)
+}
+
+fn host(args: HostArgs) -> Result<(), Fatal> {
+    let provider = args.provider.provider();
+    serve_lines(
+        Format::Provider(provider),
+        &args.policy,
+        args.answer,
+        &args.state,
+    )
+}
+
+/// `run` and `host`: lines in, answers out, approvals kept in the state file.
+fn serve_lines(
+    format: Format,
+    policy_args: &PolicyArgs,
+    answer: Option<String>,
+    state: &StateArgs,
+) -> Result<(), Fatal> {
     let registry = chart_tools::registry().map_err(|e| Fatal::other(e.to_string()))?;
-    let policy = args.policy.policy(&registry)?;
-    let mut chart = chart(&args.policy, args.answer);
+    let mut policy = policy_args.policy(&registry)?;
+    if let Format::Provider(provider) = format {
+        // The provider was offered the tools in its dialect (OpenAI strict mode's nulls).
+        policy = policy.with_dialect(provider.dialect());
+    }
+    let saved = match &state.state {
+        Some(path) => SavedState::load(path).map_err(|e| Fatal::usage(e.to_string()))?,
+        None => SavedState::default(),
+    };
+    let mut chart = chart(policy_args, answer);
+    let mut session = Session::resume(&registry, &policy, format, saved);
     runtime()?
-        .block_on(chart_tools::run::run(
-            &registry,
-            &policy,
+        .block_on(session.serve(
             &mut chart,
             tokio::io::BufReader::new(tokio::io::stdin()),
             tokio::io::stdout(),
+            state.state.as_deref(),
         ))
-        .map_err(|e| Fatal::other(format!("cannot read messages or write answers: {e}")))
+        .map_err(|e| Fatal::other(format!("cannot read messages or write answers: {e}")))?;
+    warn_unsaved(session.state(), state.state.as_deref());
+    Ok(())
+}
+
+/// Says on stderr how many approvals still wait when nothing keeps them.
+fn warn_unsaved(state: &SavedState, file: Option<&Path>) {
+    let pending = state.pending();
+    if pending > 0 && file.is_none() {
+        eprintln!(
+            "warning: {pending} approval(s) still pending are dropped: keep them with --state FILE"
+        );
+    }
 }
 
 impl PolicyArgs {
-    /// The run's policy: `--read-only`, the settings file's disabled tools, and `--disable`.
+    /// The run's policy: `--read-only`, the settings file's disabled tools, `--disable` and
+    /// `--approval`.
     fn policy(&self, registry: &Registry<Chart>) -> Result<RunPolicy, Fatal> {
         let mut policy = if self.read_only {
             RunPolicy::read_only()
@@ -241,6 +394,12 @@ impl PolicyArgs {
             }
             policy.disabled.insert(name.clone());
         }
+        policy = match self.approval {
+            None => policy,
+            Some(ApprovalArg::Allow) => policy.with_approval(|_| Decision::Approve),
+            Some(ApprovalArg::Deny) => policy.with_approval(|_| Decision::deny(DENY_REASON)),
+            Some(ApprovalArg::Defer) => policy.with_approval(|_| Decision::Defer),
+        };
         Ok(policy)
     }
 }

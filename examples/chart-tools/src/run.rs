@@ -4,20 +4,25 @@
 //! `{"id": string, "name": string, "arguments"?: object}` (absent arguments read as `{}`). Each
 //! message is answered by one line: a JSON array of `{"id", "name", "result"}`, one per call and
 //! in call order, `result` being the registry's envelope. The calls of a message run as
-//! [`Registry::execute_batch`] runs them: in parallel unless one targets a `sequential` tool.
+//! [`Registry::run_batch`] runs them: in parallel unless one targets a `sequential` tool. A call
+//! whose `arguments` are not an object is answered `TOOL_INPUT_INVALID` at `/`
+//! (`/: Expected object, found an array`); the other calls of its message run as usual.
 //!
-//! A line that is not such an array is answered by one line
+//! A line that is not an array of calls is answered by one line
 //! `{"error": {"code": "MESSAGE_INVALID", "message": ...}}` that says where it is wrong
 //! (`call 2: missing "name"`, calls numbered from 1), and the run goes on. Blank lines are
 //! skipped. The chart lives as long as the run: each message sees the changes of the ones before.
+//! Approvals a person gives later (`--approval defer`) follow [`crate::session`].
 
 use std::fmt;
 use std::io;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
-use tokio::io::{AsyncBufRead, AsyncBufReadExt as _, AsyncWrite, AsyncWriteExt as _};
+use tokio::io::{AsyncBufRead, AsyncWrite};
 use tool_runtime::{Registry, RunPolicy, ToolCall, ToolResult};
+
+use crate::session::{Format, Session};
 
 /// The code of the answer to a line that is not a message.
 pub const MESSAGE_INVALID: &str = "MESSAGE_INVALID";
@@ -76,7 +81,7 @@ struct InvalidLine<'a> {
 
 #[derive(Serialize)]
 struct InvalidBody<'a> {
-    code: &'static str,
+    code: &'a str,
     message: &'a str,
 }
 
@@ -84,11 +89,21 @@ struct InvalidBody<'a> {
 ///
 /// # Errors
 /// When the line is not JSON, not an array, or one of its elements is not
-/// `{"id": string, "name": string, "arguments"?: object}`; the message lists up to
-/// [`MESSAGE_PROBLEM_LIMIT`] problems, each saying where.
+/// `{"id": string, "name": string, "arguments"?: any}`; the message lists up to
+/// [`MESSAGE_PROBLEM_LIMIT`] problems, each saying where. Arguments that are not an object do
+/// not make the line invalid: that call is answered `TOOL_INPUT_INVALID`
+/// ([`ToolCall::arguments_error`]).
 pub fn parse_message(line: &str) -> Result<Vec<ToolCall>, MessageError> {
     let value: Value = serde_json::from_str(line)
         .map_err(|e| MessageError::new(format!("the line is not valid JSON: {e}")))?;
+    calls_of_message(value)
+}
+
+/// The calls of one message, parsed from JSON (see [`parse_message`]).
+///
+/// # Errors
+/// As [`parse_message`].
+pub fn calls_of_message(value: Value) -> Result<Vec<ToolCall>, MessageError> {
     let Value::Array(elements) = value else {
         return Err(MessageError::new(format!(
             "expected a JSON array of calls, found {}",
@@ -129,26 +144,18 @@ fn parse_call(element: Value) -> Result<ToolCall, Vec<String>> {
     let mut problems = Vec::new();
     let id = string_field(&mut fields, "id", &mut problems);
     let name = string_field(&mut fields, "name", &mut problems);
-    let arguments = match fields.remove("arguments") {
-        None => Some(Value::Object(Map::new())),
-        Some(arguments @ Value::Object(_)) => Some(arguments),
-        Some(other) => {
-            problems.push(format!(
-                "\"arguments\" must be an object, found {}",
-                kind(&other)
-            ));
-            None
-        }
-    };
+    let arguments = fields
+        .remove("arguments")
+        .unwrap_or_else(|| Value::Object(Map::new()));
     for key in fields.keys() {
         problems.push(format!(
             "unexpected key \"{}\", expected \"id\", \"name\" or \"arguments\"",
             short(key)
         ));
     }
-    match (id, name, arguments) {
-        (Some(id), Some(name), Some(arguments)) if problems.is_empty() => {
-            Ok(ToolCall::new(id, name, arguments))
+    match (id, name) {
+        (Some(id), Some(name)) if problems.is_empty() => {
+            Ok(ToolCall::from_arguments(id, name, arguments))
         }
         _ => Err(problems),
     }
@@ -195,44 +202,33 @@ fn short(text: &str) -> String {
 }
 
 /// The answer line (without its newline) to one input line; `None` for a blank line.
+///
+/// Each call is a fresh session: a message paused for approvals is answered with its pending
+/// line and forgotten (use a [`Session`] to resume it).
 pub async fn answer_line<C>(
     registry: &Registry<C>,
     policy: &RunPolicy,
     ctx: &mut C,
     line: &str,
 ) -> Option<String> {
-    if line.trim().is_empty() {
-        return None;
-    }
-    Some(match parse_message(line) {
-        Ok(calls) => {
-            let results = registry.execute_batch(policy, ctx, &calls).await;
-            let answers: Vec<CallAnswer<'_>> = calls
-                .iter()
-                .zip(&results)
-                .map(|(call, result)| CallAnswer {
-                    id: &call.id,
-                    name: &call.name,
-                    result,
-                })
-                .collect();
-            to_json(&answers)
-        }
-        Err(error) => invalid_line(error.message()),
-    })
+    let mut session = Session::new(registry, policy, Format::Calls);
+    // A fresh session answers a line with at most one line.
+    session.answer(ctx, line).await.into_iter().next()
 }
 
 /// The `MESSAGE_INVALID` answer line.
 pub fn invalid_line(message: &str) -> String {
+    error_line(MESSAGE_INVALID, message)
+}
+
+/// An error answer line `{"error": {"code", "message"}}`.
+pub fn error_line(code: &str, message: &str) -> String {
     to_json(&InvalidLine {
-        error: InvalidBody {
-            code: MESSAGE_INVALID,
-            message,
-        },
+        error: InvalidBody { code, message },
     })
 }
 
-fn to_json(value: &impl Serialize) -> String {
+pub(crate) fn to_json(value: &impl Serialize) -> String {
     // Serializing envelopes and strings into JSON text cannot fail; say so if it ever does.
     serde_json::to_string(value).unwrap_or_else(|e| invalid_line_text(&e.to_string()))
 }
@@ -244,6 +240,7 @@ fn invalid_line_text(reason: &str) -> String {
 
 /// Reads messages from `input` until its end and writes one answer line per message to
 /// `output`, flushing after each. A line that is not UTF-8 is answered with `MESSAGE_INVALID`.
+/// Approvals still pending at the end are forgotten (see [`Session::serve`] to keep them).
 ///
 /// # Errors
 /// When reading `input` or writing `output` fails.
@@ -251,29 +248,16 @@ pub async fn run<C, R, W>(
     registry: &Registry<C>,
     policy: &RunPolicy,
     ctx: &mut C,
-    mut input: R,
-    mut output: W,
+    input: R,
+    output: W,
 ) -> io::Result<()>
 where
     R: AsyncBufRead + Unpin,
     W: AsyncWrite + Unpin,
 {
-    let mut buffer = Vec::new();
-    loop {
-        buffer.clear();
-        if input.read_until(b'\n', &mut buffer).await? == 0 {
-            return Ok(());
-        }
-        let answer = match std::str::from_utf8(&buffer) {
-            Ok(line) => answer_line(registry, policy, ctx, line).await,
-            Err(_) => Some(invalid_line("the line is not valid UTF-8")),
-        };
-        if let Some(answer) = answer {
-            output.write_all(answer.as_bytes()).await?;
-            output.write_all(b"\n").await?;
-            output.flush().await?;
-        }
-    }
+    Session::new(registry, policy, Format::Calls)
+        .serve(ctx, input, output, None)
+        .await
 }
 
 /// How the binary answers `ask_user`: always `answer` when given; otherwise the first offered
@@ -329,7 +313,7 @@ mod tests {
         );
         assert_eq!(
             problem(r#"[{"id":1,"name":"a","arguments":[]}]"#),
-            r#"call 1: "id" must be a string, found a number; call 1: "arguments" must be an object, found an array"#
+            r#"call 1: "id" must be a string, found a number"#
         );
         assert_eq!(
             problem(r#"[{"id":"1","name":"a","argumnets":{}}]"#),
@@ -339,9 +323,23 @@ mod tests {
             problem(r#"["panes_list"]"#),
             r#"call 1: expected an object {"id", "name", "arguments"}, found a string"#
         );
+    }
+
+    #[test]
+    fn arguments_that_are_not_an_object_are_that_calls_problem() {
+        let calls = parse_message(
+            r#"[{"id":"1","name":"a","arguments":null},{"id":"2","name":"b","arguments":[1]},{"id":"3","name":"c"}]"#,
+        )
+        .expect("a message");
+        let problems: Vec<Option<&str>> =
+            calls.iter().map(|c| c.arguments_error.as_deref()).collect();
         assert_eq!(
-            problem(r#"[{"id":"1","name":"a","arguments":null}]"#),
-            r#"call 1: "arguments" must be an object, found null"#
+            problems,
+            [
+                Some("Expected object, found null"),
+                Some("Expected object, found an array"),
+                None
+            ]
         );
     }
 

@@ -378,14 +378,11 @@ fn malformed_calls_get_short_answers() {
     // One broken call fails the whole message: none of its calls runs.
     let broken = message(&[
         call("1", "drawings_clear", json!({})),
-        json!({"id": "2", "name": "drawings_list", "arguments": "all"}),
+        json!({"id": "2", "arguments": {}}),
     ]);
     let list = message(&[call("3", "drawings_list", json!({}))]);
     let answers = common::answers(&[], &[broken, list]);
-    assert_eq!(
-        answers[0]["error"]["message"],
-        r#"call 2: "arguments" must be an object, found a string"#
-    );
+    assert_eq!(answers[0]["error"]["message"], r#"call 2: missing "name""#);
     assert_eq!(
         common::results(&answers[1])[0]["data"]["drawings"]
             .as_array()
@@ -426,5 +423,33 @@ fn crlf_lines_and_a_byte_order_mark() {
         invalid_message(&lines[0]).starts_with("the line is not valid JSON: "),
         "{}",
         lines[0]
+    );
+}
+
+#[test]
+fn arguments_that_are_not_an_object_are_answered_per_call() {
+    let line = message(&[
+        call("1", "drawings_list", json!({"pane_id": "lower"})),
+        json!({"id": "2", "name": "drawings_clear", "arguments": [1]}),
+        json!({"id": "3", "name": "drawings_clear", "arguments": "all"}),
+        json!({"id": "4", "name": "drawings_clear", "arguments": null}),
+        call("5", "drawings_list", json!({})),
+    ]);
+    let answers = common::answers(&[], &[line]);
+    let results = common::results(&answers[0]);
+    assert_eq!(results.len(), 5, "every call is answered");
+    assert_eq!(results[0]["success"], true);
+    for (result, found) in results[1..4].iter().zip(["an array", "a string", "null"]) {
+        assert_eq!(result["error"]["code"], "TOOL_INPUT_INVALID");
+        assert_eq!(
+            result["error"]["message"],
+            format!("The tool input is invalid: /: Expected object, found {found}")
+        );
+        assert_eq!(result["stateChanged"], false);
+    }
+    assert_eq!(
+        results[4]["data"]["drawings"].as_array().map(Vec::len),
+        Some(3),
+        "nothing was cleared"
     );
 }

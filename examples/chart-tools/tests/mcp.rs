@@ -854,3 +854,80 @@ fn malformed_call_params_are_answered_with_an_error_and_the_session_goes_on() {
     assert_eq!(answer["result"]["isError"], false, "{answer:.300}");
     server.stop();
 }
+
+/// A 2026-07-28 client whose user approves every confirmation.
+#[derive(Clone)]
+struct Approving;
+
+impl rmcp::ClientHandler for Approving {
+    async fn create_elicitation(
+        &self,
+        _request: rmcp::model::ElicitRequestParams,
+        _context: rmcp::service::RequestContext<RoleClient>,
+    ) -> Result<rmcp::model::ElicitResult, rmcp::ErrorData> {
+        Ok(
+            rmcp::model::ElicitResult::new(rmcp::model::ElicitationAction::Accept)
+                .with_content(json!({"approve": true})),
+        )
+    }
+
+    fn get_info(&self) -> rmcp::model::ClientConfig {
+        rmcp::model::ClientConfig::new(
+            rmcp::model::ClientCapabilities::builder()
+                .enable_elicitation()
+                .build(),
+            rmcp::model::Implementation::new("approving-client", "1.0.0"),
+        )
+    }
+}
+
+#[tokio::test]
+async fn deferred_writes_are_confirmed_by_the_clients_user() {
+    use rmcp::service::{ClientLifecycleMode, ClientServiceExt as _};
+
+    // An older client cannot be asked: the write is refused, saying why.
+    let server = Server::start(&["--approval", "defer"]).await;
+    let envelope = server.envelope("drawings_clear", json!({})).await;
+    assert_eq!(envelope["error"]["code"], "TOOL_NOT_ALLOWED");
+    assert!(
+        envelope["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("needs the user's approval")),
+        "{envelope}"
+    );
+    server.stop().await;
+
+    // A 2026-07-28 client asks its user, and the write runs once approved.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chart-tools"))
+        .args(["mcp", "--approval", "defer"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("the binary starts");
+    let stdout = child.stdout.take().expect("stdout is piped");
+    let stdin = child.stdin.take().expect("stdin is piped");
+    let client = Approving
+        .serve_with_lifecycle(
+            (stdout, stdin),
+            ClientLifecycleMode::Discover {
+                preferred_versions: vec![rmcp::model::ProtocolVersion::V_2026_07_28],
+            },
+        )
+        .await
+        .expect("the client connects on 2026-07-28");
+    let result = client
+        .call_tool(CallToolRequestParams::new("drawings_clear"))
+        .await
+        .expect("a tool result");
+    let envelope = result.structured_content.expect("the envelope");
+    assert_eq!(envelope["success"], true, "{envelope}");
+    assert_eq!(envelope["data"]["removed"], json!(["d1", "d2", "d3"]));
+    client
+        .cancel()
+        .await
+        .expect("the client closes the session");
+    let status = child.wait().await.expect("the server ends");
+    assert!(status.success(), "{status}");
+}

@@ -4,7 +4,7 @@ use chart_tools::chart::Chart;
 use chart_tools::run::answer_user;
 use chart_tools::tools;
 use serde_json::json;
-use tool_runtime::{Registry, RegistryProblem, RunPolicy, ToolCall};
+use tool_runtime::{Decision, Registry, RegistryProblem, RunPolicy, ToolCall};
 
 /// The read-only tools of SPEC section 1.
 const READ_ONLY: [&str; 11] = [
@@ -86,11 +86,21 @@ fn a_missing_implementation_stops_the_build() {
 async fn a_denied_write_runs_nothing() {
     let registry = registry();
     let mut chart = Chart::demo();
-    let policy = RunPolicy::full().with_approval(|meta, _| meta.name != "drawings_clear");
+    let policy = RunPolicy::full().with_approval(|request| {
+        if request.meta.name == "drawings_clear" {
+            Decision::deny("The user keeps their drawings.")
+        } else {
+            Decision::Approve
+        }
+    });
     let result = registry
         .execute(&policy, &mut chart, "drawings_clear", &json!({}))
         .await;
     assert_eq!(result.code(), Some("TOOL_NOT_ALLOWED"));
+    assert_eq!(
+        result.error().map(|e| e.message.as_str()),
+        Some("The call to `drawings_clear` was not approved: The user keeps their drawings.")
+    );
     assert!(!result.state_changed());
     let listed = registry
         .execute(&policy, &mut chart, "drawings_list", &json!({}))
@@ -101,7 +111,7 @@ async fn a_denied_write_runs_nothing() {
         Some(3),
         "nothing was cleared"
     );
-    // The gate is consulted only for writes, and lets this one through.
+    // The approver is consulted only for writes, and lets this one through.
     let result = registry
         .execute(
             &policy,

@@ -14,8 +14,14 @@ pub fn run_binary(args: &[&str], input: &str) -> Output {
 
 /// Runs `chart-tools run <args>` with `input` (any bytes) on stdin until it exits.
 pub fn run_binary_bytes(args: &[&str], input: &[u8]) -> Output {
+    let mut all = vec!["run"];
+    all.extend_from_slice(args);
+    command(&all, input)
+}
+
+/// Runs `chart-tools <args>` (the subcommand first) with `input` on stdin until it exits.
+pub fn command(args: &[&str], input: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_chart-tools"))
-        .arg("run")
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -31,9 +37,17 @@ pub fn run_binary_bytes(args: &[&str], input: &[u8]) -> Output {
 /// Runs `chart-tools run <args>` on `lines` and returns one JSON value per output line; the run
 /// must succeed and write valid JSON lines.
 pub fn answers(args: &[&str], lines: &[String]) -> Vec<Value> {
+    let mut all = vec!["run"];
+    all.extend_from_slice(args);
+    command_answers(&all, lines)
+}
+
+/// Runs `chart-tools <args>` on `lines` and returns one JSON value per output line; the command
+/// must succeed and write valid JSON lines.
+pub fn command_answers(args: &[&str], lines: &[String]) -> Vec<Value> {
     let mut input = lines.join("\n");
     input.push('\n');
-    let output = run_binary(args, &input);
+    let output = command(args, input.as_bytes());
     let stdout = String::from_utf8(output.stdout).expect("the output is UTF-8");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
