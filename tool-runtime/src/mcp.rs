@@ -12,7 +12,8 @@
 //! - A tool the registry does not know is the protocol's invalid-params error (`-32602`).
 //! - `tools/list` is sorted by name and carries the cache hints of protocol 2026-07-28:
 //!   `ttlMs` ([`TOOLS_TTL_MS`]) and `cacheScope`, `public` when every caller sees the same list
-//!   and `private` when the list depends on the caller's grant ([`http`]).
+//!   and `private` when the list depends on the caller's grant (the HTTP transport's
+//!   `http::HttpServer` with a token verifier).
 //!
 //! # Transports
 //!
@@ -23,7 +24,7 @@
 //! notification before `initialize` is dropped (it does not end the session); a request before
 //! `initialize` (an older protocol's client that skipped the handshake) is answered with
 //! `-32600` saying to send `initialize` first. [`McpServer::serve`] hands any transport to rmcp
-//! as it is. With the feature `mcp-http`, [`http::HttpServer`] serves Streamable HTTP with
+//! as it is. With the feature `mcp-http`, `http::HttpServer` serves Streamable HTTP with
 //! bearer tokens, a policy per caller, `Origin` checks, a body limit and per-token rate limits.
 //!
 //! # The context and concurrent calls

@@ -10,7 +10,10 @@ use std::time::Duration;
 
 use http_server::{HttpServer, NARROW, READ, UNKNOWN, WRITE, WRITE_2};
 use rmcp::ServiceExt as _;
-use rmcp::model::{CacheScope, CallToolRequestParams, ProtocolVersion};
+use rmcp::model::{
+    CacheScope, CallToolRequestParams, ClientRequest, ListToolsRequest, ProtocolVersion,
+    ServerResult,
+};
 use rmcp::service::{ClientLifecycleMode, ClientServiceExt as _, RoleClient, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
@@ -65,9 +68,20 @@ async fn client(url: &str, token: &str, lifecycle: Lifecycle) -> Client {
         .unwrap_or_else(|| panic!("{lifecycle:?}: the client connects"))
 }
 
-/// The tool names a client is offered, sorted, with the list's cache hints.
+/// The tool names a client is offered, sorted, with the list's cache hints. Asked of the server
+/// every time (`list_tools` would answer from the client's cache, as the hints allow).
 async fn listed(client: &Client) -> (Vec<String>, Option<u64>, Option<CacheScope>) {
-    let result = client.list_tools(None).await.expect("tools/list answers");
+    let answer = client
+        .send_request(ClientRequest::ListToolsRequest(ListToolsRequest {
+            method: Default::default(),
+            params: None,
+            extensions: Default::default(),
+        }))
+        .await
+        .expect("tools/list answers");
+    let ServerResult::ListToolsResult(result) = answer else {
+        panic!("a tools/list result: {answer:?}");
+    };
     let mut names: Vec<String> = result.tools.iter().map(|t| t.name.to_string()).collect();
     names.sort();
     (names, result.ttl_ms, result.cache_scope)

@@ -51,7 +51,8 @@ def client(url, token, mode):
 
 
 async def names(session):
-    listed = await session.list_tools()
+    # Past the client's cache: every listing is asked of the server.
+    listed = await session.list_tools(cache_mode="bypass")
     return sorted(tool.name for tool in listed.tools), listed
 
 
