@@ -140,11 +140,10 @@ fn raw_call(
             }
         }
     });
-    let request = raw_post(url, token, &body.to_string())
+    raw_post(url, token, &body.to_string())
         .header("mcp-protocol-version", "2026-07-28")
         .header("mcp-method", "tools/call")
-        .header("mcp-name", name);
-    request
+        .header("mcp-name", name)
 }
 
 fn raw_post(url: &str, token: Option<&str>, body: &str) -> reqwest::RequestBuilder {
