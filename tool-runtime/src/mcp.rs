@@ -10,6 +10,22 @@
 //!   protocol errors. In a read-only server a call to a write tool is such a result, carrying the
 //!   `TOOL_NOT_ALLOWED` envelope (the registry's second check).
 //! - A tool the registry does not know is the protocol's invalid-params error (`-32602`).
+//! - `tools/list` is sorted by name and carries the cache hints of protocol 2026-07-28:
+//!   `ttlMs` ([`TOOLS_TTL_MS`]) and `cacheScope`, `public` when every caller sees the same list
+//!   and `private` when the list depends on the caller's grant (the HTTP transport's
+//!   `http::HttpServer` with a token verifier).
+//!
+//! # Transports
+//!
+//! [`McpServer::serve_stdio`] and [`McpServer::serve_lines`] read newline-delimited JSON-RPC
+//! themselves, so that every message a client sends gets an answer it can match: input that
+//! is not JSON is the parse error (`-32700`, `id: null`); JSON that is not a message is the
+//! invalid-request error (`-32600`) with the message's `id` when it can be read; a
+//! notification before `initialize` is dropped (it does not end the session); a request before
+//! `initialize` (an older protocol's client that skipped the handshake) is answered with
+//! `-32600` saying to send `initialize` first. [`McpServer::serve`] hands any transport to rmcp
+//! as it is. With the feature `mcp-http`, `http::HttpServer` serves Streamable HTTP with
+//! bearer tokens, a policy per caller, `Origin` checks, a body limit and per-token rate limits.
 //!
 //! # Approvals
 //!
@@ -50,11 +66,11 @@ use std::future::Future;
 use std::sync::Arc;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ElicitRequest,
-    ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationSchema, Implementation,
-    InputRequest, InputRequests, InputRequiredResult, InputResponses, ListToolsResult,
-    PaginatedRequestParams, ProtocolVersion, RequestStateCodec, SealOptions, ServerCapabilities,
-    ServerConfig, Tool,
+    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock,
+    ElicitRequest, ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationSchema,
+    Implementation, InputRequest, InputRequests, InputRequiredResult, InputResponses,
+    ListToolsResult, PaginatedRequestParams, ProtocolVersion, RequestStateCodec, SealOptions,
+    ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::{MaybeSendFuture, RequestContext, ServerInitializeError};
 use rmcp::transport::IntoTransport;
@@ -73,6 +89,17 @@ use crate::policy::RunPolicy;
 use crate::registry::{Admission, Registered, Registry, cannot_wait, close_names};
 use crate::tool::Handler;
 use crate::validate::{InputSchema, bounded};
+
+#[cfg(feature = "mcp-http")]
+pub mod auth;
+#[cfg(feature = "mcp-http")]
+pub mod http;
+mod lines;
+mod protocol;
+
+/// How long (milliseconds) a client may treat a `tools/list` answer as fresh: a server's tools
+/// and policies are fixed for its lifetime.
+pub const TOOLS_TTL_MS: u64 = 300_000;
 
 /// The key of the confirmation in an input request's map.
 pub const APPROVAL_INPUT: &str = "approval";
@@ -102,120 +129,27 @@ pub enum McpError {
     /// The key that seals approval states cannot be made or is too short.
     #[error("the key that seals approval states cannot be used: {0}")]
     ApprovalKey(String),
+    /// The HTTP server cannot listen on the address.
+    #[cfg(feature = "mcp-http")]
+    #[error("cannot listen on {addr}: {source}")]
+    Bind {
+        /// The address asked for.
+        addr: std::net::SocketAddr,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// An HTTP server without a token verifier on an address other hosts can reach.
+    #[cfg(feature = "mcp-http")]
+    #[error(
+        "refusing to serve without authentication on {0}, which is not a loopback address: give bearer tokens, or allow unauthenticated access explicitly"
+    )]
+    Unauthenticated(std::net::SocketAddr),
 }
 
 impl From<ServerInitializeError> for McpError {
     fn from(error: ServerInitializeError) -> Self {
         McpError::Initialize(Box::new(error))
     }
-}
-
-/// Serves `server` over newline-delimited JSON-RPC on `input`/`output`, answering lines rmcp
-/// would drop (see [`McpServer::serve_stdio`]). Answers and rmcp's messages are written whole
-/// lines at a time, never interleaved.
-async fn serve_lines<C, R, W>(server: McpServer<C>, input: R, output: W) -> Result<(), McpError>
-where
-    C: Send + Sync + 'static,
-    R: tokio::io::AsyncRead + Unpin,
-    W: tokio::io::AsyncWrite + Unpin,
-{
-    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-
-    let (ours, theirs) = tokio::io::duplex(1 << 16);
-    let (from_server, mut to_server) = tokio::io::split(ours);
-    let (lines, mut outgoing) = tokio::sync::mpsc::unbounded_channel::<Vec<u8>>();
-
-    // When the session ends (the client said goodbye, or the handshake failed), input is no
-    // longer read: the command ends with its session, not with its standard input.
-    let (session_over, mut session_done) = tokio::sync::oneshot::channel::<()>();
-    let serve = async move {
-        let served = server.serve(theirs).await;
-        let _ = session_over.send(());
-        served
-    };
-    let forward_input = {
-        let lines = lines.clone();
-        let copy = async move {
-            let mut input = BufReader::new(input);
-            let mut line = Vec::new();
-            loop {
-                line.clear();
-                if input.read_until(b'\n', &mut line).await? == 0 {
-                    break;
-                }
-                if line.iter().all(u8::is_ascii_whitespace) {
-                    continue;
-                }
-                match unanswerable(&line) {
-                    None => {
-                        if !line.ends_with(b"\n") {
-                            line.push(b'\n');
-                        }
-                        to_server.write_all(&line).await?;
-                    }
-                    Some(answer) => {
-                        // The writer only stops once every sender is gone.
-                        let _ = lines.send(answer);
-                    }
-                }
-            }
-            // End of input: rmcp sees the end of its stream and closes the session.
-            to_server.shutdown().await
-        };
-        async move {
-            tokio::select! {
-                copied = copy => copied,
-                _ = &mut session_done => Ok(()),
-            }
-        }
-    };
-    let forward_output = async move {
-        let mut from_server = BufReader::new(from_server);
-        let mut line = Vec::new();
-        loop {
-            line.clear();
-            if from_server.read_until(b'\n', &mut line).await? == 0 {
-                return Ok::<(), std::io::Error>(());
-            }
-            let _ = lines.send(line.clone());
-        }
-    };
-    let write = async move {
-        let mut output = output;
-        while let Some(line) = outgoing.recv().await {
-            output.write_all(&line).await?;
-            output.flush().await?;
-        }
-        Ok::<(), std::io::Error>(())
-    };
-    let (served, input, forwarded, written) =
-        tokio::join!(serve, forward_input, forward_output, write);
-    served?;
-    input?;
-    forwarded?;
-    written?;
-    Ok(())
-}
-
-/// The JSON-RPC error answer for a line rmcp cannot take, or `None` for a message to pass on.
-fn unanswerable(line: &[u8]) -> Option<Vec<u8>> {
-    let (code, message) = match serde_json::from_slice::<Value>(line) {
-        Err(error) => (-32700, bounded(&format!("Parse error: {error}"), 200)),
-        Ok(Value::Object(_)) => return None,
-        Ok(_) => (
-            -32600,
-            "Invalid Request: a JSON-RPC message is a JSON object".to_owned(),
-        ),
-    };
-    let mut answer = json!({
-        "jsonrpc": "2.0",
-        "id": null,
-        "error": {"code": code, "message": message},
-    })
-    .to_string()
-    .into_bytes();
-    answer.push(b'\n');
-    Some(answer)
 }
 
 /// One tool as the server offers it.
@@ -225,6 +159,8 @@ struct Offered {
     /// Compiled envelope schema, when it constrains `data` with the tool's own output schema;
     /// every success is checked against it before it is returned.
     output: Option<InputSchema>,
+    /// The tool's frozen metadata (a caller's policy decides from it what the caller sees).
+    meta: &'static tool_manifest::ToolMeta,
 }
 
 /// The approvals a server asks its client for: the key that seals their state, and the ledger
@@ -237,7 +173,7 @@ struct Approvals {
 /// An MCP server over one registry, one run policy and one context.
 pub struct McpServer<C> {
     registry: Arc<Registry<C>>,
-    policy: RunPolicy,
+    policy: Arc<RunPolicy>,
     context: Arc<RwLock<C>>,
     info: Implementation,
     /// The run's tools, sorted by name.
@@ -263,7 +199,7 @@ impl<C> Clone for McpServer<C> {
     fn clone(&self) -> Self {
         McpServer {
             registry: Arc::clone(&self.registry),
-            policy: self.policy.clone(),
+            policy: Arc::clone(&self.policy),
             context: Arc::clone(&self.context),
             info: self.info.clone(),
             offered: Arc::clone(&self.offered),
@@ -313,7 +249,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         getrandom::fill(&mut key).map_err(|e| McpError::ApprovalKey(e.to_string()))?;
         Ok(McpServer {
             registry,
-            policy,
+            policy: Arc::new(policy),
             context,
             info: Implementation::new(name, version),
             offered: Arc::new(offered),
@@ -386,16 +322,32 @@ impl<C: Send + Sync + 'static> McpServer<C> {
 
     /// Serves one MCP session over stdin and stdout until the client closes it.
     ///
-    /// Each line is checked before rmcp sees it: a line that is not JSON (invalid UTF-8, `NaN`,
+    /// # Errors
+    /// As [`McpServer::serve_lines`].
+    pub async fn serve_stdio(self) -> Result<(), McpError> {
+        self.serve_lines(tokio::io::stdin(), tokio::io::stdout())
+            .await
+    }
+
+    /// Serves one MCP session over newline-delimited JSON-RPC on `input` and `output` until the
+    /// client closes it or the input ends.
+    ///
+    /// Each line is read before rmcp sees it: a line that is not JSON (invalid UTF-8, `NaN`,
     /// nesting past serde_json's limit, a cut-off message) is answered with the JSON-RPC parse
-    /// error (-32700, `id: null`), and JSON that is not a message object with the invalid-request
-    /// error (-32600); rmcp alone would drop such a line without an answer, leaving a client
-    /// waiting. The session goes on either way.
+    /// error (-32700, `id: null`), and JSON that is not a client message with the
+    /// invalid-request error (-32600) carrying the message's `id` when it has a string or number
+    /// one; an invalid notification is dropped (JSON-RPC never answers notifications). Before
+    /// `initialize`, a notification is dropped and a request of an older protocol is answered
+    /// with -32600 saying to send `initialize` first. The session goes on either way.
     ///
     /// # Errors
-    /// As [`McpServer::serve`].
-    pub async fn serve_stdio(self) -> Result<(), McpError> {
-        serve_lines(self, tokio::io::stdin(), tokio::io::stdout()).await
+    /// As [`McpServer::serve`], and when `input` cannot be read or `output` written.
+    pub async fn serve_lines<R, W>(self, input: R, output: W) -> Result<(), McpError>
+    where
+        R: tokio::io::AsyncRead + Unpin,
+        W: tokio::io::AsyncWrite + Unpin,
+    {
+        lines::serve(self, input, output).await
     }
 
     /// Runs one call on the registry's `execute` path (policy check, validation, the approver,
@@ -403,11 +355,18 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// tool runs: refused and invalid calls answer at once, even while a write is running. A call
     /// the approver defers is refused here (`tools/call` asks the client instead).
     pub async fn execute(&self, name: &str, arguments: &Value) -> ToolResult {
-        match self
-            .registry
-            .admit(&self.policy, "", name, arguments, None)
-            .await
-        {
+        self.execute_under(&self.policy, name, arguments).await
+    }
+
+    /// As [`McpServer::execute`], under `policy` instead of the server's: the HTTP transport
+    /// runs each call under its caller's policy, the server's narrowed by the caller's grant.
+    pub async fn execute_under(
+        &self,
+        policy: &RunPolicy,
+        name: &str,
+        arguments: &Value,
+    ) -> ToolResult {
+        match self.registry.admit(policy, "", name, arguments, None).await {
             Admission::Run(tool, arguments) => self.run(name, tool, &arguments).await,
             Admission::Answered(result) => result,
             Admission::Deferred(_) => cannot_wait(name),
@@ -439,34 +398,35 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// client.
     async fn call(
         &self,
+        policy: &RunPolicy,
         name: &str,
         arguments: &Value,
         client: ClientAbilities,
     ) -> Result<CallToolResponse, ErrorData> {
-        let admission = self
-            .registry
-            .admit(&self.policy, "", name, arguments, None)
-            .await;
+        let admission = self.registry.admit(policy, "", name, arguments, None).await;
         let result = match admission {
             Admission::Run(tool, arguments) => self.run(name, tool, &arguments).await,
             Admission::Answered(result) => result,
             Admission::Deferred(validated) => match client.cannot_confirm() {
                 Some(why) => approval_required(name, &why),
-                None => return self.ask(name, validated).map(CallToolResponse::from),
+                None => {
+                    return self
+                        .ask(policy, name, validated)
+                        .map(CallToolResponse::from);
+                }
             },
         };
         Ok(call_tool_result(&result).into())
     }
 
     /// The input request that asks the person at the client to confirm a call.
-    fn ask(&self, name: &str, validated: Value) -> Result<InputRequiredResult, ErrorData> {
-        let pending = PendingApproval::new(
-            0,
-            "",
-            name,
-            validated,
-            crate::approval::expiry(&self.policy),
-        );
+    fn ask(
+        &self,
+        policy: &RunPolicy,
+        name: &str,
+        validated: Value,
+    ) -> Result<InputRequiredResult, ErrorData> {
+        let pending = PendingApproval::new(0, "", name, validated, crate::approval::expiry(policy));
         let sealed = self
             .approvals
             .codec
@@ -474,7 +434,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
                 &pending,
                 &SealOptions::new()
                     .associated_data(name.as_bytes())
-                    .ttl(self.policy.approval_ttl),
+                    .ttl(policy.approval_ttl),
             )
             .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
         let title = self.registry.get(name).map_or(name, |def| def.meta.title);
@@ -514,6 +474,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// answer, and run the call with exactly the approved arguments.
     async fn resume(
         &self,
+        policy: &RunPolicy,
         name: &str,
         arguments: &Value,
         state: &str,
@@ -543,13 +504,8 @@ impl<C: Send + Sync + 'static> McpServer<C> {
                 .ledger
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
-            self.registry.settle(
-                &self.policy,
-                &pending,
-                &decision,
-                &mut ledger,
-                self.policy.now(),
-            )
+            self.registry
+                .settle(policy, &pending, &decision, &mut ledger, policy.now())
         };
         match settled {
             Settled::Run(tool, arguments) => self.run(name, tool, &arguments).await,
@@ -590,6 +546,26 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             ),
             result.state_changed(),
         )
+    }
+
+    /// The policy of one request: the server's, narrowed by the caller's grant when the
+    /// transport authenticated the caller (see [`http`]). Listing and execution both use it.
+    fn request_policy(&self, context: &RequestContext<RoleServer>) -> Arc<RunPolicy> {
+        #[cfg(feature = "mcp-http")]
+        if let Some(grant) = http::grant(context) {
+            return Arc::new(grant.narrow(&self.policy));
+        }
+        let _ = context;
+        Arc::clone(&self.policy)
+    }
+
+    /// The tools `policy` lets a caller see, sorted by name.
+    fn tools_under(&self, policy: &RunPolicy) -> Vec<Tool> {
+        self.offered
+            .iter()
+            .filter(|(_, o)| policy.lists(o.meta))
+            .map(|(_, o)| o.tool.clone())
+            .collect()
     }
 
     fn offered(&self, name: &str) -> Option<&Offered> {
@@ -643,9 +619,20 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
     fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> impl Future<Output = Result<ListToolsResult, ErrorData>> + MaybeSendFuture + '_ {
-        std::future::ready(Ok(ListToolsResult::with_all_items(self.tools())))
+        let policy = self.request_policy(&context);
+        // A caller's grant may narrow the list: then only that caller may cache it.
+        let scope = if Arc::ptr_eq(&policy, &self.policy) {
+            CacheScope::Public
+        } else {
+            CacheScope::Private
+        };
+        std::future::ready(Ok(ListToolsResult::with_all_items(
+            self.tools_under(&policy),
+        )
+        .with_ttl_ms(TOOLS_TTL_MS)
+        .with_cache_scope(scope)))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
@@ -661,14 +648,21 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         if self.registry.get(name).is_none() {
             return Err(self.unknown_tool(name));
         }
+        let policy = self.request_policy(&context);
         let arguments = Value::Object(request.arguments.clone().unwrap_or_default());
         if let Some(state) = request.request_state.as_deref() {
             let result = self
-                .resume(name, &arguments, state, request.input_responses.as_ref())
+                .resume(
+                    &policy,
+                    name,
+                    &arguments,
+                    state,
+                    request.input_responses.as_ref(),
+                )
                 .await;
             return Ok(call_tool_result(&result).into());
         }
-        self.call(name, &arguments, ClientAbilities::of(&context))
+        self.call(&policy, name, &arguments, ClientAbilities::of(&context))
             .await
     }
 }
@@ -806,7 +800,8 @@ fn offer<C>(
     let mut offered = Vec::new();
     let mut violations: Vec<Violation> = Vec::new();
     for tool in registry.tools.values().filter(|t| policy.lists(t.def.meta)) {
-        let name = tool.def.meta.name;
+        let meta = tool.def.meta;
+        let name = meta.name;
         // The declared output schema describes `data`, not what the client receives: it goes
         // into the envelope schema instead (so it need not have an object root).
         let mut spec = tool.spec.clone();
@@ -850,7 +845,7 @@ fn offer<C>(
             continue;
         }
         match serde_json::from_value::<Tool>(definition) {
-            Ok(tool) => offered.push((name.to_owned(), Offered { tool, output })),
+            Ok(tool) => offered.push((name.to_owned(), Offered { tool, output, meta })),
             Err(e) => violations.push(Violation {
                 tool: name.to_owned(),
                 pointer: String::new(),
@@ -950,25 +945,6 @@ fn self_contained(schema: &Value, depth: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn answer(line: &[u8]) -> Option<Value> {
-        unanswerable(line).map(|text| serde_json::from_slice(&text).expect("the answer is JSON"))
-    }
-
-    #[test]
-    fn lines_rmcp_would_drop_get_a_json_rpc_error() {
-        assert_eq!(answer(br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#), None);
-        for line in [&b"{\"x\": NaN}"[..], b"\xff\xfe", b"{\"cut\":", b"not json"] {
-            let answer = answer(line).expect("answered");
-            assert_eq!(answer["error"]["code"], -32700, "{answer}");
-            assert_eq!(answer["id"], Value::Null);
-        }
-        let long = format!("{{\"x\": {}", "1".repeat(100_000));
-        let answer = answer(long.as_bytes()).expect("answered");
-        assert!(answer.to_string().len() < 400, "bounded: {answer}");
-        let answer = super::unanswerable(b"[1, 2]").expect("answered");
-        assert!(String::from_utf8_lossy(&answer).contains("-32600"));
-    }
 
     #[test]
     fn positional_keywords_keep_a_schema_in_place() {

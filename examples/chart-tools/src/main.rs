@@ -64,7 +64,8 @@ enum Command {
     /// that resumes, answered by the provider's result messages for every call of the response.
     Host(HostArgs),
 
-    /// Serves the demo chart's tools over MCP on stdio (newline-delimited JSON-RPC).
+    /// Serves the demo chart's tools over MCP on stdio (newline-delimited JSON-RPC), or over
+    /// Streamable HTTP with --http.
     ///
     /// tools/list returns the run's tools with every annotation written explicitly from the
     /// declared safety; tools/call goes through the registry (policy, validation, the tool) and
@@ -73,6 +74,12 @@ enum Command {
     /// TOOL_NOT_ALLOWED envelope. With --approval defer, a write is confirmed by the client's
     /// user (an input request, MCP 2026-07-28); an older client is told that the call needs the
     /// user's approval (TOOL_NOT_ALLOWED).
+    ///
+    /// Over HTTP every client works on the same chart. With --tokens each request needs a bearer
+    /// token from the file: a `read` token gets a read-only run whatever the server allows, a
+    /// `write` token the server's policy (never more: --read-only wins). Without --tokens the
+    /// server serves without authentication, and only on a loopback address unless
+    /// --allow-unauthenticated says otherwise.
     Mcp(McpArgs),
 
     /// Redacts a user prompt read on stdin and writes it to stdout.
@@ -92,6 +99,53 @@ struct McpArgs {
     /// What the user answers to every ask_user question (as for `run`).
     #[arg(long, value_name = "TEXT")]
     answer: Option<String>,
+
+    #[command(flatten)]
+    http: HttpArgs,
+}
+
+/// How `mcp --http` serves (every flag but --http needs --http).
+#[derive(Debug, Args)]
+struct HttpArgs {
+    /// Serves Streamable HTTP on ADDR (an IP address and port; port 0 picks a free one) at the
+    /// path /mcp instead of stdio, and prints `listening on http://ADDR/mcp` on stderr.
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:0")]
+    http: Option<std::net::SocketAddr>,
+
+    /// Requires a bearer token from this TOML file on every request: one [[token]] table per
+    /// token with `name`, `token` (at least 32 characters), `grant` ("read" or "write") and
+    /// optionally `disabled` (tool names). A bad file stops the server (exit status 2).
+    #[arg(long, value_name = "FILE", requires = "http")]
+    tokens: Option<PathBuf>,
+
+    /// Also accepts requests from this browser origin (scheme://host:port, `:*` for any port;
+    /// repeatable). Loopback origins and the bound address are always accepted; requests from
+    /// any other origin are refused with 403.
+    #[arg(long = "allow-origin", value_name = "ORIGIN", requires = "http")]
+    allow_origin: Vec<String>,
+
+    /// Also accepts requests whose Host header is HOST (repeatable): the names clients use to
+    /// reach a server bound to a non-loopback address. Other hosts are refused with 403.
+    #[arg(long = "allow-host", value_name = "HOST", requires = "http")]
+    allow_host: Vec<String>,
+
+    /// Refuses request bodies over BYTES with 413.
+    #[arg(long, value_name = "BYTES", default_value_t = tool_runtime::mcp::http::DEFAULT_MAX_BODY_BYTES, requires = "http")]
+    max_body: usize,
+
+    /// Requests a second each token may make (each caller together, without --tokens); past
+    /// that, 429 with Retry-After.
+    #[arg(long, value_name = "N", default_value = "20", requires = "http")]
+    rate_limit: std::num::NonZeroU32,
+
+    /// Requests a token may make at once after a quiet period (default: twice --rate-limit).
+    #[arg(long, value_name = "N", requires = "http")]
+    burst: Option<std::num::NonZeroU32>,
+
+    /// Serves without --tokens on an address that is not loopback: anyone who can reach it gets
+    /// the server's whole policy.
+    #[arg(long, requires = "http")]
+    allow_unauthenticated: bool,
 }
 
 #[derive(Debug, Args)]
@@ -282,6 +336,9 @@ fn mcp(args: McpArgs) -> Result<(), Fatal> {
     let registry = chart_tools::registry().map_err(|e| Fatal::other(e.to_string()))?;
     let policy = args.policy.policy(&registry)?;
     let chart = chart(&args.policy, args.answer);
+    if let Some(addr) = args.http.http {
+        return mcp_http(addr, &args.http, registry, policy, chart);
+    }
     runtime()?
         .block_on(tool_runtime::mcp::serve_stdio(
             std::sync::Arc::new(registry),
@@ -291,6 +348,62 @@ fn mcp(args: McpArgs) -> Result<(), Fatal> {
             env!("CARGO_PKG_VERSION"),
         ))
         .map_err(|e| Fatal::other(format!("the MCP server stopped: {e}")))
+}
+
+/// `mcp --http`: many clients on one chart, on a runtime with a thread per core.
+fn mcp_http(
+    addr: std::net::SocketAddr,
+    args: &HttpArgs,
+    registry: Registry<Chart>,
+    policy: RunPolicy,
+    chart: Chart,
+) -> Result<(), Fatal> {
+    use tool_runtime::mcp::auth::FileTokens;
+    use tool_runtime::mcp::http::{HttpConfig, HttpServer, RateLimit};
+
+    let burst = args.burst.unwrap_or_else(|| {
+        args.rate_limit
+            .saturating_mul(std::num::NonZeroU32::MIN.saturating_add(1))
+    });
+    let mut config = HttpConfig::default()
+        .with_max_body_bytes(args.max_body)
+        .with_rate_limit(Some(RateLimit::new(args.rate_limit, burst)))
+        .allow_unauthenticated(args.allow_unauthenticated);
+    if let Some(path) = &args.tokens {
+        let tokens = FileTokens::load(path, |name| registry.get(name).is_some())
+            .map_err(|e| Fatal::usage(e.to_string()))?;
+        config = config.with_verifier(std::sync::Arc::new(tokens));
+    }
+    for origin in &args.allow_origin {
+        config = config.allow_origin(origin);
+    }
+    for host in &args.allow_host {
+        config = config.allow_host(host);
+    }
+    let server = tool_runtime::mcp::McpServer::new(
+        std::sync::Arc::new(registry),
+        policy,
+        chart,
+        "chart-tools",
+        env!("CARGO_PKG_VERSION"),
+    )
+    .map_err(|e| Fatal::other(e.to_string()))?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Fatal::other(format!("cannot start the runtime: {e}")))?;
+    runtime.block_on(async {
+        let http = HttpServer::bind(addr, server, config)
+            .await
+            .map_err(|e| match e {
+                tool_runtime::mcp::McpError::Unauthenticated(_) => Fatal::usage(e.to_string()),
+                e => Fatal::other(e.to_string()),
+            })?;
+        eprintln!("listening on {}", http.url());
+        http.serve()
+            .await
+            .map_err(|e| Fatal::other(format!("the MCP server stopped: {e}")))
+    })
 }
 
 fn redact() -> Result<(), Fatal> {

@@ -632,29 +632,7 @@ mod raw {
     impl RawServer {
         /// Spawns the server and completes the handshake by hand.
         pub fn start() -> RawServer {
-            let mut child = Command::new(env!("CARGO_BIN_EXE_chart-tools"))
-                .arg("mcp")
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::null())
-                .spawn()
-                .expect("the binary starts");
-            let stdin = child.stdin.take().expect("stdin is piped");
-            let stdout = child.stdout.take().expect("stdout is piped");
-            let (sender, lines) = channel();
-            std::thread::spawn(move || {
-                for line in BufReader::new(stdout).lines() {
-                    let Ok(line) = line else { break };
-                    if sender.send(line).is_err() {
-                        break;
-                    }
-                }
-            });
-            let mut server = RawServer {
-                child,
-                stdin: Some(stdin),
-                lines,
-            };
+            let mut server = RawServer::spawn();
             server.send(
                 json!({
                     "jsonrpc": "2.0",
@@ -673,6 +651,33 @@ mod raw {
             assert_eq!(answer["result"]["serverInfo"]["name"], "chart-tools");
             server.send(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
             server
+        }
+
+        /// Spawns the server without a handshake.
+        pub fn spawn() -> RawServer {
+            let mut child = Command::new(env!("CARGO_BIN_EXE_chart-tools"))
+                .arg("mcp")
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("the binary starts");
+            let stdin = child.stdin.take().expect("stdin is piped");
+            let stdout = child.stdout.take().expect("stdout is piped");
+            let (sender, lines) = channel();
+            std::thread::spawn(move || {
+                for line in BufReader::new(stdout).lines() {
+                    let Ok(line) = line else { break };
+                    if sender.send(line).is_err() {
+                        break;
+                    }
+                }
+            });
+            RawServer {
+                child,
+                stdin: Some(stdin),
+                lines,
+            }
         }
 
         /// Writes one line (a newline is added).
@@ -930,4 +935,102 @@ async fn deferred_writes_are_confirmed_by_the_clients_user() {
         .expect("the client closes the session");
     let status = child.wait().await.expect("the server ends");
     assert!(status.success(), "{status}");
+}
+
+#[test]
+fn an_invalid_request_is_answered_with_its_id_and_the_session_goes_on() {
+    let mut server = raw::RawServer::start();
+    let invalid: [(&[u8], Value); 4] = [
+        (br#"{"jsonrpc":"2.0","id":31}"#, json!(31)),
+        (
+            br#"{"jsonrpc":"2.0","id":"x-32","method":7}"#,
+            json!("x-32"),
+        ),
+        (
+            br#"{"jsonrpc":"2.0","id":33,"method":"tools/list","params":[1]}"#,
+            json!(33),
+        ),
+        (
+            br#"{"jsonrpc":"2.0","id":[34],"method":"tools/list"}"#,
+            Value::Null,
+        ),
+    ];
+    for (line, id) in invalid {
+        server.send(line);
+        let answer: Value = serde_json::from_str(&server.next_line()).expect("an answer in JSON");
+        assert_eq!(answer["id"], id, "{answer}");
+        assert_eq!(answer["error"]["code"], -32600, "{answer}");
+    }
+    // An invalid notification is not answered; the next request is.
+    server.send(br#"{"jsonrpc":"2.0","method":"notifications/initialized","params":7}"#);
+    server.send(tools_call(35, "settings_get", "{}").as_bytes());
+    let answer: Value = serde_json::from_str(&server.next_line()).expect("JSON");
+    assert_eq!(answer["id"], 35, "{answer:.300}");
+    assert_eq!(answer["result"]["isError"], false, "{answer:.300}");
+    server.stop();
+}
+
+#[test]
+fn an_early_notification_does_not_end_the_session_and_an_early_request_is_told_to_initialize() {
+    let mut server = raw::RawServer::spawn();
+    server.send(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+    server.send(br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#);
+    let early = server.answer_to(1);
+    assert_eq!(early["error"]["code"], -32600, "{early}");
+    let message = early["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.starts_with(
+            "Invalid Request: the session is not initialized: send `initialize` first"
+        ),
+        "{early}"
+    );
+    server.send(
+        json!({
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "raw", "version": "0"}
+            }
+        })
+        .to_string()
+        .as_bytes(),
+    );
+    let initialized = server.answer_to(2);
+    assert_eq!(initialized["result"]["serverInfo"]["name"], "chart-tools");
+    server.send(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+    server.send(br#"{"jsonrpc":"2.0","id":3,"method":"tools/list"}"#);
+    let listed = server.answer_to(3);
+    assert!(listed["result"]["tools"].is_array(), "{listed:.300}");
+    server.stop();
+}
+
+#[test]
+fn tools_list_is_sorted_by_name_and_carries_cache_hints() {
+    let mut server = raw::RawServer::start();
+    server.send(br#"{"jsonrpc":"2.0","id":40,"method":"tools/list"}"#);
+    let listed = server.answer_to(40);
+    let result = &listed["result"];
+    let names: Vec<&str> = result["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .map(|t| t["name"].as_str().expect("a name"))
+        .collect();
+    let mut sorted = names.clone();
+    sorted.sort_unstable();
+    assert_eq!(names, sorted, "sorted by name");
+    assert_eq!(names.len(), expected_names(&RunPolicy::full()).len());
+    assert_eq!(
+        result["ttlMs"],
+        tool_runtime::mcp::TOOLS_TTL_MS,
+        "{result:.300}"
+    );
+    assert_eq!(
+        result["cacheScope"], "public",
+        "over stdio every caller sees the server's list"
+    );
+    server.stop();
 }

@@ -1,0 +1,669 @@
+//! An [`McpServer`] over Streamable HTTP, for many clients: who may call, what each caller may
+//! see, and how much load each may put on the server.
+//!
+//! ```no_run
+//! # use std::sync::Arc;
+//! # use tool_runtime::{Registry, RunPolicy};
+//! # use tool_runtime::mcp::{McpServer, McpError};
+//! # use tool_runtime::mcp::auth::FileTokens;
+//! # use tool_runtime::mcp::http::{HttpConfig, HttpServer};
+//! # async fn run(registry: Arc<Registry<Vec<String>>>) -> Result<(), Box<dyn std::error::Error>> {
+//! let tokens = FileTokens::load("tokens.toml", |name| registry.get(name).is_some())?;
+//! let server = McpServer::new(registry, RunPolicy::full(), Vec::new(), "chart-tools", "0.1.0")?;
+//! let config = HttpConfig::default().with_verifier(Arc::new(tokens));
+//! let http = HttpServer::bind("127.0.0.1:0".parse()?, server, config).await?;
+//! eprintln!("listening on {}", http.url());
+//! http.serve().await?;
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! Every request passes these checks, in this order, before rmcp's Streamable HTTP service
+//! (`rmcp::transport::StreamableHttpService`) sees it:
+//!
+//! 1. **Authorization.** With a [`TokenVerifier`] ([`HttpConfig::with_verifier`]), a request
+//!    without a bearer token, or with one the verifier refuses, is answered `401` with
+//!    `WWW-Authenticate: Bearer` (and `error="invalid_token"` for a refused token, and
+//!    `resource_metadata` when [`HttpConfig::with_resource_metadata`] names the server's OAuth
+//!    metadata); nothing runs. The caller's [`Grant`] then narrows the server's policy for that
+//!    request, listing and execution alike ([`Grant::narrow`]). Without a verifier the server
+//!    serves everyone under its own policy, and [`HttpServer::bind`] refuses to start so on an
+//!    address that is not loopback unless [`HttpConfig::allow_unauthenticated`] says so.
+//! 2. **Rate limit.** Each grant's subject (without a verifier: all callers together) may make
+//!    [`RateLimit::per_second`] requests a second, in bursts of up to [`RateLimit::burst`]
+//!    ([`governor`]'s GCRA); past that, `429` with `Retry-After` (seconds), and nothing runs.
+//! 3. **Body size.** A body over [`HttpConfig::max_body_bytes`] (default
+//!    [`DEFAULT_MAX_BODY_BYTES`]) is answered `413` without reading the rest; nothing runs.
+//! 4. **Host and `Origin`** (rmcp's DNS-rebinding checks). A request whose `Host` is not
+//!    loopback, the bound address, or one of [`HttpConfig::allow_host`], gets `403`; so does a
+//!    request with an `Origin` header naming another origin than loopback (any port, `http` or
+//!    `https`), the bound address, or one of [`HttpConfig::allow_origin`]. A request without
+//!    `Origin` (not from a browser) passes.
+//!
+//! Sessions: a client of protocol 2026-07-28 is served statelessly, one request at a time,
+//! so instances can sit behind any load balancer; an older client gets a session
+//! (`Mcp-Session-Id`) from `initialize`. Either way the grant is read from each request, never
+//! from the session: two clients sharing a session id still each get their own policy.
+//!
+//! Protocol errors a client can match: a body that is not a client message is answered `400`
+//! with the JSON-RPC error carrying its `id` when it can be read, and a request without a
+//! session from an older client that skipped `initialize` is answered `400` with `-32600`
+//! saying to send `initialize` first.
+
+use std::future::Future;
+use std::net::{IpAddr, SocketAddr};
+use std::num::NonZeroU32;
+use std::sync::Arc;
+
+use ::http::header::{AUTHORIZATION, CONTENT_TYPE, RETRY_AFTER, WWW_AUTHENTICATE};
+use ::http::{HeaderMap, HeaderValue, Method, StatusCode};
+use axum::body::{Body, Bytes};
+use axum::extract::{Request, State};
+use axum::middleware::Next;
+use axum::response::{IntoResponse as _, Response};
+use governor::clock::{Clock as _, DefaultClock};
+use governor::{DefaultKeyedRateLimiter, Quota};
+use http_body_util::{BodyExt as _, LengthLimitError, Limited};
+use rmcp::RoleServer;
+use rmcp::model::{ClientJsonRpcMessage, ClientRequest, GetMeta as _};
+use rmcp::service::RequestContext;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+use tokio_util::sync::CancellationToken;
+
+use super::auth::{Grant, Rejection, TokenVerifier};
+use super::protocol::{self, Read};
+use super::{McpError, McpServer};
+
+/// The largest request body served unless configured otherwise (1 MiB).
+pub const DEFAULT_MAX_BODY_BYTES: usize = 1 << 20;
+
+/// Where the MCP endpoint is unless configured otherwise.
+pub const DEFAULT_PATH: &str = "/mcp";
+
+/// The longest `Authorization` value read; a longer one is a refused token.
+const MAX_TOKEN_LEN: usize = 4096;
+
+/// The rate-limit key of every caller when the server has no token verifier.
+const ANONYMOUS: &str = "anonymous";
+
+/// How many requests one grant's subject may make.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RateLimit {
+    /// Requests a second, sustained.
+    pub per_second: NonZeroU32,
+    /// Requests at once after a quiet period.
+    pub burst: NonZeroU32,
+}
+
+impl RateLimit {
+    /// `per_second` requests a second, in bursts of up to `burst`.
+    pub fn new(per_second: NonZeroU32, burst: NonZeroU32) -> Self {
+        RateLimit { per_second, burst }
+    }
+}
+
+impl Default for RateLimit {
+    /// 20 requests a second, in bursts of up to 40: far above what one agent's tool calls need.
+    fn default() -> Self {
+        RateLimit {
+            per_second: NonZeroU32::MIN.saturating_add(19),
+            burst: NonZeroU32::MIN.saturating_add(39),
+        }
+    }
+}
+
+/// How an [`HttpServer`] admits requests. Every field has a safe default.
+#[derive(Debug, Clone)]
+pub struct HttpConfig {
+    path: String,
+    verifier: Option<Arc<dyn TokenVerifier>>,
+    allowed_origins: Vec<String>,
+    allowed_hosts: Vec<String>,
+    max_body_bytes: usize,
+    rate_limit: Option<RateLimit>,
+    allow_unauthenticated: bool,
+    resource_metadata: Option<String>,
+}
+
+impl Default for HttpConfig {
+    /// The endpoint [`DEFAULT_PATH`], no verifier (loopback only), only loopback and same-host
+    /// `Origin`s and `Host`s, [`DEFAULT_MAX_BODY_BYTES`], the default [`RateLimit`].
+    fn default() -> Self {
+        HttpConfig {
+            path: DEFAULT_PATH.to_owned(),
+            verifier: None,
+            allowed_origins: Vec::new(),
+            allowed_hosts: Vec::new(),
+            max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+            rate_limit: Some(RateLimit::default()),
+            allow_unauthenticated: false,
+            resource_metadata: None,
+        }
+    }
+}
+
+impl HttpConfig {
+    /// Serves the endpoint at `path` (default [`DEFAULT_PATH`]).
+    #[must_use]
+    pub fn with_path(mut self, path: impl Into<String>) -> Self {
+        self.path = path.into();
+        self
+    }
+
+    /// Requires a bearer token on every request, verified by `verifier`.
+    #[must_use]
+    pub fn with_verifier(mut self, verifier: Arc<dyn TokenVerifier>) -> Self {
+        self.verifier = Some(verifier);
+        self
+    }
+
+    /// Also accepts requests whose `Origin` is `origin` (`scheme://host:port`; `:*` for any
+    /// port; `null` for a browser's opaque origin).
+    #[must_use]
+    pub fn allow_origin(mut self, origin: impl Into<String>) -> Self {
+        self.allowed_origins.push(origin.into());
+        self
+    }
+
+    /// Also accepts requests whose `Host` is `host` (a name, or `name:port`): the names clients
+    /// reach a server bound to a non-loopback address by.
+    #[must_use]
+    pub fn allow_host(mut self, host: impl Into<String>) -> Self {
+        self.allowed_hosts.push(host.into());
+        self
+    }
+
+    /// Refuses bodies over `bytes` with `413`.
+    #[must_use]
+    pub fn with_max_body_bytes(mut self, bytes: usize) -> Self {
+        self.max_body_bytes = bytes;
+        self
+    }
+
+    /// Limits each grant's subject to `limit`; `None` serves without a rate limit.
+    #[must_use]
+    pub fn with_rate_limit(mut self, limit: Option<RateLimit>) -> Self {
+        self.rate_limit = limit;
+        self
+    }
+
+    /// Lets the server run without a verifier on an address other hosts can reach. Anyone who
+    /// can reach it then gets the server's whole policy.
+    #[must_use]
+    pub fn allow_unauthenticated(mut self, allow: bool) -> Self {
+        self.allow_unauthenticated = allow;
+        self
+    }
+
+    /// Names the server's OAuth protected-resource metadata (RFC 9728) in every `401`, as MCP's
+    /// authorization specification asks of a server that takes OAuth access tokens.
+    #[must_use]
+    pub fn with_resource_metadata(mut self, url: impl Into<String>) -> Self {
+        self.resource_metadata = Some(url.into());
+        self
+    }
+
+    /// The largest body served.
+    pub fn max_body_bytes(&self) -> usize {
+        self.max_body_bytes
+    }
+
+    /// The rate limit of each grant's subject.
+    pub fn rate_limit(&self) -> Option<RateLimit> {
+        self.rate_limit
+    }
+}
+
+/// An MCP server bound to a TCP address, ready to serve Streamable HTTP.
+pub struct HttpServer {
+    listener: tokio::net::TcpListener,
+    router: axum::Router,
+    local: SocketAddr,
+    path: String,
+    cancel: CancellationToken,
+}
+
+impl std::fmt::Debug for HttpServer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HttpServer")
+            .field("url", &self.url())
+            .finish_non_exhaustive()
+    }
+}
+
+impl HttpServer {
+    /// Binds `addr` (port 0: any free port) for `server`, admitting requests as `config` says.
+    ///
+    /// # Errors
+    /// [`McpError::Unauthenticated`] without a verifier on an address that is not loopback
+    /// (unless [`HttpConfig::allow_unauthenticated`]); [`McpError::Bind`] when the address
+    /// cannot be bound.
+    pub async fn bind<C: Send + Sync + 'static>(
+        addr: SocketAddr,
+        server: McpServer<C>,
+        config: HttpConfig,
+    ) -> Result<Self, McpError> {
+        if config.verifier.is_none() && !config.allow_unauthenticated && !addr.ip().is_loopback() {
+            return Err(McpError::Unauthenticated(addr));
+        }
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .map_err(|source| McpError::Bind { addr, source })?;
+        let local = listener.local_addr()?;
+        let cancel = CancellationToken::new();
+        let path = config.path.clone();
+        let router = router(server, config, local, cancel.clone());
+        Ok(HttpServer {
+            listener,
+            router,
+            local,
+            path,
+            cancel,
+        })
+    }
+
+    /// The bound address (with the port chosen for port 0).
+    pub fn local_addr(&self) -> SocketAddr {
+        self.local
+    }
+
+    /// The endpoint's URL, `http://ADDR/PATH`.
+    pub fn url(&self) -> String {
+        format!("http://{}{}", self.local, self.path)
+    }
+
+    /// Serves until the process ends.
+    ///
+    /// # Errors
+    /// When accepting connections fails.
+    pub async fn serve(self) -> Result<(), McpError> {
+        self.serve_until(std::future::pending()).await
+    }
+
+    /// Serves until `shutdown` completes, then ends every session and stream and returns once
+    /// the requests in flight are answered.
+    ///
+    /// # Errors
+    /// When accepting connections fails.
+    pub async fn serve_until(
+        self,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> Result<(), McpError> {
+        let cancel = self.cancel.clone();
+        axum::serve(self.listener, self.router)
+            .with_graceful_shutdown(async move {
+                shutdown.await;
+                cancel.cancel();
+            })
+            .await?;
+        Ok(())
+    }
+}
+
+/// The grant the transport attached to a request, if it authenticated the caller.
+pub(super) fn grant(context: &RequestContext<RoleServer>) -> Option<&Grant> {
+    context
+        .extensions
+        .get::<::http::request::Parts>()?
+        .extensions
+        .get::<Grant>()
+}
+
+/// What the guard in front of rmcp's service needs.
+struct Guard {
+    verifier: Option<Arc<dyn TokenVerifier>>,
+    limiter: Option<(DefaultKeyedRateLimiter<Arc<str>>, RateLimit)>,
+    anonymous: Arc<str>,
+    max_body_bytes: usize,
+    resource_metadata: Option<String>,
+}
+
+/// The origins of a browser page on the server's own machine, and of the bound address.
+fn origins(local: SocketAddr, configured: &[String]) -> Vec<String> {
+    let mut origins = Vec::new();
+    for scheme in ["http", "https"] {
+        for host in ["localhost", "127.0.0.1", "[::1]"] {
+            origins.push(format!("{scheme}://{host}:*"));
+        }
+        if !local.ip().is_loopback() && !local.ip().is_unspecified() {
+            origins.push(format!("{scheme}://{local}"));
+        }
+    }
+    origins.extend(configured.iter().cloned());
+    origins
+}
+
+/// The `Host`s served: loopback names, the bound address, and the configured ones.
+fn hosts(local: SocketAddr, configured: &[String]) -> Vec<String> {
+    let mut hosts: Vec<String> = ["localhost", "127.0.0.1", "::1"]
+        .into_iter()
+        .map(str::to_owned)
+        .collect();
+    if !local.ip().is_loopback() && !local.ip().is_unspecified() {
+        hosts.push(match local.ip() {
+            IpAddr::V4(ip) => ip.to_string(),
+            IpAddr::V6(ip) => format!("[{ip}]"),
+        });
+    }
+    hosts.extend(configured.iter().cloned());
+    hosts
+}
+
+fn router<C: Send + Sync + 'static>(
+    server: McpServer<C>,
+    config: HttpConfig,
+    local: SocketAddr,
+    cancel: CancellationToken,
+) -> axum::Router {
+    let rmcp_config = StreamableHttpServerConfig::default()
+        .with_allowed_hosts(hosts(local, &config.allowed_hosts))
+        .with_allowed_origins(origins(local, &config.allowed_origins))
+        .enforce_origin_validation()
+        .with_max_request_body_bytes(config.max_body_bytes)
+        .with_json_response(true)
+        .with_cancellation_token(cancel);
+    let service = StreamableHttpService::new(
+        move || Ok(server.clone()),
+        Arc::new(LocalSessionManager::default()),
+        rmcp_config,
+    );
+    let guard = Arc::new(Guard {
+        verifier: config.verifier,
+        limiter: config.rate_limit.map(|limit| {
+            let quota = Quota::per_second(limit.per_second).allow_burst(limit.burst);
+            (DefaultKeyedRateLimiter::keyed(quota), limit)
+        }),
+        anonymous: Arc::from(ANONYMOUS),
+        max_body_bytes: config.max_body_bytes,
+        resource_metadata: config.resource_metadata,
+    });
+    axum::Router::new()
+        .route_service(&config.path, service)
+        .layer(axum::middleware::from_fn_with_state(guard, admit))
+}
+
+/// The bearer token of a request, if it carries one.
+fn bearer(headers: &HeaderMap) -> Option<&str> {
+    let value = headers.get(AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, token) = value.split_once(' ')?;
+    let token = token.trim();
+    (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
+}
+
+fn text(status: StatusCode, body: String) -> Response {
+    let mut response = (status, body).into_response();
+    response.headers_mut().insert(
+        CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    response
+}
+
+fn json(status: StatusCode, body: &serde_json::Value) -> Response {
+    let mut response = (status, body.to_string()).into_response();
+    response
+        .headers_mut()
+        .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    response
+}
+
+impl Guard {
+    /// `401` (or `403` for a token without scope for this server) with the Bearer challenge.
+    fn refuse(&self, rejection: Option<Rejection>) -> Response {
+        let (status, error, message) = match rejection {
+            None => (
+                StatusCode::UNAUTHORIZED,
+                None,
+                "Unauthorized: a bearer token is required",
+            ),
+            Some(Rejection::InsufficientScope) => (
+                StatusCode::FORBIDDEN,
+                Some("insufficient_scope"),
+                "Forbidden: the bearer token does not allow this server",
+            ),
+            Some(_) => (
+                StatusCode::UNAUTHORIZED,
+                Some("invalid_token"),
+                "Unauthorized: the bearer token is not valid",
+            ),
+        };
+        let mut params = Vec::new();
+        if let Some(error) = error {
+            params.push(format!("error=\"{error}\""));
+        }
+        if let Some(url) = &self.resource_metadata {
+            params.push(format!("resource_metadata=\"{url}\""));
+        }
+        let challenge = if params.is_empty() {
+            "Bearer".to_owned()
+        } else {
+            format!("Bearer {}", params.join(", "))
+        };
+        let mut response = text(status, message.to_owned());
+        if let Ok(value) = HeaderValue::from_str(&challenge) {
+            response.headers_mut().insert(WWW_AUTHENTICATE, value);
+        }
+        response
+    }
+
+    /// `429` with `Retry-After` when `subject` is over its limit.
+    fn limit(&self, subject: &Arc<str>) -> Option<Response> {
+        let (limiter, limit) = self.limiter.as_ref()?;
+        let not_until = limiter.check_key(subject).err()?;
+        let wait = not_until.wait_time_from(DefaultClock::default().now());
+        // Whole seconds, rounded up: a client that waits that long is served.
+        let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+        let mut response = text(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!(
+                "Too Many Requests: at most {} requests a second (bursts of {}) per token",
+                limit.per_second, limit.burst
+            ),
+        );
+        response
+            .headers_mut()
+            .insert(RETRY_AFTER, HeaderValue::from(seconds.max(1)));
+        Some(response)
+    }
+}
+
+/// The checks in front of rmcp's service (see the module documentation).
+async fn admit(State(guard): State<Arc<Guard>>, request: Request, next: Next) -> Response {
+    let grant = match &guard.verifier {
+        None => None,
+        Some(verifier) => match bearer(request.headers()) {
+            None => return guard.refuse(None),
+            Some(token) if token.len() > MAX_TOKEN_LEN => {
+                return guard.refuse(Some(Rejection::InvalidToken));
+            }
+            Some(token) => match verifier.verify(token).await {
+                Ok(grant) => Some(grant),
+                Err(rejection) => return guard.refuse(Some(rejection)),
+            },
+        },
+    };
+    let subject = grant.as_ref().map_or(&guard.anonymous, |g| &g.subject);
+    if let Some(refused) = guard.limit(subject) {
+        return refused;
+    }
+    let (mut parts, body) = request.into_parts();
+    let bytes: Bytes = match Limited::new(body, guard.max_body_bytes).collect().await {
+        Ok(collected) => collected.to_bytes(),
+        Err(error) if error.is::<LengthLimitError>() => {
+            return text(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!(
+                    "Payload Too Large: the request body exceeds {} bytes",
+                    guard.max_body_bytes
+                ),
+            );
+        }
+        Err(_) => {
+            return text(
+                StatusCode::BAD_REQUEST,
+                "Bad Request: the request body cannot be read".to_owned(),
+            );
+        }
+    };
+    if let Some(grant) = grant {
+        parts.extensions.insert(grant);
+    }
+    let message_post = parts.method == Method::POST
+        && parts
+            .headers
+            .get(CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| {
+                v.split(';')
+                    .next()
+                    .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"))
+            });
+    let in_session = parts.headers.contains_key("mcp-session-id");
+    let response = next
+        .run(Request::from_parts(parts, Body::from(bytes.clone())))
+        .await;
+    if message_post {
+        explain(response, &bytes, in_session)
+    } else {
+        response
+    }
+}
+
+/// Gives a plain-text rejection of rmcp's the JSON-RPC form a client can match, when the
+/// request's `id` can be read: a body that is not a client message (rmcp: `415`, as the body
+/// did not deserialize) and a sessionless request of an older protocol (rmcp: `400`, no
+/// session) become `400` with the JSON-RPC error. Every other answer passes unchanged.
+fn explain(response: Response, body: &[u8], in_session: bool) -> Response {
+    let status = response.status();
+    let is_json = response
+        .headers()
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if is_json
+        || !(status == StatusCode::BAD_REQUEST || status == StatusCode::UNSUPPORTED_MEDIA_TYPE)
+    {
+        return response;
+    }
+    match protocol::read_message(body) {
+        Read::Invalid { answer, .. } if status == StatusCode::UNSUPPORTED_MEDIA_TYPE => {
+            json(StatusCode::BAD_REQUEST, &answer)
+        }
+        Read::Message(message) if status == StatusCode::BAD_REQUEST && !in_session => {
+            match (early_request(&message), protocol::request_id(&message)) {
+                (true, Some(id)) => json(StatusCode::BAD_REQUEST, &protocol::not_initialized(id)),
+                _ => response,
+            }
+        }
+        _ => response,
+    }
+}
+
+/// True for a request that needs a session and names no protocol version of its own: an older
+/// protocol's client that skipped `initialize`.
+fn early_request(message: &ClientJsonRpcMessage) -> bool {
+    let ClientJsonRpcMessage::Request(request) = message else {
+        return false;
+    };
+    !matches!(
+        request.request,
+        ClientRequest::InitializeRequest(_) | ClientRequest::DiscoverRequest(_)
+    ) && request.request.get_meta().protocol_version().is_none()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    /// How long a client should wait after `429`, as the header says it.
+    fn retry_after(response: &Response) -> Option<Duration> {
+        response
+            .headers()
+            .get(RETRY_AFTER)?
+            .to_str()
+            .ok()?
+            .parse()
+            .ok()
+            .map(Duration::from_secs)
+    }
+
+    #[test]
+    fn bearer_tokens_are_read_from_the_authorization_header() {
+        let mut headers = HeaderMap::new();
+        assert_eq!(bearer(&headers), None);
+        headers.insert(AUTHORIZATION, HeaderValue::from_static("Bearer abc"));
+        assert_eq!(bearer(&headers), Some("abc"));
+        headers.insert(AUTHORIZATION, HeaderValue::from_static("bearer  abc "));
+        assert_eq!(bearer(&headers), Some("abc"));
+        headers.insert(AUTHORIZATION, HeaderValue::from_static("Basic abc"));
+        assert_eq!(bearer(&headers), None);
+        headers.insert(AUTHORIZATION, HeaderValue::from_static("Bearer "));
+        assert_eq!(bearer(&headers), None);
+    }
+
+    #[test]
+    fn the_rate_limit_answers_429_with_retry_after() {
+        let one = NonZeroU32::MIN;
+        let guard = Guard {
+            verifier: None,
+            limiter: Some((
+                DefaultKeyedRateLimiter::keyed(Quota::per_second(one).allow_burst(one)),
+                RateLimit::new(one, one),
+            )),
+            anonymous: Arc::from(ANONYMOUS),
+            max_body_bytes: 1,
+            resource_metadata: None,
+        };
+        let a: Arc<str> = Arc::from("a");
+        let b: Arc<str> = Arc::from("b");
+        assert!(guard.limit(&a).is_none(), "the first request passes");
+        let refused = guard.limit(&a).expect("the second is over the limit");
+        assert_eq!(refused.status(), StatusCode::TOO_MANY_REQUESTS);
+        assert_eq!(retry_after(&refused), Some(Duration::from_secs(1)));
+        assert!(guard.limit(&b).is_none(), "each subject has its own budget");
+    }
+
+    #[test]
+    fn the_challenge_names_the_error_and_the_metadata() {
+        let guard = Guard {
+            verifier: None,
+            limiter: None,
+            anonymous: Arc::from(ANONYMOUS),
+            max_body_bytes: 1,
+            resource_metadata: Some(
+                "https://mcp.example/.well-known/oauth-protected-resource".to_owned(),
+            ),
+        };
+        let missing = guard.refuse(None);
+        assert_eq!(missing.status(), StatusCode::UNAUTHORIZED);
+        assert_eq!(
+            missing.headers()[WWW_AUTHENTICATE],
+            "Bearer resource_metadata=\"https://mcp.example/.well-known/oauth-protected-resource\""
+        );
+        let invalid = guard.refuse(Some(Rejection::InvalidToken));
+        assert!(
+            invalid.headers()[WWW_AUTHENTICATE]
+                .to_str()
+                .is_ok_and(|v| v.starts_with("Bearer error=\"invalid_token\", resource_metadata="))
+        );
+        assert_eq!(
+            guard.refuse(Some(Rejection::InsufficientScope)).status(),
+            StatusCode::FORBIDDEN
+        );
+    }
+
+    #[test]
+    fn loopback_and_the_bound_address_are_allowed_origins() {
+        let local: SocketAddr = "192.0.2.7:8080".parse().expect("an address");
+        let origins = origins(local, &["https://app.example:443".to_owned()]);
+        assert!(origins.contains(&"http://127.0.0.1:*".to_owned()));
+        assert!(origins.contains(&"https://[::1]:*".to_owned()));
+        assert!(origins.contains(&"http://192.0.2.7:8080".to_owned()));
+        assert!(origins.contains(&"https://app.example:443".to_owned()));
+        let loopback: SocketAddr = "127.0.0.1:9".parse().expect("an address");
+        assert_eq!(hosts(loopback, &[]), ["localhost", "127.0.0.1", "::1"]);
+        assert!(hosts(local, &[]).contains(&"192.0.2.7".to_owned()));
+    }
+}
