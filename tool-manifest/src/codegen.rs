@@ -52,6 +52,7 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
+use crate::dialect::join;
 use crate::model::{ToolSpec, is_valid_tool_name};
 use crate::schema::{
     ANNOTATIONS, ARRAY_KEYWORDS, NUMBER_KEYWORDS, OBJECT_KEYWORDS, ROOT_OBJECT_KEYWORDS,
@@ -352,7 +353,7 @@ impl<'a> TypeGen<'a> {
         for word in words {
             let Some(word) = word.as_str() else {
                 return Err(self.error(
-                    &child(pointer, "type"),
+                    &join(pointer, "type"),
                     format!("`type` must name types (strings), found {}", kind_of(word)),
                 ));
             };
@@ -362,7 +363,7 @@ impl<'a> TypeGen<'a> {
                     .map(|w| format!("`{w}`"))
                     .collect();
                 self.error(
-                    &child(pointer, "type"),
+                    &join(pointer, "type"),
                     format!(
                         "unknown type `{}`, expected one of {}",
                         short(word),
@@ -372,14 +373,14 @@ impl<'a> TypeGen<'a> {
             })?;
             if types.contains(&parsed) {
                 return Err(self.error(
-                    &child(pointer, "type"),
+                    &join(pointer, "type"),
                     format!("type `{word}` is listed twice"),
                 ));
             }
             types.push(parsed);
         }
         if types.is_empty() {
-            return Err(self.error(&child(pointer, "type"), "`type` lists no type"));
+            return Err(self.error(&join(pointer, "type"), "`type` lists no type"));
         }
         types.sort();
         Ok(types)
@@ -392,7 +393,7 @@ impl<'a> TypeGen<'a> {
     ) -> CodegenError {
         if let Some(keyword) = node.keys().find(|k| !is_supported_keyword(k)) {
             return self.error(
-                &child(pointer, keyword),
+                &join(pointer, keyword),
                 format!("unsupported keyword `{keyword}`"),
             );
         }
@@ -420,7 +421,7 @@ impl<'a> TypeGen<'a> {
             } else {
                 format!("unsupported keyword `{key}`")
             };
-            return Err(self.error(&child(pointer, key), message));
+            return Err(self.error(&join(pointer, key), message));
         }
         Ok(())
     }
@@ -441,7 +442,7 @@ impl<'a> TypeGen<'a> {
         let nullable = non_null.len() < listed;
         match non_null.as_slice() {
             [] => Err(self.error(
-                &child(pointer, "type"),
+                &join(pointer, "type"),
                 "a schema of type `null` alone has no Rust type, use `[T, \"null\"]`",
             )),
             [single] => {
@@ -458,7 +459,7 @@ impl<'a> TypeGen<'a> {
             several => {
                 if let Some(bad) = several.iter().find(|t| !t.is_primitive()) {
                     return Err(self.error(
-                        &child(pointer, "type"),
+                        &join(pointer, "type"),
                         format!(
                             "a list of types may only combine `string`, `integer`, `number`, `boolean` and `null`, found `{}`",
                             bad.as_str()
@@ -486,7 +487,7 @@ impl<'a> TypeGen<'a> {
     ) -> Result<&'v Vec<Value>, CodegenError> {
         match values {
             Value::Array(values) if !values.is_empty() => Ok(values),
-            _ => Err(self.error(&child(pointer, "enum"), "`enum` must be a non-empty array")),
+            _ => Err(self.error(&join(pointer, "enum"), "`enum` must be a non-empty array")),
         }
     }
 
@@ -518,7 +519,7 @@ impl<'a> TypeGen<'a> {
                     if let Some(i) = values.iter().position(|v| !fits(v)) {
                         let word = ty.as_str();
                         return Err(self.error(
-                            &child(&child(pointer, "enum"), &i.to_string()),
+                            &join(&join(pointer, "enum"), &i.to_string()),
                             format!("`enum` of a `{word}` must list {word}s"),
                         ));
                     }
@@ -534,7 +535,7 @@ impl<'a> TypeGen<'a> {
                 Err(self.error(pointer, "a schema of type `null` alone has no Rust type"))
             }
             JsonType::Array => {
-                let items_pointer = child(pointer, "items");
+                let items_pointer = join(pointer, "items");
                 let items = node
                     .get("items")
                     .ok_or_else(|| self.error(pointer, "an array needs `items` (one schema)"))?;
@@ -552,14 +553,14 @@ impl<'a> TypeGen<'a> {
                             && required.as_array().is_some_and(|r| !r.is_empty())
                         {
                             return Err(self.error(
-                                &child(pointer, "required"),
+                                &join(pointer, "required"),
                                 "`required` names properties but the object has no `properties`",
                             ));
                         }
                         let value_hint = format!("{hint}Value");
                         let value = self.rust_type(
                             schema,
-                            &child(pointer, "additionalProperties"),
+                            &join(pointer, "additionalProperties"),
                             &value_hint,
                             parent,
                         )?;
@@ -642,7 +643,7 @@ impl<'a> TypeGen<'a> {
             }
             let word = value.as_str().ok_or_else(|| {
                 self.error(
-                    &child(&child(pointer, "enum"), &i.to_string()),
+                    &join(&join(pointer, "enum"), &i.to_string()),
                     format!(
                         "`enum` of a `string` must list strings, found {}",
                         kind_of(value)
@@ -651,14 +652,14 @@ impl<'a> TypeGen<'a> {
             })?;
             if words.contains(&word) {
                 return Err(self.error(
-                    &child(&child(pointer, "enum"), &i.to_string()),
+                    &join(&join(pointer, "enum"), &i.to_string()),
                     format!("`enum` lists {value} twice"),
                 ));
             }
             words.push(word);
         }
         if words.is_empty() {
-            return Err(self.error(&child(pointer, "enum"), "`enum` lists no string"));
+            return Err(self.error(&join(pointer, "enum"), "`enum` lists no string"));
         }
         let name = self.claim_name(node, hint, parent);
         let mut taken = BTreeSet::new();
@@ -703,7 +704,7 @@ impl<'a> TypeGen<'a> {
             Some(Value::Object(properties)) => properties,
             Some(other) => {
                 return Err(self.error(
-                    &child(pointer, "properties"),
+                    &join(pointer, "properties"),
                     format!(
                         "`properties` must be a table of schemas, found {}",
                         kind_of(other)
@@ -717,7 +718,7 @@ impl<'a> TypeGen<'a> {
             Some(Value::Bool(false)) => true,
             Some(_) => {
                 return Err(self.error(
-                    &child(pointer, "additionalProperties"),
+                    &join(pointer, "additionalProperties"),
                     "`additionalProperties` must be `false` (or absent) on an object with `properties`",
                 ));
             }
@@ -726,7 +727,7 @@ impl<'a> TypeGen<'a> {
         let idents = field_idents(properties.keys().map(String::as_str));
         let mut fields = Vec::with_capacity(properties.len());
         for (property, schema) in properties {
-            let field_pointer = child2(pointer, "properties", property);
+            let field_pointer = join(&join(pointer, "properties"), property);
             let is_required = required.contains(property.as_str());
             let Some(field_ident) = idents.get(property.as_str()) else {
                 continue;
@@ -763,12 +764,12 @@ impl<'a> TypeGen<'a> {
         };
         let list = list.as_array().ok_or_else(|| {
             self.error(
-                &child(pointer, "required"),
+                &join(pointer, "required"),
                 "`required` must be an array of property names",
             )
         })?;
         for (i, name) in list.iter().enumerate() {
-            let item_pointer = child(&child(pointer, "required"), &i.to_string());
+            let item_pointer = join(&join(pointer, "required"), &i.to_string());
             let name = name.as_str().ok_or_else(|| {
                 self.error(
                     &item_pointer,
@@ -1019,28 +1020,6 @@ fn is_supported_keyword(key: &str) -> bool {
         || NUMBER_KEYWORDS.contains(&key)
         || ARRAY_KEYWORDS.contains(&key)
         || OBJECT_KEYWORDS.contains(&key)
-}
-
-fn child(pointer: &str, token: &str) -> String {
-    let mut out = String::with_capacity(pointer.len() + token.len() + 1);
-    out.push_str(pointer);
-    push_token(&mut out, token);
-    out
-}
-
-/// `child(&child(pointer, first), second)`.
-fn child2(pointer: &str, first: &str, second: &str) -> String {
-    let mut out = String::with_capacity(pointer.len() + first.len() + second.len() + 2);
-    out.push_str(pointer);
-    push_token(&mut out, first);
-    push_token(&mut out, second);
-    out
-}
-
-/// `/` and a JSON Pointer token, escaped.
-fn push_token(out: &mut String, token: &str) {
-    out.push('/');
-    crate::dialect::schema::push_segment(out, token);
 }
 
 /// At most 40 characters of `text`, for messages.

@@ -48,8 +48,9 @@ use toml::de::{DeTable, DeValue};
 
 use crate::check::{self, DeclaredName};
 use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::dialect::join;
 use crate::model::{self, ErrorSpec, ExampleSpec, Mode, Safety, ToolSpec};
-use crate::schema::{self, SchemaIssue, closest, display_pointer, escape_token, truncate};
+use crate::schema::{self, SchemaIssue, closest, display_pointer, truncate};
 
 /// The keys of a manifest, in the order they are documented.
 pub const KEYS: &[&str] = &[
@@ -924,7 +925,7 @@ impl Parser<'_> {
             if let ValidationErrorKind::AdditionalProperties { unexpected } = error.kind() {
                 // Point at each unexpected key rather than at the object holding it.
                 for name in unexpected {
-                    let at = format!("{pointer}/{}", escape_token(name));
+                    let at = join(&pointer, name);
                     self.error(
                         index.key_offset(&at),
                         format!(
@@ -1050,8 +1051,7 @@ impl Parser<'_> {
                 let length = pointer.len();
                 for (k, v) in table.iter() {
                     let name: &str = k.get_ref();
-                    pointer.push('/');
-                    push_escaped_token(pointer, name);
+                    pointer.push_str(&join("", name));
                     match self.json_of(v, pointer, Some(k.span())) {
                         Some(v) => {
                             map.insert(name.to_owned(), v);
@@ -1063,15 +1063,6 @@ impl Parser<'_> {
                 ok.then_some(Value::Object(map))
             }
         }
-    }
-}
-
-/// Appends one reference token of a JSON Pointer, escaped (`~` → `~0`, `/` → `~1`).
-fn push_escaped_token(pointer: &mut String, token: &str) {
-    if token.contains(['~', '/']) {
-        pointer.push_str(&escape_token(token));
-    } else {
-        pointer.push_str(token);
     }
 }
 

@@ -12,6 +12,7 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
+use crate::dialect::join;
 use crate::suggest::{self, Case};
 
 /// The dialect every schema is written in.
@@ -172,26 +173,6 @@ impl SchemaIssue {
     }
 }
 
-/// `at` + `/token`, the token escaped.
-fn child_pointer(at: &str, token: &str) -> String {
-    let mut pointer = String::with_capacity(at.len() + 1 + token.len());
-    pointer.push_str(at);
-    pointer.push('/');
-    if token.contains(['~', '/']) {
-        pointer.push_str(&escape_token(token));
-    } else {
-        pointer.push_str(token);
-    }
-    pointer
-}
-
-/// Escapes one reference token of a JSON Pointer (`~` → `~0`, `/` → `~1`).
-pub fn escape_token(token: &str) -> String {
-    let mut out = String::with_capacity(token.len());
-    crate::dialect::schema::push_segment(&mut out, token);
-    out
-}
-
 /// A JSON Pointer for messages: the root (`""`) is written `/`.
 pub fn display_pointer(pointer: &str) -> &str {
     if pointer.is_empty() { "/" } else { pointer }
@@ -333,12 +314,7 @@ fn collect_samples<'a>(node: &'a Value, at: &mut String, samples: &mut Vec<Sampl
     let length = at.len();
     if let Some(properties) = map.get("properties").and_then(Value::as_object) {
         for (name, property) in properties {
-            at.push_str("/properties/");
-            if name.contains(['~', '/']) {
-                at.push_str(&escape_token(name));
-            } else {
-                at.push_str(name);
-            }
+            at.push_str(&join("/properties", name));
             collect_samples(property, at, samples);
             at.truncate(length);
         }
@@ -502,7 +478,7 @@ fn check_node(node: &Map<String, Value>, at: &str, root: bool, issues: &mut Vec<
         if ANNOTATIONS.contains(&keyword.as_str()) {
             continue;
         }
-        let keyword_at = || child_pointer(at, keyword);
+        let keyword_at = || join(at, keyword);
         if !accepted.contains(&keyword.as_str()) {
             let keyword_at = keyword_at();
             let expected = format!(
@@ -557,7 +533,7 @@ fn check_node(node: &Map<String, Value>, at: &str, root: bool, issues: &mut Vec<
                 Some(properties) => {
                     let keyword_at = keyword_at();
                     for (name, property) in properties {
-                        let property_at = child_pointer(&keyword_at, name);
+                        let property_at = join(&keyword_at, name);
                         match property.as_object() {
                             Some(property) => check_node(property, &property_at, false, issues),
                             None => issues.push(SchemaIssue::new(

@@ -51,9 +51,7 @@ const DRAFT_2020_12: &[&str] = &[
 
 pub(crate) fn convert(spec: &ToolSpec, report: &mut Report) -> Value {
     let mut schema = spec.input_schema.clone();
-    if super::has_key(&schema, &["$schema"]) {
-        remove_2020_12_markers(&mut schema);
-    }
+    remove_2020_12_markers(&mut schema);
     merge_root_all_of(&mut schema, report);
     let mut definition = Map::new();
     definition.insert("name".to_owned(), Value::String(spec.name.clone()));
@@ -139,21 +137,19 @@ pub(crate) fn check(definition: &Value, report: &mut Report) {
     }
 
     let mut foreign = false;
-    if super::has_key(schema, &["$schema"]) {
-        walk(schema, "/input_schema", &mut |node, ptr| {
-            if let Some(draft) = node.get("$schema") {
-                foreign = true;
-                report.push(
-                    &join(ptr, "$schema"),
-                    "anthropic.draft",
-                    format!(
-                        "`$schema` {} is not draft 2020-12; write the schema in 2020-12 without `$schema`",
-                        super::compact(draft)
-                    ),
-                );
-            }
-        });
-    }
+    walk(schema, "/input_schema", &mut |node, ptr| {
+        if let Some(draft) = node.get("$schema") {
+            foreign = true;
+            report.push(
+                &join(ptr, "$schema"),
+                "anthropic.draft",
+                format!(
+                    "`$schema` {} is not draft 2020-12; write the schema in 2020-12 without `$schema`",
+                    super::compact(draft)
+                ),
+            );
+        }
+    });
     let before = report.len();
     check_local_refs(schema, "/input_schema", "anthropic.local-refs", report);
     let refs_resolve = report.len() == before;

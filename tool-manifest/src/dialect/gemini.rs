@@ -13,8 +13,8 @@
 use serde_json::{Map, Value};
 
 use super::{
-    NUMBER_WIDTH_FORMATS, Notes, Report, Rule, append_notes, describe_keyword, join, json_type,
-    merge_into, rename_one_of, resolve_local, split_type_union, types_of, walk,
+    Notes, Report, Rule, append_notes, describe_keyword, join, json_type, merge_into,
+    rename_one_of, resolve_local, split_type_union, types_of, walk,
 };
 use crate::model::ToolSpec;
 
@@ -97,35 +97,6 @@ pub const KEYWORDS: &[&str] = &[
     "default",
     "example",
 ];
-
-/// Is `key` one of [`KEYWORDS`]? (A `match` rather than a scan of the list.)
-pub(super) fn is_keyword(key: &str) -> bool {
-    matches!(
-        key,
-        "type"
-            | "format"
-            | "title"
-            | "description"
-            | "nullable"
-            | "enum"
-            | "properties"
-            | "required"
-            | "items"
-            | "minItems"
-            | "maxItems"
-            | "minProperties"
-            | "maxProperties"
-            | "minLength"
-            | "maxLength"
-            | "pattern"
-            | "minimum"
-            | "maximum"
-            | "anyOf"
-            | "propertyOrdering"
-            | "default"
-            | "example"
-    )
-}
 
 /// The subset's type names.
 pub const TYPES: &[&str] = &["STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT"];
@@ -275,32 +246,10 @@ fn normalize(node: &mut Value, ptr: &str, report: &mut Report) {
         .and_then(Value::as_str)
         .unwrap_or_default()
         .to_ascii_uppercase();
-    // Only the keys the loop below changes or reports (most are kept as they are).
-    let keys: Vec<String> = map
-        .iter()
-        .filter(|(key, value)| {
-            let key = key.as_str();
-            key == "format"
-                || key == "examples"
-                || (key == "items" && value.is_array())
-                || !is_keyword(key)
-        })
-        .map(|(key, _)| key.clone())
-        .collect();
+    let keys: Vec<String> = map.keys().cloned().collect();
     for key in keys {
         if key == "format" {
-            let format = map
-                .get("format")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_owned();
-            let format = format.as_str();
-            if !formats_for(&the_type).contains(&format)
-                && let Some(value) = map.remove("format")
-                && !NUMBER_WIDTH_FORMATS.contains(&format)
-            {
-                notes.keyword("format", &value);
-            }
+            notes.format(map, formats_for(&the_type));
         } else if key == "examples" {
             if let Some(Value::Array(values)) = map.remove("examples")
                 && let Some(first) = values.into_iter().next()
@@ -314,7 +263,7 @@ fn normalize(node: &mut Value, ptr: &str, report: &mut Report) {
                 "gemini.keywords",
                 "`items` as a list (a tuple) cannot be expressed",
             );
-        } else if !is_keyword(&key)
+        } else if !KEYWORDS.contains(&key.as_str())
             && let Some(value) = map.remove(&key)
         {
             notes.keyword(&key, &value);
@@ -601,7 +550,7 @@ pub(crate) fn check(definition: &Value, report: &mut Report) {
             return;
         };
         for key in map.keys() {
-            if is_keyword(key) {
+            if KEYWORDS.contains(&key.as_str()) {
                 continue;
             }
             let rule = if matches!(key.as_str(), "$ref" | "$defs" | "definitions") {

@@ -105,9 +105,7 @@ pub(crate) fn convert(spec: &ToolSpec, _report: &mut Report) -> Value {
 
 fn schema(canonical: &Value, input: bool) -> Value {
     let mut schema = canonical.clone();
-    if super::has_key(&schema, &["$schema"]) {
-        remove_everywhere(&mut schema, "$schema");
-    }
+    remove_everywhere(&mut schema, "$schema");
     if input && let Value::Object(root) = &mut schema {
         let no_properties = root
             .get("properties")
@@ -169,17 +167,15 @@ pub(crate) fn check(definition: &Value, spec: &ToolSpec, report: &mut Report) {
     for (key, schema) in [("inputSchema", input), ("outputSchema", output)] {
         let Some(schema) = schema else { continue };
         let base = format!("/{key}");
-        if super::has_key(schema, &["$schema"]) {
-            walk(schema, &base, &mut |node, ptr| {
-                if node.get("$schema").is_some() {
-                    report.push(
-                        &join(ptr, "$schema"),
-                        "mcp.no-schema-url",
-                        "`$schema` must not be present",
-                    );
-                }
-            });
-        }
+        walk(schema, &base, &mut |node, ptr| {
+            if node.get("$schema").is_some() {
+                report.push(
+                    &join(ptr, "$schema"),
+                    "mcp.no-schema-url",
+                    "`$schema` must not be present",
+                );
+            }
+        });
         let before = report.len();
         check_local_refs(schema, &base, "mcp.local-refs", report);
         let refs_resolve = report.len() == before;

@@ -24,8 +24,8 @@
 use serde_json::{Map, Value, json};
 
 use super::{
-    ANNOTATIONS, NUMBER_WIDTH_FORMATS, Notes, Report, Rule, check_local_refs, join, merge_into,
-    rename_one_of, required_names, resolve_local, split_type_union, walk,
+    ANNOTATIONS, Notes, Report, Rule, check_local_refs, join, merge_into, rename_one_of,
+    required_names, resolve_local, split_type_union, walk,
 };
 use crate::model::ToolSpec;
 
@@ -112,35 +112,6 @@ pub const KEYWORDS: &[&str] = &[
     "maxItems",
 ];
 
-/// Is `key` one of [`KEYWORDS`]? (A `match` rather than a scan of the list.)
-pub(super) fn is_keyword(key: &str) -> bool {
-    matches!(
-        key,
-        "type"
-            | "description"
-            | "title"
-            | "properties"
-            | "required"
-            | "additionalProperties"
-            | "items"
-            | "enum"
-            | "const"
-            | "anyOf"
-            | "$ref"
-            | "$defs"
-            | "definitions"
-            | "pattern"
-            | "format"
-            | "multipleOf"
-            | "minimum"
-            | "maximum"
-            | "exclusiveMinimum"
-            | "exclusiveMaximum"
-            | "minItems"
-            | "maxItems"
-    )
-}
-
 /// String formats strict mode accepts.
 pub const FORMATS: &[&str] = &[
     "date-time",
@@ -210,33 +181,10 @@ fn strict_node(node: &mut Value, ptr: &str, is_root: bool, ctx: &mut Ctx<'_>) {
 
     // Keywords strict mode refuses: removed, their meaning kept in the description.
     let mut notes = Notes::default();
-    // Only the keys the loop below changes or reports (most are kept as they are).
-    let keys: Vec<String> = map
-        .iter()
-        .filter(|(key, value)| {
-            let key = key.as_str();
-            key == "format"
-                || key == "prefixItems"
-                || (key == "items" && value.is_array())
-                || (!is_keyword(key) && key != "patternProperties")
-        })
-        .map(|(key, _)| key.clone())
-        .collect();
+    let keys: Vec<String> = map.keys().cloned().collect();
     for key in keys {
-        let supported = is_keyword(&key);
         if key == "format" {
-            let format = map
-                .get("format")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_owned();
-            let format = format.as_str();
-            if !FORMATS.contains(&format)
-                && let Some(value) = map.remove("format")
-                && !NUMBER_WIDTH_FORMATS.contains(&format)
-            {
-                notes.keyword("format", &value);
-            }
+            notes.format(map, FORMATS);
         } else if key == "prefixItems"
             || (key == "items" && map.get("items").is_some_and(Value::is_array))
         {
@@ -245,8 +193,8 @@ fn strict_node(node: &mut Value, ptr: &str, is_root: bool, ctx: &mut Ctx<'_>) {
                 "openai.keywords",
                 format!("`{key}` (a tuple) cannot be expressed in strict mode"),
             );
-        } else if !supported
-            && !matches!(key.as_str(), "patternProperties")
+        } else if !KEYWORDS.contains(&key.as_str())
+            && key != "patternProperties"
             && let Some(value) = map.remove(&key)
         {
             notes.keyword(&key, &value);
@@ -641,7 +589,7 @@ pub(crate) fn check(definition: &Value, report: &mut Report) {
             return;
         };
         for key in map.keys() {
-            if !is_keyword(key) {
+            if !KEYWORDS.contains(&key.as_str()) {
                 report.push(
                     &join(ptr, key),
                     "openai.keywords",

@@ -2,7 +2,6 @@
 //! describing removed keywords in words, and the checks several providers make.
 
 use std::collections::BTreeSet;
-use std::fmt::Write as _;
 
 use serde_json::{Map, Value};
 
@@ -33,120 +32,44 @@ const SUBSCHEMA_SINGLE: &[&str] = &[
     "propertyNames",
 ];
 
-/// Appends one JSON Pointer segment, escaped (RFC 6901), without the `/`.
-pub(crate) fn push_segment(out: &mut String, segment: &str) {
-    if segment.contains(['~', '/']) {
-        for c in segment.chars() {
-            match c {
-                '~' => out.push_str("~0"),
-                '/' => out.push_str("~1"),
-                c => out.push(c),
-            }
-        }
-    } else {
-        out.push_str(segment);
-    }
-}
-
-/// `ptr` + `/segment`, escaped.
-pub(crate) fn join(ptr: &str, segment: &str) -> String {
-    let mut out = String::with_capacity(ptr.len() + 1 + segment.len());
-    out.push_str(ptr);
-    out.push('/');
-    push_segment(&mut out, segment);
-    out
-}
-
-/// How a keyword holds subschemas.
-enum Holds {
-    /// A map of names to subschemas.
-    Map,
-    /// A list of subschemas.
-    List,
-    /// One subschema.
-    One,
-}
-
-fn holds(key: &str, value: &Value) -> Option<Holds> {
-    if SUBSCHEMA_MAPS.contains(&key) {
-        value.is_object().then_some(Holds::Map)
-    } else if SUBSCHEMA_LISTS.contains(&key) || (key == "items" && value.is_array()) {
-        value.is_array().then_some(Holds::List)
-    } else if SUBSCHEMA_SINGLE.contains(&key) && value.is_object() {
-        Some(Holds::One)
-    } else {
-        None
-    }
+/// `ptr` + `/segment`, the segment escaped as RFC 6901 says (`~` → `~0`, `/` → `~1`): how every
+/// JSON Pointer of the toolkit is built.
+pub fn join(ptr: &str, segment: &str) -> String {
+    format!("{ptr}/{}", segment.replace('~', "~0").replace('/', "~1"))
 }
 
 /// Calls `f` on every direct subschema of `node` (the walks below build on it).
 pub(crate) fn for_each_child(node: &Value, ptr: &str, f: &mut dyn FnMut(&Value, &str)) {
     let Value::Object(map) = node else { return };
-    // One buffer for every child's pointer: `ptr/key[/name]`.
-    let mut here = String::new();
     for (key, value) in map {
-        let Some(holds) = holds(key, value) else {
-            continue;
-        };
-        here.clear();
-        here.push_str(ptr);
-        here.push('/');
-        push_segment(&mut here, key);
-        let length = here.len();
-        match (holds, value) {
-            (Holds::Map, Value::Object(children)) => {
+        let key = key.as_str();
+        match value {
+            Value::Object(children) if SUBSCHEMA_MAPS.contains(&key) => {
+                let here = join(ptr, key);
                 for (name, child) in children {
-                    here.push('/');
-                    push_segment(&mut here, name);
-                    f(child, &here);
-                    here.truncate(length);
+                    f(child, &join(&here, name));
                 }
             }
-            (Holds::List, Value::Array(children)) => {
+            Value::Array(children) if SUBSCHEMA_LISTS.contains(&key) || key == "items" => {
+                let here = join(ptr, key);
                 for (i, child) in children.iter().enumerate() {
-                    // Writing to a String cannot fail.
-                    let _ = write!(here, "/{i}");
-                    f(child, &here);
-                    here.truncate(length);
+                    f(child, &format!("{here}/{i}"));
                 }
             }
-            (Holds::One, _) => f(value, &here),
+            Value::Object(_) if SUBSCHEMA_SINGLE.contains(&key) => f(value, &join(ptr, key)),
             _ => {}
         }
     }
 }
 
-/// Calls `f` on every direct subschema of `node`, mutably.
+/// Calls `f` on every direct subschema of `node`, mutably (`f` changes only the subschema it
+/// is given, so the pointers of its siblings stay valid).
 pub(crate) fn for_each_child_mut(node: &mut Value, ptr: &str, f: &mut dyn FnMut(&mut Value, &str)) {
-    let Value::Object(map) = node else { return };
-    let mut here = String::new();
-    for (key, value) in map.iter_mut() {
-        let Some(holds) = holds(key, value) else {
-            continue;
-        };
-        here.clear();
-        here.push_str(ptr);
-        here.push('/');
-        push_segment(&mut here, key);
-        let length = here.len();
-        match (holds, value) {
-            (Holds::Map, Value::Object(children)) => {
-                for (name, child) in children.iter_mut() {
-                    here.push('/');
-                    push_segment(&mut here, name);
-                    f(child, &here);
-                    here.truncate(length);
-                }
-            }
-            (Holds::List, Value::Array(children)) => {
-                for (i, child) in children.iter_mut().enumerate() {
-                    let _ = write!(here, "/{i}");
-                    f(child, &here);
-                    here.truncate(length);
-                }
-            }
-            (Holds::One, value) => f(value, &here),
-            _ => {}
+    let mut children = Vec::new();
+    for_each_child(node, "", &mut |_, here| children.push(here.to_owned()));
+    for here in children {
+        if let Some(child) = node.pointer_mut(&here) {
+            f(child, &format!("{ptr}{here}"));
         }
     }
 }
@@ -155,20 +78,6 @@ pub(crate) fn for_each_child_mut(node: &mut Value, ptr: &str, f: &mut dyn FnMut(
 pub(crate) fn walk(node: &Value, ptr: &str, f: &mut dyn FnMut(&Value, &str)) {
     f(node, ptr);
     for_each_child(node, ptr, &mut |child, here| walk(child, here, f));
-}
-
-/// Is one of `keys` (each starting with `$`) a key of an object anywhere in `value` (in a
-/// subschema or not)? `false` means no subschema has one either.
-pub(crate) fn has_key(value: &Value, keys: &[&str]) -> bool {
-    let nested =
-        |child: &Value| matches!(child, Value::Object(_) | Value::Array(_)) && has_key(child, keys);
-    match value {
-        Value::Object(map) => map.iter().any(|(key, child)| {
-            (key.starts_with('$') && keys.contains(&key.as_str())) || nested(child)
-        }),
-        Value::Array(items) => items.iter().any(nested),
-        _ => false,
-    }
 }
 
 /// Removes `key` from `node` and from every subschema below it.
@@ -211,10 +120,6 @@ pub(crate) fn check_local_refs(
     rule: &'static str,
     report: &mut Report,
 ) {
-    // Most schemas have no reference at all: no pointer need be built for them.
-    if !has_key(schema, &["$ref", "$dynamicRef"]) {
-        return;
-    }
     walk(schema, base, &mut |node, ptr| {
         for key in ["$ref", "$dynamicRef"] {
             let Some(reference) = node.get(key) else {
@@ -622,6 +527,25 @@ impl Notes {
         }
     }
 
+    /// Removes a `format` outside `accepted`, noting it unless it only restates the width of a
+    /// number.
+    pub(crate) fn format(&mut self, node: &mut Map<String, Value>, accepted: &[&str]) {
+        let format = node
+            .get("format")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let (kept, width) = (
+            accepted.contains(&format),
+            NUMBER_WIDTH_FORMATS.contains(&format),
+        );
+        if !kept
+            && let Some(value) = node.remove("format")
+            && !width
+        {
+            self.keyword("format", &value);
+        }
+    }
+
     /// A note ranked as `key`.
     pub(crate) fn push(&mut self, key: &str, text: String) {
         let rank = NOTE_ORDER
@@ -654,7 +578,7 @@ pub(crate) fn append_notes(node: &mut Map<String, Value>, notes: &[String]) {
 
 /// Formats that only restate the width of a Rust number (schemars writes them); dropping them
 /// tells the model nothing it needs.
-pub(crate) const NUMBER_WIDTH_FORMATS: &[&str] = &[
+const NUMBER_WIDTH_FORMATS: &[&str] = &[
     "int", "int8", "int16", "int32", "int64", "int128", "uint", "uint8", "uint16", "uint32",
     "uint64", "uint128", "float", "double",
 ];

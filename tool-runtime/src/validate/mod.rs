@@ -24,6 +24,7 @@ use std::fmt;
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{ValidationError, Validator};
 use serde_json::Value;
+use tool_manifest::dialect::join_pointer;
 
 /// The most field errors a report lists.
 pub const TOOL_INPUT_ERROR_LIMIT: usize = 5;
@@ -122,9 +123,7 @@ impl InputSchema {
         errors.sort_by(FieldError::cmp_for_report);
         errors.dedup();
         for error in &mut errors {
-            if error.pointer.len() > SEGMENT_LIMIT {
-                error.pointer = bounded_pointer(&error.pointer);
-            }
+            error.pointer = bounded_pointer(&error.pointer);
         }
         InputErrors { errors }
     }
@@ -236,28 +235,6 @@ impl fmt::Display for InputErrors {
 
 impl std::error::Error for InputErrors {}
 
-/// RFC 6901: `~` → `~0`, `/` → `~1`.
-pub fn escape_pointer_segment(segment: &str) -> String {
-    let mut out = String::with_capacity(segment.len());
-    push_escaped(&mut out, segment);
-    out
-}
-
-/// Appends `segment` escaped as RFC 6901 says (`~` → `~0`, `/` → `~1`).
-fn push_escaped(out: &mut String, segment: &str) {
-    if !segment.bytes().any(|byte| byte == b'~' || byte == b'/') {
-        out.push_str(segment);
-        return;
-    }
-    for c in segment.chars() {
-        match c {
-            '~' => out.push_str("~0"),
-            '/' => out.push_str("~1"),
-            c => out.push(c),
-        }
-    }
-}
-
 /// The longest pointer segment a report quotes in full.
 const SEGMENT_LIMIT: usize = 64;
 
@@ -282,14 +259,6 @@ fn pointer_of(location: &str) -> String {
     } else {
         location.to_owned()
     }
-}
-
-fn child_pointer(location: &str, property: &str) -> String {
-    let mut pointer = String::with_capacity(location.len() + 1 + property.len());
-    pointer.push_str(location);
-    pointer.push('/');
-    push_escaped(&mut pointer, property);
-    pointer
 }
 
 /// Report order of two pointers: segment by segment (a pointer before its own children), each
@@ -353,40 +322,23 @@ fn number(segment: &[u8]) -> Option<u64> {
 
 /// `text` cut to `limit` characters, with `…` when cut.
 pub fn bounded(text: &str, limit: usize) -> String {
-    // A character is at least one byte: text of at most `limit` bytes is never cut.
-    if text.len() <= limit {
-        return text.to_owned();
-    }
     match text.char_indices().nth(limit) {
         None => text.to_owned(),
         Some((end, _)) => format!("{}…", &text[..end]),
     }
 }
 
-/// `text` cut to `limit` characters in place, with `…` when cut.
-fn bounded_owned(mut text: String, limit: usize) -> String {
-    if text.len() <= limit {
-        return text;
-    }
-    if let Some((end, _)) = text.char_indices().nth(limit) {
-        text.truncate(end);
-        text.push('…');
-    }
-    text
-}
-
 /// A value as compact JSON, cut to [`QUOTE_LIMIT`] characters.
 fn quote(value: &Value) -> String {
-    bounded_owned(value.to_string(), QUOTE_LIMIT)
+    bounded(&value.to_string(), QUOTE_LIMIT)
 }
 
 fn quote_str(text: &str) -> String {
     // Serializing a string cannot fail; the text is the same as the `Value::String`'s.
-    bounded_owned(serde_json::to_string(text).unwrap_or_default(), QUOTE_LIMIT)
-}
-
-fn limit_number(limit: &Value) -> String {
-    bounded_owned(limit.to_string(), QUOTE_LIMIT)
+    bounded(
+        &serde_json::to_string(text).unwrap_or_default(),
+        QUOTE_LIMIT,
+    )
 }
 
 fn plural(n: u64, one: &str, many: &str) -> String {
@@ -434,8 +386,8 @@ fn field_errors(root: &Value, error: &ValidationError<'_>, out: &mut Vec<FieldEr
     let message = match error.kind() {
         ValidationErrorKind::Required { property } => {
             let pointer = match property {
-                Value::String(name) => child_pointer(location, name),
-                other => child_pointer(location, &other.to_string()),
+                Value::String(name) => join_pointer(location, name),
+                other => join_pointer(location, &other.to_string()),
             };
             out.push(FieldError {
                 pointer,
@@ -447,7 +399,7 @@ fn field_errors(root: &Value, error: &ValidationError<'_>, out: &mut Vec<FieldEr
         | ValidationErrorKind::UnevaluatedProperties { unexpected } => {
             for name in unexpected {
                 out.push(FieldError {
-                    pointer: child_pointer(location, name),
+                    pointer: join_pointer(location, name),
                     message: "Unexpected property".to_owned(),
                 });
             }
@@ -459,22 +411,16 @@ fn field_errors(root: &Value, error: &ValidationError<'_>, out: &mut Vec<FieldEr
             format!("Expected {}", quote(expected_value))
         }
         ValidationErrorKind::Minimum { limit } => {
-            format!(
-                "Expected number to be greater or equal to {}",
-                limit_number(limit)
-            )
+            format!("Expected number to be greater or equal to {}", quote(limit))
         }
         ValidationErrorKind::Maximum { limit } => {
-            format!(
-                "Expected number to be less or equal to {}",
-                limit_number(limit)
-            )
+            format!("Expected number to be less or equal to {}", quote(limit))
         }
         ValidationErrorKind::ExclusiveMinimum { limit } => {
-            format!("Expected number to be greater than {}", limit_number(limit))
+            format!("Expected number to be greater than {}", quote(limit))
         }
         ValidationErrorKind::ExclusiveMaximum { limit } => {
-            format!("Expected number to be less than {}", limit_number(limit))
+            format!("Expected number to be less than {}", quote(limit))
         }
         ValidationErrorKind::MultipleOf { multiple_of } => {
             format!("Expected number to be a multiple of {multiple_of}")
@@ -547,7 +493,7 @@ fn field_errors(root: &Value, error: &ValidationError<'_>, out: &mut Vec<FieldEr
                 {
                     for name in object.keys() {
                         out.push(FieldError {
-                            pointer: child_pointer(location, name),
+                            pointer: join_pointer(location, name),
                             message: "Unexpected property".to_owned(),
                         });
                     }
@@ -600,7 +546,6 @@ mod tests {
 
     #[test]
     fn pointers_escape_tilde_and_slash() {
-        assert_eq!(escape_pointer_segment("a/b~c"), "a~1b~0c");
         let text = report(
             json!({"type": "object", "properties": {"a/b~c": {"type": "number"}}, "required": ["x~/y"]}),
             json!({"a/b~c": "s"}),
