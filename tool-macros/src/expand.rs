@@ -192,20 +192,6 @@ pub(crate) fn def_ident(ident: &syn::Ident) -> syn::Ident {
     format_ident!("__tool_def_{}", ident.unraw(), span = ident.span())
 }
 
-fn safety_tokens(safety: Safety, at: Span) -> TokenStream {
-    match safety {
-        Safety::ReadOnly => quote_spanned!(at=> ::tool_runtime::Safety::ReadOnly),
-        Safety::Destructive => quote_spanned!(at=> ::tool_runtime::Safety::Destructive),
-    }
-}
-
-fn mode_tokens(mode: Mode, at: Span) -> TokenStream {
-    match mode {
-        Mode::Parallel => quote_spanned!(at=> ::tool_runtime::Mode::Parallel),
-        Mode::Sequential => quote_spanned!(at=> ::tool_runtime::Mode::Sequential),
-    }
-}
-
 /// The hidden definition function of a checked tool.
 pub(crate) fn tool_def_fn(function: &ToolFn<'_>, tool: &Tool<'_>, spans: Spans) -> TokenStream {
     let (Some(input), Some(output)) = (function.input, function.output) else {
@@ -375,31 +361,26 @@ fn code_first_meta(tool: &CodeFirst, ident: &syn::Ident, spans: Spans) -> TokenS
     } = tool;
     let at = spans.at;
     let semi = spans.semi();
-    let safety = safety_tokens(*safety, at);
-    let mode = mode_tokens(*mode, at);
-    let category = match category {
-        Some(category) => {
-            let category = string(category, at);
-            quote_spanned!(at=> ::core::option::Option::Some(#category))
-        }
-        None => quote_spanned!(at=> ::core::option::Option::None),
-    };
+    // The variants' names, as their `Debug` writes them.
+    let safety = syn::Ident::new(&format!("{safety:?}"), at);
+    let mode = syn::Ident::new(&format!("{mode:?}"), at);
+    let category = category.as_ref().map(|category| {
+        let category = string(category, at);
+        quote_spanned!(at=> .category(#category))
+    });
     let [name, title, description] = [name, title, description].map(|text| string(text, at));
     let item = string(&format!("::{}", ident.unraw()), at);
     quote_spanned! {at=>
-        static __META: ::tool_runtime::ToolMeta = ::tool_runtime::ToolMeta {
-            name: #name,
-            title: #title,
-            description: #description,
-            safety: #safety,
-            mode: #mode,
-            category: #category,
-            input_schema: ::tool_runtime::StaticSchema::Derived(__INPUT.schema),
-            output_schema: ::core::option::Option::None,
-            errors: &[],
-            examples: &[],
-            source: ::core::concat!(::core::module_path!(), #item),
-        } #semi
+        static __META: ::tool_runtime::ToolMeta = ::tool_runtime::ToolMeta::new(
+            #name,
+            ::tool_runtime::Safety::#safety,
+            ::tool_runtime::Mode::#mode,
+            ::tool_runtime::StaticSchema::Derived(__INPUT.schema),
+        )
+        .title(#title)
+        .description(#description)
+        #category
+        .source(::core::concat!(::core::module_path!(), #item)) #semi
     }
 }
 

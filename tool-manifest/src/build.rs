@@ -268,6 +268,7 @@ fn relative_to(dir: &Path, crate_dir: &Path, configured: &Path) -> String {
 
 /// Why [`Builder::compile`] failed. `Debug` prints the same text as `Display`, so a build
 /// script's `main` returning this error (`?`) shows every diagnostic readably.
+#[non_exhaustive]
 pub enum BuildError {
     /// The manifests have mistakes; every one is listed at its `file:line:col`.
     Manifests(Diagnostics),

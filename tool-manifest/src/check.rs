@@ -7,6 +7,7 @@ use crate::diagnostic::Diagnostic;
 
 /// Where a tool's `name` is declared: what the whole-set checks point at.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct DeclaredName {
     /// The tool name as written.
     pub name: String,

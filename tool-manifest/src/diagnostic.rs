@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 /// One mistake in one manifest, with where it is and what was expected.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Diagnostic {
     /// The manifest file, as given to the loader (relative paths stay relative).
     pub file: PathBuf,

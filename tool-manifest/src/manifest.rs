@@ -100,6 +100,7 @@ pub const MAX_DIAGNOSTICS_PER_FILE: usize = 100;
 /// One manifest, read: the spec when it is valid, every mistake otherwise, and the declared
 /// name (when there is one) for the whole-set checks.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Parsed {
     /// The tool, when the manifest has no mistake.
     pub spec: Option<ToolSpec>,
@@ -307,20 +308,13 @@ struct SpanIndex<'a, 'i> {
     /// The converted value.
     root: &'a Item<'i>,
     /// Where its key is written.
-    key: Option<(usize, usize)>,
+    key: usize,
 }
 
-impl<'a, 'i> SpanIndex<'a, 'i> {
-    fn new(root: &'a Item<'i>, key: Option<Range<usize>>) -> Self {
-        SpanIndex {
-            root,
-            key: key.map(|k| (k.start, k.end)),
-        }
-    }
-
+impl SpanIndex<'_, '_> {
     /// The key (when it has one) and the value of the nearest ancestor-or-self of `pointer`.
     fn nearest(&self, pointer: &str) -> (Option<usize>, usize) {
-        let mut found = (self.key.map(|(start, _)| start), self.root.span().start);
+        let mut found = (Some(self.key), self.root.span().start);
         let Some(rest) = pointer.strip_prefix('/') else {
             return found;
         };
@@ -335,7 +329,8 @@ impl<'a, 'i> SpanIndex<'a, 'i> {
                     }
                     None => break,
                 },
-                DeValue::Array(items) => match array_index(&token).and_then(|i| items.get(i)) {
+                DeValue::Array(items) => match token.parse().ok().and_then(|i: usize| items.get(i))
+                {
                     Some(value) => {
                         found = (None, value.span().start);
                         item = value;
@@ -367,14 +362,6 @@ fn unescape_token(token: &str) -> std::borrow::Cow<'_, str> {
     } else {
         token.into()
     }
-}
-
-/// An array index as JSON Pointer writes it: digits, no leading zero.
-fn array_index(token: &str) -> Option<usize> {
-    let canonical = !token.is_empty()
-        && token.bytes().all(|b| b.is_ascii_digit())
-        && (token == "0" || !token.starts_with('0'));
-    canonical.then(|| token.parse().ok()).flatten()
 }
 
 struct Parser<'t> {
@@ -454,7 +441,7 @@ impl Parser<'_> {
         };
 
         let input = match document.get_key_value("input") {
-            Some((key, item)) => self.input_schema(key.span(), item),
+            Some((key, item)) => self.schema("input", key.span(), item),
             None if misspelled(&document, "input", Section::Manifest) => None,
             None => {
                 self.error(0, "missing table `[input]`, expected the JSON Schema of the arguments (`[input]` with `type = \"object\"`)");
@@ -462,7 +449,9 @@ impl Parser<'_> {
             }
         };
         let output = match document.get_key_value("output") {
-            Some((key, item)) => self.output_schema(key.span(), item).map(Some),
+            Some((key, item)) => self
+                .schema("output", key.span(), item)
+                .map(|(schema, _)| Some(schema)),
             None => Some(None),
         };
         let errors = self.errors(&document);
@@ -623,11 +612,13 @@ impl Parser<'_> {
         }
     }
 
-    /// `[input]`: a table, converted to JSON, checked against the supported subset, the draft
-    /// 2020-12 meta-schema and compiled. Returns the canonical schema and its validator (for the
-    /// examples).
-    fn input_schema(
+    /// `[input]` or `[output]` (`which`): a table, converted to JSON, meta-validated against
+    /// draft 2020-12 and compiled; `[input]` is also held to the supported subset and its
+    /// `default` and `examples` values to their schemas. Returns the canonical schema and its
+    /// validator (for the examples).
+    fn schema(
         &mut self,
+        which: &str,
         key: Range<usize>,
         item: &Item<'_>,
     ) -> Option<(Value, jsonschema::Validator)> {
@@ -635,16 +626,22 @@ impl Parser<'_> {
             self.error(
                 item.span().start,
                 format!(
-                    "expected `input` to be a table (a JSON Schema object), found {}",
+                    "expected `{which}` to be a table (a JSON Schema object), found {}",
                     toml_type(item.get_ref())
                 ),
             );
             return None;
         };
-        let index = SpanIndex::new(item, Some(key.clone()));
+        let input = which == "input";
+        let index = SpanIndex {
+            root: item,
+            key: key.start,
+        };
         let mut schema = self.json_of(item, &mut String::new(), Some(key))?;
         let mut issues: Vec<SchemaIssue> = schema::strip_dialect(&mut schema).into_iter().collect();
-        issues.extend(schema::unsupported(&schema));
+        if input {
+            issues.extend(schema::unsupported(&schema));
+        }
         if !issues.is_empty() {
             for issue in issues {
                 let mut message = issue.message;
@@ -661,34 +658,11 @@ impl Parser<'_> {
             }
             return None;
         }
-        let validator = self.compile(&schema, &index, "input")?;
-        if !self.check_sample_values(&schema, &index) {
+        let validator = self.compile(&schema, &index, which)?;
+        if input && !self.check_sample_values(&schema, &index) {
             return None;
         }
         Some((schema, validator))
-    }
-
-    /// `[output]`: a table, converted to JSON, meta-validated and compiled (any valid draft
-    /// 2020-12 schema: the generator makes no Rust type from it).
-    fn output_schema(&mut self, key: Range<usize>, item: &Item<'_>) -> Option<Value> {
-        let DeValue::Table(_) = item.get_ref() else {
-            self.error(
-                item.span().start,
-                format!(
-                    "expected `output` to be a table (a JSON Schema object), found {}",
-                    toml_type(item.get_ref())
-                ),
-            );
-            return None;
-        };
-        let index = SpanIndex::new(item, Some(key.clone()));
-        let mut schema = self.json_of(item, &mut String::new(), Some(key))?;
-        if let Some(issue) = schema::strip_dialect(&mut schema) {
-            self.error(index.key_offset(&issue.pointer), issue.message);
-            return None;
-        }
-        self.compile(&schema, &index, "output")?;
-        Some(schema)
     }
 
     /// Meta-validates against draft 2020-12, then builds the validator (which checks what the
@@ -701,12 +675,7 @@ impl Parser<'_> {
     ) -> Option<jsonschema::Validator> {
         let meta = jsonschema::draft202012::meta::validator();
         let mut seen = Vec::new();
-        // The fast check first: the errors of a valid schema need not be searched for.
-        let errors = (!meta.is_valid(schema))
-            .then(|| meta.iter_errors(schema))
-            .into_iter()
-            .flatten();
-        for error in errors {
+        for error in meta.iter_errors(schema) {
             let pointer = error.instance_path().as_str().to_owned();
             let message = format!(
                 "the {which} schema is not valid JSON Schema (draft 2020-12) at `{}`: {}",
@@ -804,14 +773,7 @@ impl Parser<'_> {
                     Some((message, _)),
                     Some(retryable),
                     Some((recommended_action, _)),
-                ) => {
-                    specs.push(ErrorSpec {
-                        code,
-                        message,
-                        retryable,
-                        recommended_action,
-                    });
-                }
+                ) => specs.push(ErrorSpec::new(code, message, retryable, recommended_action)),
                 _ => ok = false,
             }
         }
@@ -895,7 +857,10 @@ impl Parser<'_> {
                     None
                 }
                 Some((key, item)) => {
-                    let index = SpanIndex::new(item, Some(key.span()));
+                    let index = SpanIndex {
+                        root: item,
+                        key: key.span().start,
+                    };
                     self.json_of(item, &mut String::new(), Some(key.span()))
                         .map(|v| (v, index))
                 }
@@ -905,7 +870,7 @@ impl Parser<'_> {
             }
             match (description, example_input) {
                 (Some((description, _)), Some((input, _))) => {
-                    specs.push(ExampleSpec { description, input })
+                    specs.push(ExampleSpec::new(description, input))
                 }
                 _ => ok = false,
             }
@@ -1089,12 +1054,8 @@ fn longest_key_line(text: &str) -> Option<usize> {
 
 /// The path as given, with `/` separators on every platform.
 fn source_path(path: &Path) -> String {
-    let text = path.to_string_lossy();
-    if std::path::MAIN_SEPARATOR == '/' {
-        text.into_owned()
-    } else {
-        text.replace(std::path::MAIN_SEPARATOR, "/")
-    }
+    path.to_string_lossy()
+        .replace(std::path::MAIN_SEPARATOR, "/")
 }
 
 /// Is an unknown key of `table` a misspelling of `key` (the suggestion made for it)?
@@ -1109,12 +1070,7 @@ fn misspelled(table: &DeTable<'_>, key: &str, section: Section) -> bool {
 /// `a string`, `an integer`, … for messages.
 fn toml_type(value: &DeValue<'_>) -> String {
     let word = value.type_str();
-    let article = if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
-        "an"
-    } else {
-        "a"
-    };
-    format!("{article} {word}")
+    format!("{} {word}", schema::article(word))
 }
 
 /// The closest `SCREAMING_SNAKE_CASE` spelling of a code (`paneNotFound` → `PANE_NOT_FOUND`).
@@ -1260,26 +1216,6 @@ input = { pane_id = "main", anchors = [{ time = 1, price = 2.5 }], width = 2 }
         assert!(spec.errors.is_empty() && spec.examples.is_empty());
         assert_eq!(spec.category, None);
         assert_eq!(spec.output_schema, None);
-    }
-
-    #[test]
-    fn every_mistake_of_a_file_is_reported() {
-        let text = "name = \"drawing_create\"\ntitle = 3\ndescription = \"d\"\nsafety = \"readonly\"\nmode = \"parallel\"\nsaftey = 1\n[input]\ntype = \"object\"\n";
-        assert_eq!(
-            errors(text),
-            vec![
-                "2:9: expected `title` to be a string, found an integer".to_owned(),
-                r#"4:10: expected `safety` to be "read-only" or "destructive", found "readonly""#.to_owned(),
-                "6:1: unknown key `saftey`, expected one of `name`, `title`, `description`, `safety`, `mode`, `category`, `input`, `output`, `errors`, `examples`; did you mean `safety`?".to_owned(),
-            ]
-        );
-    }
-
-    #[test]
-    fn toml_syntax_errors_are_located() {
-        let found = errors("name = \"drawing_create\"\ntitle = \n");
-        assert_eq!(found.len(), 1);
-        assert!(found[0].starts_with("2:9: invalid TOML: "), "{found:?}");
     }
 
     #[test]

@@ -42,7 +42,6 @@ pub(crate) const NUMBER_KEYWORDS: &[&str] = &[
     "enum",
     "const",
 ];
-const BOOLEAN_KEYWORDS: &[&str] = &[];
 pub(crate) const ARRAY_KEYWORDS: &[&str] = &["items", "minItems", "maxItems", "uniqueItems"];
 pub(crate) const ROOT_OBJECT_KEYWORDS: &[&str] =
     &["properties", "required", "additionalProperties"];
@@ -92,31 +91,34 @@ const UNSUPPORTED_KEYWORDS: &[&str] = &[
     "contentSchema",
 ];
 
-/// One JSON type of the subset.
+/// One JSON type; `null` only stands beside another type (`[T, "null"]`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Kind {
+pub(crate) enum Kind {
     String,
     Integer,
     Number,
     Boolean,
     Array,
     Object,
+    Null,
 }
 
 impl Kind {
-    fn parse(word: &str) -> Option<Kind> {
-        Some(match word {
-            "string" => Kind::String,
-            "integer" => Kind::Integer,
-            "number" => Kind::Number,
-            "boolean" => Kind::Boolean,
-            "array" => Kind::Array,
-            "object" => Kind::Object,
-            _ => return None,
-        })
+    const ALL: [Kind; 7] = [
+        Kind::String,
+        Kind::Integer,
+        Kind::Number,
+        Kind::Boolean,
+        Kind::Array,
+        Kind::Object,
+        Kind::Null,
+    ];
+
+    pub(crate) fn parse(word: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|kind| kind.name() == word)
     }
 
-    fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Kind::String => "string",
             Kind::Integer => "integer",
@@ -124,18 +126,23 @@ impl Kind {
             Kind::Boolean => "boolean",
             Kind::Array => "array",
             Kind::Object => "object",
+            Kind::Null => "null",
         }
     }
 
-    fn is_primitive(self) -> bool {
-        !matches!(self, Kind::Array | Kind::Object)
+    pub(crate) fn is_primitive(self) -> bool {
+        matches!(
+            self,
+            Kind::String | Kind::Integer | Kind::Number | Kind::Boolean
+        )
     }
 
-    fn keywords(self, root: bool) -> &'static [&'static str] {
+    /// The keywords that apply to the type (`root`: the arguments' own object).
+    pub(crate) fn keywords(self, root: bool) -> &'static [&'static str] {
         match self {
             Kind::String => STRING_KEYWORDS,
             Kind::Integer | Kind::Number => NUMBER_KEYWORDS,
-            Kind::Boolean => BOOLEAN_KEYWORDS,
+            Kind::Boolean | Kind::Null => &[],
             Kind::Array => ARRAY_KEYWORDS,
             Kind::Object if root => ROOT_OBJECT_KEYWORDS,
             Kind::Object => OBJECT_KEYWORDS,
@@ -151,12 +158,14 @@ impl Kind {
             Kind::Boolean => value.is_boolean(),
             Kind::Array => value.is_array(),
             Kind::Object => value.is_object(),
+            Kind::Null => value.is_null(),
         }
     }
 }
 
 /// A problem found in a schema: where (a JSON Pointer into the schema) and what was expected.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct SchemaIssue {
     /// The JSON Pointer (RFC 6901) of the offending keyword, value or node; `""` is the root.
     pub pointer: String,
@@ -354,7 +363,7 @@ fn parse_type(
     };
     let type_at = || format!("{at}/type");
     match ty {
-        Value::String(word) => match Kind::parse(word) {
+        Value::String(word) => match Kind::parse(word).filter(|kind| *kind != Kind::Null) {
             Some(kind) => Some(TypeShape { kinds: vec![kind] }),
             None => {
                 issues.push(SchemaIssue::new(
@@ -732,7 +741,7 @@ fn check_required(
     }
 }
 
-fn is_type_keyword(keyword: &str) -> bool {
+pub(crate) fn is_type_keyword(keyword: &str) -> bool {
     [
         STRING_KEYWORDS,
         NUMBER_KEYWORDS,
@@ -760,7 +769,7 @@ pub(crate) fn backticked(words: &[&str]) -> String {
         .join(", ")
 }
 
-fn article(word: &str) -> &'static str {
+pub(crate) fn article(word: &str) -> &'static str {
     if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
         "an"
     } else {

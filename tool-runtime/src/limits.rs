@@ -43,6 +43,7 @@ pub const MIN_ERROR_MESSAGE_BYTES: usize = 64;
 
 /// Bounds on a registry's inputs and answers. See the [module documentation](self).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Limits {
     /// The deepest nesting of arrays and objects tool arguments may have. A scalar is at level
     /// 0, `{}` and `[]` at level 1, `{"a": [1]}` at level 2.
@@ -71,6 +72,7 @@ impl Default for Limits {
 
 /// Why arguments were refused before validation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum LimitExceeded {
     /// Nested deeper than [`Limits::max_depth`].
     #[error("/: Expected nesting of at most {limit} levels")]

@@ -21,6 +21,7 @@ use crate::policy::RunPolicy;
 
 /// Why the settings could not be read or written.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum SettingsError {
     /// The file exists but cannot be read.
     #[error("cannot read the tool settings `{path}`: {source}")]

@@ -75,19 +75,9 @@ fn write_exclusive<'a>(c: &'a mut Counters, args: &'a Value) -> BoxFuture<'a, Ca
 }
 
 const fn meta(name: &'static str, safety: Safety, mode: Mode) -> ToolMeta {
-    ToolMeta {
-        name,
-        title: name,
-        description: "A property-test tool.",
-        safety,
-        mode,
-        category: None,
-        input_schema: StaticSchema::Json(SCHEMA),
-        output_schema: None,
-        errors: &[],
-        examples: &[],
-        source: name,
-    }
+    ToolMeta::new(name, safety, mode, StaticSchema::Json(SCHEMA))
+        .description("A property-test tool.")
+        .source(name)
 }
 
 static READ_A: ToolMeta = meta("read_a", Safety::ReadOnly, Mode::Parallel);

@@ -27,6 +27,7 @@ use crate::secrets::{ProviderSettings, SecretString};
 
 /// Which key of an account and workspace.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub enum CredentialKind {
     /// The model provider's API key.
     ProviderKey,

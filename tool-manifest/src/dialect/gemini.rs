@@ -13,8 +13,8 @@
 use serde_json::{Map, Value};
 
 use super::{
-    Notes, Report, Rule, append_notes, describe_keyword, join, json_type, merge_into,
-    rename_one_of, resolve_local, split_type_union, types_of, walk,
+    Notes, Report, Rule, append_notes, describe_keyword, inline_ref, join, json_type, merge_into,
+    rename_one_of, split_type_union, types_of, walk,
 };
 use crate::model::ToolSpec;
 
@@ -194,19 +194,15 @@ impl Inliner<'_> {
                 );
                 break;
             }
-            match resolve_local(self.root, &reference) {
-                Some(Value::Object(target)) => {
-                    let mut merged = target.clone();
+            match inline_ref(self.root, &reference, map) {
+                Some(mut merged) => {
                     merged.remove("$defs");
                     merged.remove("definitions");
-                    for (key, value) in std::mem::take(map) {
-                        merged.insert(key, value);
-                    }
                     *map = merged;
                     self.stack.push(reference);
                     pushed += 1;
                 }
-                _ => {
+                None => {
                     self.report.push(
                         &join(ptr, "$ref"),
                         "gemini.no-refs",

@@ -138,6 +138,7 @@ impl FromStr for Dialect {
 
 /// One rule of a provider: what it rejects at request time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Rule {
     /// Stable id, `<dialect>.<rule>` (`openai.closed-objects`).
     pub id: &'static str,
@@ -145,8 +146,9 @@ pub struct Rule {
     pub text: &'static str,
 }
 
-/// A tool that breaks a rule of a dialect, after conversion.
+/// A tool that breaks a rule of a dialect, after conversion. Built with [`Violation::new`].
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+#[non_exhaustive]
 pub struct Violation {
     /// The tool's name.
     pub tool: String,
@@ -158,6 +160,23 @@ pub struct Violation {
     pub rule: &'static str,
     /// What exactly is wrong there.
     pub message: String,
+}
+
+impl Violation {
+    /// `tool` breaks `rule` at `pointer` (into its exported definition), as `message` says.
+    pub fn new(
+        tool: impl Into<String>,
+        pointer: impl Into<String>,
+        rule: &'static str,
+        message: impl Into<String>,
+    ) -> Self {
+        Violation {
+            tool: tool.into(),
+            pointer: pointer.into(),
+            rule,
+            message: message.into(),
+        }
+    }
 }
 
 impl fmt::Display for Violation {
@@ -175,13 +194,27 @@ impl fmt::Display for Violation {
     }
 }
 
-/// Every violation of one export. Display: one violation per line.
+/// Every violation of one export. Display: one violation per line. Built with
+/// [`ExportError::new`].
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ExportError {
     /// The dialect being exported.
     pub dialect: Dialect,
     /// Sorted by tool, pointer and rule.
     pub violations: Vec<Violation>,
+}
+
+impl ExportError {
+    /// The violations of an export to `dialect`, sorted, each once.
+    pub fn new(dialect: Dialect, mut violations: Vec<Violation>) -> Self {
+        violations.sort();
+        violations.dedup();
+        ExportError {
+            dialect,
+            violations,
+        }
+    }
 }
 
 impl fmt::Display for ExportError {
@@ -240,12 +273,7 @@ fn export_with(
     if violations.is_empty() {
         Ok(Value::Array(definitions))
     } else {
-        violations.sort();
-        violations.dedup();
-        Err(ExportError {
-            dialect,
-            violations,
-        })
+        Err(ExportError::new(dialect, violations))
     }
 }
 
@@ -338,25 +366,25 @@ fn check_set(dialect: Dialect, sorted: &[&ToolSpec], one_request: bool) -> Vec<V
         if let [a, b] = pair
             && a.name == b.name
         {
-            violations.push(Violation {
-                tool: b.name.clone(),
-                pointer: "/name".to_owned(),
-                rule: unique,
-                message: format!("tool name `{}` is declared more than once", b.name),
-            });
+            violations.push(Violation::new(
+                &b.name,
+                "/name",
+                unique,
+                format!("tool name `{}` is declared more than once", b.name),
+            ));
         }
     }
     if one_request && dialect == Dialect::OpenAi && sorted.len() > openai::MAX_FUNCTIONS {
-        violations.push(Violation {
-            tool: sorted[openai::MAX_FUNCTIONS].name.clone(),
-            pointer: String::new(),
-            rule: openai::MAX_FUNCTIONS_RULE,
-            message: format!(
+        violations.push(Violation::new(
+            &sorted[openai::MAX_FUNCTIONS].name,
+            "",
+            openai::MAX_FUNCTIONS_RULE,
+            format!(
                 "the export has {} functions, at most {} are accepted in one request",
                 sorted.len(),
                 openai::MAX_FUNCTIONS
             ),
-        });
+        ));
     }
     violations
 }
@@ -377,12 +405,8 @@ impl Report {
     }
 
     pub(crate) fn push(&mut self, pointer: &str, rule: &'static str, message: impl Into<String>) {
-        self.violations.push(Violation {
-            tool: self.tool.clone(),
-            pointer: pointer.to_owned(),
-            rule,
-            message: message.into(),
-        });
+        self.violations
+            .push(Violation::new(&self.tool, pointer, rule, message));
     }
 
     pub(crate) fn len(&self) -> usize {

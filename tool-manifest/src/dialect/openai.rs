@@ -24,8 +24,8 @@
 use serde_json::{Map, Value, json};
 
 use super::{
-    ANNOTATIONS, Notes, Report, Rule, check_local_refs, join, merge_into, rename_one_of,
-    required_names, resolve_local, split_type_union, walk,
+    ANNOTATIONS, Notes, Report, Rule, check_local_refs, inline_ref, join, merge_into,
+    rename_one_of, required_names, resolve_local, split_type_union, walk,
 };
 use crate::model::ToolSpec;
 
@@ -246,19 +246,14 @@ fn rewrite(map: &mut Map<String, Value>, ptr: &str, ctx: &mut Ctx<'_>) -> usize 
                 map.retain(|key, _| key == "$ref");
                 return inlined;
             }
-            match resolve_local(ctx.root, &reference) {
-                Some(Value::Object(target)) => {
-                    let mut merged = target.clone();
-                    map.remove("$ref");
-                    for (key, value) in std::mem::take(map) {
-                        merged.insert(key, value);
-                    }
+            match inline_ref(ctx.root, &reference, map) {
+                Some(merged) => {
                     *map = merged;
                     ctx.inlining.push(reference);
                     inlined += 1;
                     continue;
                 }
-                _ => {
+                None => {
                     ctx.report.push(
                         &join(ptr, "$ref"),
                         "openai.refs",
@@ -282,19 +277,13 @@ fn rewrite(map: &mut Map<String, Value>, ptr: &str, ctx: &mut Ctx<'_>) -> usize 
                             continue;
                         }
                         Some(r) => {
-                            match resolve_local(ctx.root, r) {
-                                Some(Value::Object(target)) => {
-                                    let mut merged = target.clone();
-                                    for (k, v) in e {
-                                        if k != "$ref" {
-                                            merged.insert(k.clone(), v.clone());
-                                        }
-                                    }
+                            match inline_ref(ctx.root, r, e) {
+                                Some(merged) => {
                                     ctx.inlining.push(r.to_owned());
                                     inlined += 1;
                                     merged
                                 }
-                                _ => {
+                                None => {
                                     ctx.report.push(
                                     &format!("{ptr}/allOf/{i}/$ref"),
                                     "openai.refs",

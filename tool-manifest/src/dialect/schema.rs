@@ -95,6 +95,22 @@ pub(crate) fn resolve_local<'a>(root: &'a Value, reference: &str) -> Option<&'a 
     root.pointer(&decoded)
 }
 
+/// The schema object the local `reference` names, with the keywords of `node` but its `$ref`
+/// added (they win); `None` when the reference does not name a local schema object.
+pub(crate) fn inline_ref(
+    root: &Value,
+    reference: &str,
+    node: &Map<String, Value>,
+) -> Option<Map<String, Value>> {
+    let Some(Value::Object(target)) = resolve_local(root, reference) else {
+        return None;
+    };
+    let mut merged = target.clone();
+    let own = node.iter().filter(|(key, _)| *key != "$ref");
+    merged.extend(own.map(|(key, value)| (key.clone(), value.clone())));
+    Some(merged)
+}
+
 /// Decodes `%XX` escapes in a URI fragment.
 fn percent_decode(s: &str) -> Option<String> {
     let bytes = s.as_bytes();

@@ -55,6 +55,7 @@ impl fmt::Debug for InputSchema {
 
 /// A schema that does not compile.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct SchemaError {
     /// Why, as the schema compiler says it.
     pub message: String,
@@ -171,6 +172,7 @@ fn drop_superseded(found: Vec<(Keyword, FieldError)>) -> Vec<FieldError> {
 
 /// One field error: `<pointer>: <message>`.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct FieldError {
     /// The RFC 6901 JSON Pointer of the offending value; `/` for the root.
     pub pointer: String,
