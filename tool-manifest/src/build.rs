@@ -23,6 +23,7 @@
 // The examples are build scripts: their `fn main` is the point.
 #![allow(clippy::needless_doctest_main)]
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::io;
 use std::path::{Component, Path, PathBuf};
@@ -30,6 +31,7 @@ use std::path::{Component, Path, PathBuf};
 use crate::codegen::{self, CodegenError};
 use crate::diagnostic::Diagnostics;
 use crate::manifest;
+use crate::outputs;
 
 /// Generates the Rust code of a directory of manifests into `OUT_DIR`.
 ///
@@ -146,7 +148,7 @@ impl Builder {
 
         if self.emit_rerun_if_changed {
             println!("cargo:rerun-if-changed={}", dir.display());
-            for file in toml_files(&dir) {
+            for (file, _) in manifest::manifest_files(&dir).unwrap_or_default() {
                 println!("cargo:rerun-if-changed={}", file.display());
             }
         }
@@ -173,9 +175,13 @@ impl Builder {
             code
         };
         let out = out_dir.join(&self.out_file);
-        write_if_changed(&out, &code).map_err(|source| BuildError::Io {
-            path: out.clone(),
-            source,
+        // Written only when it changed, so that its modification time (and what depends on it)
+        // stays put.
+        outputs::write_changed(&BTreeMap::from([(out.clone(), code)])).map_err(|e| {
+            BuildError::Io {
+                path: e.path,
+                source: e.source,
+            }
         })?;
         Ok(out)
     }
@@ -205,46 +211,10 @@ fn prettyplease_layout(code: &str) -> String {
     }
 }
 
-/// Writes `contents` to `path` unless the file already holds exactly these bytes, so that its
-/// modification time (and everything that depends on it) stays put. Creates missing parent
-/// directories. Returns whether the file was written.
-///
-/// # Errors
-/// When the file cannot be read or written.
-pub fn write_if_changed(path: &Path, contents: &str) -> io::Result<bool> {
-    match std::fs::read(path) {
-        Ok(existing) if existing == contents.as_bytes() => return Ok(false),
-        Ok(_) => {}
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-        Err(e) => return Err(e),
-    }
-    if let Some(parent) = path.parent()
-        && !parent.as_os_str().is_empty()
-    {
-        std::fs::create_dir_all(parent)?;
-    }
-    std::fs::write(path, contents)?;
-    Ok(true)
-}
-
 fn env_dir(var: &'static str, setter: &'static str) -> Result<PathBuf, BuildError> {
     std::env::var_os(var)
         .map(PathBuf::from)
         .ok_or(BuildError::Env { var, setter })
-}
-
-/// The `*.toml` files of `dir`, sorted; empty when it cannot be read (the loader reports that).
-fn toml_files(dir: &Path) -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut files: Vec<PathBuf> = entries
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-        .collect();
-    files.sort();
-    files
 }
 
 /// `dir` relative to `crate_dir` with `/` separators; the configured path when `dir` lies

@@ -76,13 +76,4 @@ mod tests {
             ]
         );
     }
-
-    #[test]
-    fn distinct_names_pass() {
-        let names = [
-            declared("a", "tools/a.toml", 1),
-            declared("b", "tools/b.toml", 1),
-        ];
-        assert!(duplicate_names(&names).is_empty());
-    }
 }

@@ -511,17 +511,4 @@ mod tests {
             ]
         );
     }
-
-    #[test]
-    fn every_file_has_the_header_and_one_final_newline() {
-        let files = render(&[]);
-        assert_eq!(
-            files.keys().collect::<Vec<_>>(),
-            ["README.md", "SUMMARY.md"]
-        );
-        for (name, text) in &files {
-            assert!(text.starts_with(HEADER), "{name}");
-            assert!(text.ends_with('\n') && !text.ends_with("\n\n"), "{name}");
-        }
-    }
 }

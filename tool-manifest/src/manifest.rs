@@ -230,7 +230,7 @@ fn load_file(file: &Path, length: u64) -> Parsed {
 }
 
 /// The `*.toml` files directly in `dir` with their lengths, sorted.
-fn manifest_files(dir: &Path) -> Result<Vec<(PathBuf, u64)>, Diagnostic> {
+pub(crate) fn manifest_files(dir: &Path) -> Result<Vec<(PathBuf, u64)>, Diagnostic> {
     let entries = std::fs::read_dir(dir).map_err(|e| {
         let why = if e.kind() == std::io::ErrorKind::NotFound {
             "the manifest directory does not exist".to_owned()

@@ -42,8 +42,6 @@ pub const RULES: &[Rule] = &[
     },
 ];
 
-pub(crate) const UNIQUE_NAMES: &str = "anthropic.unique-name";
-
 const DRAFT_2020_12: &[&str] = &[
     "https://json-schema.org/draft/2020-12/schema",
     "https://json-schema.org/draft/2020-12/schema#",

@@ -70,8 +70,6 @@ pub const RULES: &[Rule] = &[
     },
 ];
 
-pub(crate) const UNIQUE_NAMES: &str = "gemini.unique-name";
-
 /// Keywords of the `parameters` subset.
 pub const KEYWORDS: &[&str] = &[
     "type",

@@ -57,8 +57,6 @@ pub const RULES: &[Rule] = &[
     },
 ];
 
-pub(crate) const UNIQUE_NAMES: &str = "mcp.unique-name";
-
 /// Categories of tools that reach outside the application (the web, other services, code
 /// execution): their `openWorldHint` is true. Every other tool works on the host's own state.
 pub const OPEN_WORLD_CATEGORIES: &[&str] = &[

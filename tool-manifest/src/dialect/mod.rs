@@ -356,12 +356,13 @@ pub fn check(dialect: Dialect, definition: &Value, spec: &ToolSpec) -> Vec<Viola
 /// Rules about the whole set: unique names, and the number of functions in one request.
 fn check_set(dialect: Dialect, sorted: &[&ToolSpec], one_request: bool) -> Vec<Violation> {
     let mut violations = Vec::new();
-    let unique = match dialect {
-        Dialect::Mcp => mcp::UNIQUE_NAMES,
-        Dialect::OpenAi => openai::UNIQUE_NAMES,
-        Dialect::Anthropic => anthropic::UNIQUE_NAMES,
-        Dialect::Gemini => gemini::UNIQUE_NAMES,
-    };
+    // Every dialect's table has its `<dialect>.unique-name` rule.
+    let unique = dialect
+        .rules()
+        .iter()
+        .map(|r| r.id)
+        .find(|id| id.ends_with(".unique-name"))
+        .unwrap_or_default();
     for pair in sorted.windows(2) {
         if let [a, b] = pair
             && a.name == b.name
@@ -378,7 +379,7 @@ fn check_set(dialect: Dialect, sorted: &[&ToolSpec], one_request: bool) -> Vec<V
         violations.push(Violation::new(
             &sorted[openai::MAX_FUNCTIONS].name,
             "",
-            openai::MAX_FUNCTIONS_RULE,
+            "openai.max-functions",
             format!(
                 "the export has {} functions, at most {} are accepted in one request",
                 sorted.len(),

@@ -81,8 +81,6 @@ pub const RULES: &[Rule] = &[
     },
 ];
 
-pub(crate) const UNIQUE_NAMES: &str = "openai.unique-name";
-pub(crate) const MAX_FUNCTIONS_RULE: &str = "openai.max-functions";
 /// At most this many functions in one request.
 pub const MAX_FUNCTIONS: usize = 128;
 

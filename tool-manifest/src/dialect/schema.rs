@@ -374,123 +374,97 @@ pub(crate) fn merge_into(
 /// Human text for a keyword a provider cannot take, to keep in the description; `None` for
 /// keywords that can be dropped without telling the model anything.
 pub(crate) fn describe_keyword(key: &str, value: &Value) -> Option<String> {
-    let n = || number_text(value);
+    // A value's compact JSON text: for a number, the number as written.
+    let n = value.to_string();
+    let count = |one: &str, many: &str| {
+        let noun = if value.as_f64() == Some(1.0) {
+            one
+        } else {
+            many
+        };
+        format!("{n} {noun}")
+    };
+    let text = value.as_str().unwrap_or_default();
+    let list = || {
+        let values: Vec<String> = value
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(compact)
+            .collect();
+        values.join(", ")
+    };
+    // One part per entry of a keyword that maps names to something, joined by `; `.
+    let each = |part: &dyn Fn(&String, &Value) -> String| {
+        let parts: Vec<String> = value
+            .as_object()
+            .into_iter()
+            .flatten()
+            .map(|(k, v)| part(k, v))
+            .collect();
+        parts.join("; ")
+    };
     Some(match key {
-        "minLength" => format!("at least {} character{}", n(), plural(value)),
-        "maxLength" => format!("at most {} character{}", n(), plural(value)),
-        "minimum" => format!("at least {}", n()),
-        "maximum" => format!("at most {}", n()),
-        "exclusiveMinimum" => format!("greater than {}", n()),
-        "exclusiveMaximum" => format!("less than {}", n()),
-        "multipleOf" => format!("a multiple of {}", n()),
-        "minItems" => format!("at least {} item{}", n(), plural(value)),
-        "maxItems" => format!("at most {} item{}", n(), plural(value)),
+        "minLength" => format!("at least {}", count("character", "characters")),
+        "maxLength" => format!("at most {}", count("character", "characters")),
+        "minimum" => format!("at least {n}"),
+        "maximum" => format!("at most {n}"),
+        "exclusiveMinimum" => format!("greater than {n}"),
+        "exclusiveMaximum" => format!("less than {n}"),
+        "multipleOf" => format!("a multiple of {n}"),
+        "minItems" => format!("at least {}", count("item", "items")),
+        "maxItems" => format!("at most {}", count("item", "items")),
         "uniqueItems" if value == &Value::Bool(true) => "items are unique".to_owned(),
-        "minProperties" => format!("at least {} propert{}", n(), ies(value)),
-        "maxProperties" => format!("at most {} propert{}", n(), ies(value)),
-        "pattern" => format!(
-            "matches the pattern `{}`",
-            value.as_str().unwrap_or_default()
-        ),
-        "format" => format!("format `{}`", value.as_str().unwrap_or_default()),
-        "const" => format!("always {}", compact(value)),
-        "enum" => {
-            let values: Vec<String> = value
-                .as_array()
-                .map(|v| v.iter().map(compact).collect())
-                .unwrap_or_default();
-            format!("one of {}", values.join(", "))
-        }
-        "default" => format!("default: {}", compact(value)),
-        "examples" => {
-            let values: Vec<String> = value
-                .as_array()
-                .map(|v| v.iter().map(compact).collect())
-                .unwrap_or_default();
-            if values.is_empty() {
-                return None;
-            }
-            format!("for example {}", values.join(", "))
+        "minProperties" => format!("at least {}", count("property", "properties")),
+        "maxProperties" => format!("at most {}", count("property", "properties")),
+        "pattern" => format!("matches the pattern `{text}`"),
+        "format" => format!("format `{text}`"),
+        "const" => format!("always {n}"),
+        "enum" => format!("one of {}", list()),
+        "default" => format!("default: {n}"),
+        "examples" if value.as_array().is_some_and(|v| !v.is_empty()) => {
+            format!("for example {}", list())
         }
         "deprecated" if value == &Value::Bool(true) => "deprecated".to_owned(),
-        "dependentRequired" => {
-            let mut parts = Vec::new();
-            if let Value::Object(map) = value {
-                for (name, needs) in map {
-                    let needs: Vec<String> = needs
-                        .as_array()
-                        .map(|v| {
-                            v.iter()
-                                .filter_map(Value::as_str)
-                                .map(|s| format!("`{s}`"))
-                                .collect()
-                        })
-                        .unwrap_or_default();
-                    parts.push(format!("`{name}` requires {}", needs.join(", ")));
-                }
-            }
-            parts.join("; ")
-        }
+        "dependentRequired" => each(&|name, needs| {
+            let needs: Vec<String> = needs
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .map(|s| format!("`{s}`"))
+                .collect();
+            format!("`{name}` requires {}", needs.join(", "))
+        }),
         "dependentSchemas" => {
-            let mut parts = Vec::new();
-            if let Value::Object(map) = value {
-                for (name, schema) in map {
-                    parts.push(format!("with `{name}` it also matches {}", compact(schema)));
-                }
-            }
-            parts.join("; ")
+            each(&|name, schema| format!("with `{name}` it also matches {}", compact(schema)))
         }
-        "not" => format!("must not match {}", compact(value)),
-        "if" => format!("if it matches {}", compact(value)),
-        "then" => format!("then it matches {}", compact(value)),
-        "else" => format!("otherwise it matches {}", compact(value)),
-        "contains" => format!("contains an item matching {}", compact(value)),
-        "minContains" => format!("at least {} matching item{}", n(), plural(value)),
-        "maxContains" => format!("at most {} matching item{}", n(), plural(value)),
-        "propertyNames" => format!("property names match {}", compact(value)),
-        "patternProperties" => {
-            let mut parts = Vec::new();
-            if let Value::Object(map) = value {
-                for (pattern, schema) in map {
-                    parts.push(format!(
-                        "properties named like `{pattern}` match {}",
-                        compact(schema)
-                    ));
-                }
-            }
-            parts.join("; ")
-        }
+        "not" => format!("must not match {n}"),
+        "if" => format!("if it matches {n}"),
+        "then" => format!("then it matches {n}"),
+        "else" => format!("otherwise it matches {n}"),
+        "contains" => format!("contains an item matching {n}"),
+        "minContains" => format!("at least {}", count("matching item", "matching items")),
+        "maxContains" => format!("at most {}", count("matching item", "matching items")),
+        "propertyNames" => format!("property names match {n}"),
+        "patternProperties" => each(&|pattern, schema| {
+            format!(
+                "properties named like `{pattern}` match {}",
+                compact(schema)
+            )
+        }),
         "additionalProperties" | "unevaluatedProperties" if value.is_object() => {
-            format!("other properties match {}", compact(value))
+            format!("other properties match {n}")
         }
-        "contentEncoding" => format!("encoded as {}", value.as_str().unwrap_or_default()),
-        "contentMediaType" => format!("media type {}", value.as_str().unwrap_or_default()),
+        "contentEncoding" => format!("encoded as {text}"),
+        "contentMediaType" => format!("media type {text}"),
         _ => return None,
     })
 }
 
-fn number_text(value: &Value) -> String {
-    match value {
-        Value::Number(n) => n.to_string(),
-        other => compact(other),
-    }
-}
-
-fn plural(value: &Value) -> &'static str {
-    if value.as_f64() == Some(1.0) { "" } else { "s" }
-}
-
-fn ies(value: &Value) -> &'static str {
-    if value.as_f64() == Some(1.0) {
-        "y"
-    } else {
-        "ies"
-    }
-}
-
 /// Compact JSON text of a value (strings quoted).
 pub(crate) fn compact(value: &Value) -> String {
-    serde_json::to_string(value).unwrap_or_default()
+    value.to_string()
 }
 
 /// The order notes are written in (bounds read "at least … ; at most …"), then by keyword.
