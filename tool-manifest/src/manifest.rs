@@ -36,7 +36,6 @@
 //! another, every mistake of every file) rather than stopping at the first.
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
@@ -637,7 +636,7 @@ impl Parser<'_> {
             root: item,
             key: key.start,
         };
-        let mut schema = self.json_of(item, &mut String::new(), Some(key))?;
+        let mut schema = self.json_of(item, "", Some(key))?;
         let mut issues: Vec<SchemaIssue> = schema::strip_dialect(&mut schema).into_iter().collect();
         if input {
             issues.extend(schema::unsupported(&schema));
@@ -861,8 +860,7 @@ impl Parser<'_> {
                         root: item,
                         key: key.span().start,
                     };
-                    self.json_of(item, &mut String::new(), Some(key.span()))
-                        .map(|v| (v, index))
+                    self.json_of(item, "", Some(key.span())).map(|v| (v, index))
                 }
             };
             if let (Some((value, index)), Some((_, validator))) = (&example_input, input) {
@@ -941,12 +939,12 @@ impl Parser<'_> {
     }
 
     /// Converts a TOML value to JSON. Integers stay integers and floats stay floats; a datetime
-    /// or a non-finite float has no JSON form. `pointer` is the JSON Pointer of `item` (restored
-    /// on return), `key` where its key is written.
+    /// or a non-finite float has no JSON form. `pointer` is the JSON Pointer of `item`, `key`
+    /// where its key is written.
     fn json_of(
         &mut self,
         item: &Item<'_>,
-        pointer: &mut String,
+        pointer: &str,
         key: Option<Range<usize>>,
     ) -> Option<Value> {
         let offset = item.span().start;
@@ -995,37 +993,28 @@ impl Parser<'_> {
                 );
                 None
             }
+            // Every element is converted (and its mistakes reported) even after one fails.
             DeValue::Array(items) => {
-                let mut values = Vec::with_capacity(items.len());
-                let mut ok = true;
-                let length = pointer.len();
-                for (i, element) in items.iter().enumerate() {
-                    // Writing to a String cannot fail.
-                    let _ = write!(pointer, "/{i}");
-                    match self.json_of(element, pointer, None) {
-                        Some(v) => values.push(v),
-                        None => ok = false,
-                    }
-                    pointer.truncate(length);
-                }
-                ok.then_some(Value::Array(values))
+                let values: Vec<Option<Value>> = items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, element)| self.json_of(element, &format!("{pointer}/{i}"), None))
+                    .collect();
+                values.into_iter().collect::<Option<_>>().map(Value::Array)
             }
             DeValue::Table(table) => {
-                let mut map = serde_json::Map::new();
-                let mut ok = true;
-                let length = pointer.len();
-                for (k, v) in table.iter() {
-                    let name: &str = k.get_ref();
-                    pointer.push_str(&join("", name));
-                    match self.json_of(v, pointer, Some(k.span())) {
-                        Some(v) => {
-                            map.insert(name.to_owned(), v);
-                        }
-                        None => ok = false,
-                    }
-                    pointer.truncate(length);
-                }
-                ok.then_some(Value::Object(map))
+                let entries: Vec<Option<(String, Value)>> = table
+                    .iter()
+                    .map(|(k, v)| {
+                        let name: &str = k.get_ref();
+                        let value = self.json_of(v, &join(pointer, name), Some(k.span()));
+                        value.map(|value| (name.to_owned(), value))
+                    })
+                    .collect();
+                entries
+                    .into_iter()
+                    .collect::<Option<_>>()
+                    .map(Value::Object)
             }
         }
     }

@@ -14,10 +14,11 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::io;
+use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
+use tempfile::NamedTempFile;
 
 use crate::dialect::{self, Dialect, ExportError};
 use crate::model::ToolSpec;
@@ -302,52 +303,41 @@ pub fn write_changed(files: &BTreeMap<PathBuf, String>) -> Result<Vec<PathBuf>, 
             changed.push((path, content, before));
         }
     }
-    let mut staged: Vec<PathBuf> = Vec::with_capacity(changed.len());
-    for (path, content, _) in &changed {
-        match stage(path, content.as_bytes()) {
-            Ok(temporary) => staged.push(temporary),
-            Err(e) => {
-                discard(&staged);
-                return Err(e);
-            }
-        }
-    }
-    for (i, ((path, _, _), temporary)) in changed.iter().zip(&staged).enumerate() {
-        if let Err(e) = std::fs::rename(temporary, path) {
-            discard(&staged[i..]);
+    // Every new content is staged before anything is replaced; a temporary file that is not
+    // renamed into place is removed when it is dropped.
+    let staged: Vec<NamedTempFile> = changed
+        .iter()
+        .map(|(path, content, _)| stage(path, content.as_bytes()))
+        .collect::<Result<_, _>>()?;
+    for (i, ((path, _, _), temporary)) in changed.iter().zip(staged).enumerate() {
+        if let Err(e) = temporary.persist(path) {
             for (done, _, before) in &changed[..i] {
                 restore(done, before.as_deref());
             }
-            return Err(OutputError::new("write", path, e));
+            return Err(OutputError::new("write", path, e.error));
         }
     }
     Ok(changed.into_iter().map(|(path, ..)| path.clone()).collect())
 }
 
-/// Writes `content` to a temporary file in the directory of `path`; returns the temporary file.
-fn stage(path: &Path, content: &[u8]) -> Result<PathBuf, OutputError> {
+/// Writes `content` to a temporary file in the directory of `path`.
+fn stage(path: &Path, content: &[u8]) -> Result<NamedTempFile, OutputError> {
     let parent = match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),
     };
     std::fs::create_dir_all(parent)
         .map_err(|e| OutputError::new("create the directory", parent, e))?;
-    let name = path
-        .file_name()
-        .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
-    let temporary = parent.join(format!(".{name}.{}.tmp", std::process::id()));
-    if let Err(e) = std::fs::write(&temporary, content) {
-        let _ = std::fs::remove_file(&temporary);
-        return Err(OutputError::new("write", &temporary, e));
-    }
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let mut temporary = tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .suffix(".tmp")
+        .tempfile_in(parent)
+        .map_err(|e| OutputError::new("write", path, e))?;
+    temporary
+        .write_all(content)
+        .map_err(|e| OutputError::new("write", temporary.path(), e))?;
     Ok(temporary)
-}
-
-/// Removes staged files that will not be renamed into place.
-fn discard(staged: &[PathBuf]) {
-    for temporary in staged {
-        let _ = std::fs::remove_file(temporary);
-    }
 }
 
 /// Puts back what `path` held before this run (removes it when it did not exist). Best effort:
@@ -358,10 +348,8 @@ fn restore(path: &Path, before: Option<&[u8]>) {
             let _ = std::fs::remove_file(path);
         }
         Some(bytes) => {
-            if let Ok(temporary) = stage(path, bytes)
-                && std::fs::rename(&temporary, path).is_err()
-            {
-                let _ = std::fs::remove_file(&temporary);
+            if let Ok(temporary) = stage(path, bytes) {
+                let _ = temporary.persist(path);
             }
         }
     }

@@ -291,63 +291,46 @@ pub struct SampleValue<'a> {
 /// (the root, `properties`, `items`, `additionalProperties`), in document order.
 pub fn sample_values(schema: &Value) -> Vec<SampleValue<'_>> {
     let mut samples = Vec::new();
-    collect_samples(schema, &mut String::new(), &mut samples);
+    collect_samples(schema, "", &mut samples);
     samples
 }
 
-/// `at` is the pointer of `node` (a buffer restored on return).
-fn collect_samples<'a>(node: &'a Value, at: &mut String, samples: &mut Vec<SampleValue<'a>>) {
+/// `at` is the pointer of `node`.
+fn collect_samples<'a>(node: &'a Value, at: &str, samples: &mut Vec<SampleValue<'a>>) {
     let Some(map) = node.as_object() else {
         return;
     };
+    let sample = |keyword, pointer, value| SampleValue {
+        keyword,
+        node_pointer: at.to_owned(),
+        pointer,
+        value,
+        schema: node,
+    };
     if let Some(value) = map.get("default") {
-        samples.push(SampleValue {
-            keyword: "default",
-            node_pointer: at.clone(),
-            pointer: format!("{at}/default"),
-            value,
-            schema: node,
-        });
+        samples.push(sample("default", join(at, "default"), value));
     }
-    if let Some(values) = map.get("examples").and_then(Value::as_array) {
-        for (i, value) in values.iter().enumerate() {
-            samples.push(SampleValue {
-                keyword: "examples",
-                node_pointer: at.clone(),
-                pointer: format!("{at}/examples/{i}"),
-                value,
-                schema: node,
-            });
-        }
+    let examples = map.get("examples").and_then(Value::as_array);
+    for (i, value) in examples.into_iter().flatten().enumerate() {
+        samples.push(sample("examples", format!("{at}/examples/{i}"), value));
     }
-    let length = at.len();
-    if let Some(properties) = map.get("properties").and_then(Value::as_object) {
-        for (name, property) in properties {
-            at.push_str(&join("/properties", name));
-            collect_samples(property, at, samples);
-            at.truncate(length);
-        }
+    let properties = map.get("properties").and_then(Value::as_object);
+    for (name, property) in properties.into_iter().flatten() {
+        collect_samples(property, &join(&join(at, "properties"), name), samples);
     }
     for keyword in ["items", "additionalProperties"] {
         if let Some(child) = map.get(keyword) {
-            at.push('/');
-            at.push_str(keyword);
-            collect_samples(child, at, samples);
-            at.truncate(length);
+            collect_samples(child, &join(at, keyword), samples);
         }
     }
 }
 
-/// The parsed `type` of a node.
-struct TypeShape {
-    kinds: Vec<Kind>,
-}
-
+/// The types a node's `type` names (besides `null`).
 fn parse_type(
     node: &Map<String, Value>,
     at: &str,
     issues: &mut Vec<SchemaIssue>,
-) -> Option<TypeShape> {
+) -> Option<Vec<Kind>> {
     // Messages only: built when there is one.
     let accepted = || quoted_list(TYPE_NAMES);
     let Some(ty) = node.get("type") else {
@@ -364,7 +347,7 @@ fn parse_type(
     let type_at = || format!("{at}/type");
     match ty {
         Value::String(word) => match Kind::parse(word).filter(|kind| *kind != Kind::Null) {
-            Some(kind) => Some(TypeShape { kinds: vec![kind] }),
+            Some(kind) => Some(vec![kind]),
             None => {
                 issues.push(SchemaIssue::new(
                     type_at(),
@@ -447,7 +430,7 @@ fn parse_type(
                 ));
                 return None;
             }
-            Some(TypeShape { kinds })
+            Some(kinds)
         }
         other => {
             issues.push(SchemaIssue::new(
@@ -464,15 +447,15 @@ fn parse_type(
 }
 
 fn check_node(node: &Map<String, Value>, at: &str, root: bool, issues: &mut Vec<SchemaIssue>) {
-    let Some(shape) = parse_type(node, at, issues) else {
+    let Some(kinds) = parse_type(node, at, issues) else {
         return;
     };
-    let single = match shape.kinds.as_slice() {
+    let single = match kinds.as_slice() {
         [kind] => Some(*kind),
         _ => None,
     };
     let mut accepted: Vec<&str> = vec!["type"];
-    for kind in &shape.kinds {
+    for kind in &kinds {
         for keyword in kind.keywords(root) {
             if !accepted.contains(keyword) {
                 accepted.push(keyword);
@@ -593,7 +576,7 @@ fn check_node(node: &Map<String, Value>, at: &str, root: bool, issues: &mut Vec<
         }
     }
 
-    if shape.kinds.contains(&Kind::Array) && !node.contains_key("items") {
+    if kinds.contains(&Kind::Array) && !node.contains_key("items") {
         issues.push(SchemaIssue::new(
             at,
             format!(
@@ -604,7 +587,7 @@ fn check_node(node: &Map<String, Value>, at: &str, root: bool, issues: &mut Vec<
     let is_map = node
         .get("additionalProperties")
         .is_some_and(Value::is_object);
-    if !root && shape.kinds.contains(&Kind::Object) && !node.contains_key("properties") && !is_map {
+    if !root && kinds.contains(&Kind::Object) && !node.contains_key("properties") && !is_map {
         issues.push(SchemaIssue::new(
             at,
             format!(
