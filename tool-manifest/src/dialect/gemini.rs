@@ -178,7 +178,7 @@ impl Inliner<'_> {
         let Value::Object(map) = node else { return };
         map.remove("$defs");
         map.remove("definitions");
-        let mut pushed = 0;
+        let on_path = self.stack.len();
         while let Some(reference) = map
             .get("$ref")
             .map(|r| r.as_str().unwrap_or_default().to_owned())
@@ -198,7 +198,6 @@ impl Inliner<'_> {
                     merged.remove("definitions");
                     *map = merged;
                     self.stack.push(reference);
-                    pushed += 1;
                 }
                 None => {
                     self.report.push(
@@ -211,9 +210,7 @@ impl Inliner<'_> {
             }
         }
         super::for_each_child_mut(node, ptr, &mut |child, here| self.inline(child, here));
-        for _ in 0..pushed {
-            self.stack.pop();
-        }
+        self.stack.truncate(on_path);
     }
 }
 

@@ -175,7 +175,8 @@ fn strict_node(node: &mut Value, ptr: &str, is_root: bool, ctx: &mut Ctx<'_>) {
         return;
     };
 
-    let inlined = rewrite(map, ptr, ctx);
+    let on_path = ctx.inlining.len();
+    rewrite(map, ptr, ctx);
 
     // Keywords strict mode refuses: removed, their meaning kept in the description.
     let mut notes = Notes::default();
@@ -225,15 +226,12 @@ fn strict_node(node: &mut Value, ptr: &str, is_root: bool, ctx: &mut Ctx<'_>) {
 
     close_object(map, ptr, is_root, ctx);
     notes.write(map);
-    for _ in 0..inlined {
-        ctx.inlining.pop();
-    }
+    ctx.inlining.truncate(on_path);
 }
 
-/// Inlines `$ref` with siblings, merges `allOf`, renames `oneOf`, splits type unions. Returns
-/// how many references it pushed on `ctx.inlining`.
-fn rewrite(map: &mut Map<String, Value>, ptr: &str, ctx: &mut Ctx<'_>) -> usize {
-    let mut inlined = 0;
+/// Inlines `$ref` with siblings, merges `allOf`, renames `oneOf`, splits type unions; pushes the
+/// references it inlines on `ctx.inlining`.
+fn rewrite(map: &mut Map<String, Value>, ptr: &str, ctx: &mut Ctx<'_>) {
     for _ in 0..MAX_REWRITES {
         if let Some(reference) = map.get("$ref").and_then(Value::as_str).map(str::to_owned)
             && map.len() > 1
@@ -242,13 +240,12 @@ fn rewrite(map: &mut Map<String, Value>, ptr: &str, ctx: &mut Ctx<'_>) -> usize 
                 // Recursion: inlining again would never end. The reference stays alone; its
                 // siblings only annotate or restate what the registry enforces anyway.
                 map.retain(|key, _| key == "$ref");
-                return inlined;
+                return;
             }
             match inline_ref(ctx.root, &reference, map) {
                 Some(merged) => {
                     *map = merged;
                     ctx.inlining.push(reference);
-                    inlined += 1;
                     continue;
                 }
                 None => {
@@ -257,7 +254,7 @@ fn rewrite(map: &mut Map<String, Value>, ptr: &str, ctx: &mut Ctx<'_>) -> usize 
                         "openai.refs",
                         format!("`$ref` `{reference}` is not a local reference to a schema object"),
                     );
-                    return inlined;
+                    return;
                 }
             }
         }
@@ -278,7 +275,6 @@ fn rewrite(map: &mut Map<String, Value>, ptr: &str, ctx: &mut Ctx<'_>) -> usize 
                             match inline_ref(ctx.root, r, e) {
                                 Some(merged) => {
                                     ctx.inlining.push(r.to_owned());
-                                    inlined += 1;
                                     merged
                                 }
                                 None => {
@@ -319,14 +315,13 @@ fn rewrite(map: &mut Map<String, Value>, ptr: &str, ctx: &mut Ctx<'_>) -> usize 
             *map = split;
             continue;
         }
-        return inlined;
+        return;
     }
     ctx.report.push(
         ptr,
         "openai.refs",
         "the `$ref`/`allOf` chain here does not end",
     );
-    inlined
 }
 
 fn is_object_node(map: &Map<String, Value>) -> bool {
@@ -569,7 +564,8 @@ pub(crate) fn check(definition: &Value, report: &mut Report) {
     }
 
     check_local_refs(parameters, "/parameters", "openai.refs", report);
-    let mut limits = Limits::default();
+    // Counted over every schema for `openai.limits`.
+    let (mut properties, mut enum_values, mut chars, mut large_enum) = (0, 0, 0, None);
     walk(parameters, "/parameters", &mut |node, ptr| {
         let Value::Object(map) = node else {
             report.push(ptr, "openai.typed", "a boolean schema cannot be expressed");
@@ -640,79 +636,52 @@ pub(crate) fn check(definition: &Value, report: &mut Report) {
                 }
             }
         }
-        limits.count(map);
-    });
-    let depth = nesting(parameters);
-    limits.report(depth, report);
-}
-
-#[derive(Default)]
-struct Limits {
-    properties: usize,
-    enum_values: usize,
-    chars: usize,
-    large_enum: Option<usize>,
-}
-
-impl Limits {
-    fn count(&mut self, map: &Map<String, Value>) {
         for key in ["properties", "$defs", "definitions"] {
             if let Some(Value::Object(entries)) = map.get(key) {
                 if key == "properties" {
-                    self.properties += entries.len();
+                    properties += entries.len();
                 }
-                self.chars += entries.keys().map(|k| k.chars().count()).sum::<usize>();
+                chars += entries.keys().map(|k| k.chars().count()).sum::<usize>();
             }
         }
         if let Some(Value::Array(values)) = map.get("enum") {
-            self.enum_values += values.len();
-            let chars: usize = values.iter().map(value_chars).sum();
-            self.chars += chars;
-            if values.len() > LARGE_ENUM && chars > LARGE_ENUM_CHARS {
-                self.large_enum = Some(chars);
+            enum_values += values.len();
+            let enum_chars: usize = values.iter().map(value_chars).sum();
+            chars += enum_chars;
+            if values.len() > LARGE_ENUM && enum_chars > LARGE_ENUM_CHARS {
+                large_enum = Some(enum_chars);
             }
         }
-        if let Some(value) = map.get("const") {
-            self.chars += value_chars(value);
+        chars += map.get("const").map_or(0, value_chars);
+    });
+    let depth = nesting(parameters);
+    let limits = [
+        (
+            properties > MAX_PROPERTIES,
+            format!("{properties} properties, at most {MAX_PROPERTIES} are accepted"),
+        ),
+        (
+            depth > MAX_NESTING,
+            format!("{depth} levels of object nesting, at most {MAX_NESTING} are accepted"),
+        ),
+        (
+            enum_values > MAX_ENUM_VALUES,
+            format!("{enum_values} enum values, at most {MAX_ENUM_VALUES} are accepted"),
+        ),
+        (
+            chars > MAX_CHARS,
+            format!(
+                "{chars} characters of names, enum and const values, at most {MAX_CHARS} are accepted"
+            ),
+        ),
+    ];
+    for (exceeded, message) in limits {
+        if exceeded {
+            report.push("/parameters", "openai.limits", message);
         }
     }
-
-    fn report(&self, depth: usize, report: &mut Report) {
-        let rule = "openai.limits";
-        let at = "/parameters";
-        if self.properties > MAX_PROPERTIES {
-            report.push(
-                at,
-                rule,
-                format!(
-                    "{} properties, at most {MAX_PROPERTIES} are accepted",
-                    self.properties
-                ),
-            );
-        }
-        if depth > MAX_NESTING {
-            report.push(
-                at,
-                rule,
-                format!("{depth} levels of object nesting, at most {MAX_NESTING} are accepted"),
-            );
-        }
-        if self.enum_values > MAX_ENUM_VALUES {
-            report.push(
-                at,
-                rule,
-                format!(
-                    "{} enum values, at most {MAX_ENUM_VALUES} are accepted",
-                    self.enum_values
-                ),
-            );
-        }
-        if self.chars > MAX_CHARS {
-            report.push(at, rule, format!("{} characters of names, enum and const values, at most {MAX_CHARS} are accepted", self.chars));
-        }
-        if let Some(chars) = self.large_enum {
-            report.push(at, rule, format!("an enum of more than {LARGE_ENUM} values has {chars} characters, at most {LARGE_ENUM_CHARS} are accepted"));
-        }
+    if let Some(chars) = large_enum {
+        report.push("/parameters", "openai.limits", format!("an enum of more than {LARGE_ENUM} values has {chars} characters, at most {LARGE_ENUM_CHARS} are accepted"));
     }
 }
 
