@@ -749,20 +749,13 @@ impl<'a> TypeGen<'a> {
         };
         let ty = self.rust_type(schema, pointer, &hint, parent)?;
         let node = self.as_node(schema, pointer)?;
-        // `[T, "null"]` is already an `Option<T>`; several types are a `Value`, which holds null.
-        let (nullable, is_value) = match node.get("type") {
-            Some(Value::Array(types)) => {
-                let non_null = types.iter().filter(|t| *t != "null").count();
-                (non_null < types.len(), non_null > 1)
-            }
-            _ => (false, false),
-        };
-
         let doc = node
             .get("description")
             .and_then(Value::as_str)
             .unwrap_or_default();
-        let (presence, ty) = match (required, nullable && !is_value) {
+        // `[T, "null"]` is already an `Option<T>` (several types are a `Value`, which holds null).
+        let nullable = matches!(ty, Ty::Option(_));
+        let (presence, ty) = match (required, nullable) {
             (true, false) => (Presence::Required, ty),
             (true, true) => (Presence::RequiredNullable, ty),
             (false, true) => (Presence::Optional, ty),
