@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
-use crate::dialect::required_names;
+use crate::dialect::{required_names, types_of};
 use crate::model::{Safety, ToolSpec};
 use crate::schema::canonical_json;
 
@@ -286,15 +286,11 @@ fn type_name(schema: &Value) -> String {
     if let Some(value) = node.get("const") {
         return value.to_string();
     }
-    let words: Vec<&str> = match node.get("type") {
-        Some(Value::String(word)) => vec![word.as_str()],
-        Some(Value::Array(words)) => words.iter().filter_map(Value::as_str).collect(),
-        _ => return "any".to_owned(),
-    };
+    let words = types_of(node);
     let mut names: Vec<String> = words
         .iter()
-        .filter(|w| **w != "null")
-        .map(|word| match *word {
+        .filter(|w| *w != "null")
+        .map(|word| match word.as_str() {
             "array" => match node.get("items") {
                 Some(items) => format!("array of {}", type_name(items)),
                 None => "array".to_owned(),
@@ -308,7 +304,7 @@ fn type_name(schema: &Value) -> String {
             other => other.to_owned(),
         })
         .collect();
-    if words.contains(&"null") {
+    if words.iter().any(|w| w == "null") {
         names.push("null".to_owned());
     }
     match names.as_slice() {

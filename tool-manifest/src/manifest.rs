@@ -430,8 +430,8 @@ impl Parser<'_> {
         if let Some((name, span)) = &name {
             self.check_name(path, name, span.start);
         }
-        let title = self.required_string(&document, "title");
-        let description = self.required_string(&document, "description");
+        let title = self.required_string(&document, "title", 0, Section::Manifest);
+        let description = self.required_string(&document, "description", 0, Section::Manifest);
         let safety = self.word::<Safety>(&document, "safety", Safety::ACCEPTED);
         let mode = self.word::<Mode>(&document, "mode", Mode::ACCEPTED);
         let category = match document.get("category") {
@@ -539,8 +539,15 @@ impl Parser<'_> {
         item
     }
 
-    fn required_string(&mut self, table: &DeTable<'_>, key: &str) -> Option<String> {
-        self.required(table, key, 0, Section::Manifest, "")
+    /// A required non-empty string; a missing key is reported at `at`.
+    fn required_string(
+        &mut self,
+        table: &DeTable<'_>,
+        key: &str,
+        at: usize,
+        section: Section,
+    ) -> Option<String> {
+        self.required(table, key, at, section, "")
             .and_then(|item| self.string(item, key))
             .map(|(s, _)| s)
     }
@@ -757,22 +764,15 @@ impl Parser<'_> {
             if let Some((code, span)) = &code {
                 self.check_code(code, span.start, &mut codes);
             }
-            let message = self
-                .required(table, "message", at, Section::Error, "")
-                .and_then(|i| self.string(i, "message"));
+            let message = self.required_string(table, "message", at, Section::Error);
             let retryable = self
                 .required(table, "retryable", at, Section::Error, "")
                 .and_then(|i| self.boolean(i, "retryable"));
-            let action = self
-                .required(table, "recommended_action", at, Section::Error, "")
-                .and_then(|i| self.string(i, "recommended_action"));
+            let action = self.required_string(table, "recommended_action", at, Section::Error);
             match (code, message, retryable, action) {
-                (
-                    Some((code, _)),
-                    Some((message, _)),
-                    Some(retryable),
-                    Some((recommended_action, _)),
-                ) => specs.push(ErrorSpec::new(code, message, retryable, recommended_action)),
+                (Some((code, _)), Some(message), Some(retryable), Some(action)) => {
+                    specs.push(ErrorSpec::new(code, message, retryable, action))
+                }
                 _ => ok = false,
             }
         }
@@ -832,9 +832,7 @@ impl Parser<'_> {
             };
             let at = entry.span().start;
             self.unknown_keys(table, Section::Example);
-            let description = self
-                .required(table, "description", at, Section::Example, "")
-                .and_then(|i| self.string(i, "description"));
+            let description = self.required_string(table, "description", at, Section::Example);
             let example_input = match table.get_key_value("input") {
                 None => {
                     if !misspelled(table, "input", Section::Example) {
@@ -867,7 +865,7 @@ impl Parser<'_> {
                 self.validate_example(number, value, index, validator);
             }
             match (description, example_input) {
-                (Some((description, _)), Some((input, _))) => {
+                (Some(description), Some((input, _))) => {
                     specs.push(ExampleSpec::new(description, input))
                 }
                 _ => ok = false,

@@ -8,8 +8,6 @@
 //! types, each with the JSON Pointer of the offending keyword (or node) and a message saying what
 //! was expected.
 
-use std::fmt;
-
 use serde_json::{Map, Value};
 
 use crate::dialect::join;
@@ -331,37 +329,35 @@ fn parse_type(
     at: &str,
     issues: &mut Vec<SchemaIssue>,
 ) -> Option<Vec<Kind>> {
-    // Messages only: built when there is one.
-    let accepted = || quoted_list(TYPE_NAMES);
+    let accepted = quoted_list(TYPE_NAMES);
     let Some(ty) = node.get("type") else {
         issues.push(SchemaIssue::new(
             at,
             format!(
                 "schema at `{}` has no `type`, expected one of {} (or a list such as [\"string\", \"null\"])",
                 display_pointer(at),
-                accepted()
+                accepted
             ),
         ));
         return None;
     };
-    let type_at = || format!("{at}/type");
+    let type_at = join(at, "type");
     match ty {
         Value::String(word) => match Kind::parse(word).filter(|kind| *kind != Kind::Null) {
             Some(kind) => Some(vec![kind]),
             None => {
                 issues.push(SchemaIssue::new(
-                    type_at(),
+                    type_at,
                     format!(
                         "unsupported type {word:?} at `{}`, expected one of {}",
                         display_pointer(at),
-                        accepted()
+                        accepted
                     ),
                 ));
                 None
             }
         },
         Value::Array(words) => {
-            let (type_at, accepted) = (type_at(), accepted());
             let mut kinds = Vec::new();
             let mut seen = Vec::new();
             let mut ok = true;
@@ -434,7 +430,7 @@ fn parse_type(
         }
         other => {
             issues.push(SchemaIssue::new(
-                type_at(),
+                type_at,
                 format!(
                     "expected `type` at `{}` to be a type name or a list of type names, found {}",
                     display_pointer(at),
@@ -462,9 +458,15 @@ fn check_node(node: &Map<String, Value>, at: &str, root: bool, issues: &mut Vec<
             }
         }
     }
-    // Messages only: written when there is one.
-    let type_label = TypeLabel(single);
-    let where_ = Where { root, at };
+    let type_label = match single {
+        Some(kind) => format!("{} `{}`", article(kind.name()), kind.name()),
+        None => "a multi-type".to_owned(),
+    };
+    let where_ = if root {
+        "the root".to_owned()
+    } else {
+        format!("`{}`", display_pointer(at))
+    };
 
     for (keyword, value) in node {
         if ANNOTATIONS.contains(&keyword.as_str()) {
@@ -597,34 +599,6 @@ fn check_node(node: &Map<String, Value>, at: &str, root: bool, issues: &mut Vec<
     }
 }
 
-/// Where a node is, in messages: `the root` or its pointer in backticks.
-struct Where<'a> {
-    root: bool,
-    at: &'a str,
-}
-
-impl fmt::Display for Where<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.root {
-            f.write_str("the root")
-        } else {
-            write!(f, "`{}`", display_pointer(self.at))
-        }
-    }
-}
-
-/// The type of a node, in messages: ``an `integer` `` or `a multi-type`.
-struct TypeLabel(Option<Kind>);
-
-impl fmt::Display for TypeLabel {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0 {
-            Some(kind) => write!(f, "{} `{}`", article(kind.name()), kind.name()),
-            None => f.write_str("a multi-type"),
-        }
-    }
-}
-
 fn check_enum(value: &Value, single: Option<Kind>, at: &str, issues: &mut Vec<SchemaIssue>) {
     let Some(values) = value.as_array() else {
         issues.push(SchemaIssue::new(
@@ -674,7 +648,7 @@ fn check_required(
     node: &Map<String, Value>,
     value: &Value,
     at: &dyn Fn() -> String,
-    where_: &Where<'_>,
+    where_: &str,
     issues: &mut Vec<SchemaIssue>,
 ) {
     let Some(names) = value.as_array() else {

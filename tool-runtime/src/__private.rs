@@ -217,11 +217,7 @@ where
 }
 
 /// The result of a tool, its error converted by `error` (the code-first or the manifest rule).
-fn finish<R: ToolReturn>(
-    result: R,
-    safety: Safety,
-    error: fn(R::Error) -> ToolError,
-) -> CallResult
+fn finish<R: ToolReturn>(result: R, safety: Safety, error: fn(R::Error) -> ToolError) -> CallResult
 where
     R::Output: IntoToolOutput,
 {
