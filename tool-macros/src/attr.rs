@@ -150,13 +150,8 @@ fn unknown_key(word: &str) -> String {
     if let Some(close) = closest(word, KEYS) {
         message.push_str(&format!(", did you mean `{close}`?"));
     }
-    message.push_str(" expected one of ");
-    for (i, key) in KEYS.iter().enumerate() {
-        if i > 0 {
-            message.push_str(", ");
-        }
-        message.push_str(&format!("`{key}`"));
-    }
+    let keys: Vec<String> = KEYS.iter().map(|key| format!("`{key}`")).collect();
+    message.push_str(&format!(" expected one of {}", keys.join(", ")));
     message
 }
 

@@ -37,9 +37,9 @@ pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     let parsed = match syn::parse2::<Item>(item.clone()) {
         Ok(Item::Fn(function)) => function,
         Ok(other) => {
-            let found = item_kind(&other);
+            let (found, keyword) = item_kind(&other);
             let error = syn::Error::new(
-                item_keyword_span(&other),
+                keyword,
                 format!(
                     "`#[tool]` applies to a free function (`fn` or `async fn`), found {found}: \
                      write the tool as a function taking its input (and optionally `&C` or `&mut C`)"
@@ -156,34 +156,21 @@ fn with_errors(item: TokenStream, error: syn::Error) -> TokenStream {
     quote! { #item #errors }
 }
 
-fn item_kind(item: &Item) -> &'static str {
+/// What an item that is not a function is, and the span of its keyword (where the error points).
+fn item_kind(item: &Item) -> (&'static str, Span) {
     match item {
-        Item::Struct(_) => "a struct",
-        Item::Enum(_) => "an enum",
-        Item::Union(_) => "a union",
-        Item::Trait(_) => "a trait",
-        Item::Impl(_) => "an impl block",
-        Item::Mod(_) => "a module",
-        Item::Const(_) => "a const",
-        Item::Static(_) => "a static",
-        Item::Type(_) => "a type alias",
-        Item::Use(_) => "a use declaration",
-        Item::Macro(_) => "a macro",
-        _ => "an item that is not a function",
-    }
-}
-
-fn item_keyword_span(item: &Item) -> Span {
-    match item {
-        Item::Struct(s) => s.struct_token.span,
-        Item::Enum(e) => e.enum_token.span,
-        Item::Trait(t) => t.trait_token.span,
-        Item::Impl(i) => i.impl_token.span,
-        Item::Mod(m) => m.mod_token.span,
-        Item::Const(c) => c.const_token.span,
-        Item::Static(s) => s.static_token.span,
-        Item::Type(t) => t.type_token.span,
-        other => other.span(),
+        Item::Struct(s) => ("a struct", s.struct_token.span),
+        Item::Enum(e) => ("an enum", e.enum_token.span),
+        Item::Union(_) => ("a union", item.span()),
+        Item::Trait(t) => ("a trait", t.trait_token.span),
+        Item::Impl(i) => ("an impl block", i.impl_token.span),
+        Item::Mod(m) => ("a module", m.mod_token.span),
+        Item::Const(c) => ("a const", c.const_token.span),
+        Item::Static(s) => ("a static", s.static_token.span),
+        Item::Type(t) => ("a type alias", t.type_token.span),
+        Item::Use(_) => ("a use declaration", item.span()),
+        Item::Macro(_) => ("a macro", item.span()),
+        _ => ("an item that is not a function", item.span()),
     }
 }
 

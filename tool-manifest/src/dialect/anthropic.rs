@@ -104,18 +104,15 @@ fn remove_2020_12_markers(node: &mut Value) {
 }
 
 pub(crate) fn check(definition: &Value, report: &mut Report) {
-    let name = definition
-        .get("name")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
     let schema = definition.get("input_schema");
-    if !super::name_fits(name, 64, &[]) {
-        report.push(
-            "/name",
-            "anthropic.name",
-            format!("tool name `{name}` must match `^[a-zA-Z0-9_-]{{1,64}}$`"),
-        );
-    }
+    super::check_name(
+        definition,
+        64,
+        &[],
+        "anthropic.name",
+        |name| format!("tool name `{name}` must match `^[a-zA-Z0-9_-]{{1,64}}$`"),
+        report,
+    );
     check_object_root(
         schema,
         "/input_schema",

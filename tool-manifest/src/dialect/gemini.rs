@@ -514,17 +514,14 @@ fn distribute_any_of(map: &mut Map<String, Value>, ptr: &str, report: &mut Repor
 }
 
 pub(crate) fn check(definition: &Value, report: &mut Report) {
-    let name = definition
-        .get("name")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
-    if !super::name_fits(name, 64, &[':', '.']) {
-        report.push(
-            "/name",
-            "gemini.name",
-            format!("function name `{name}` must be 1 to 64 characters of `[a-zA-Z0-9_:.-]`"),
-        );
-    }
+    super::check_name(
+        definition,
+        64,
+        &[':', '.'],
+        "gemini.name",
+        |name| format!("function name `{name}` must be 1 to 64 characters of `[a-zA-Z0-9_:.-]`"),
+        report,
+    );
     let Some(parameters) = definition.get("parameters") else {
         return;
     };
@@ -557,15 +554,13 @@ pub(crate) fn check(definition: &Value, report: &mut Report) {
         }
         if map.contains_key("anyOf") {
             if map.len() > 1 {
-                let siblings: Vec<String> = map
-                    .keys()
-                    .filter(|k| *k != "anyOf")
-                    .map(|k| format!("`{k}`"))
-                    .collect();
                 report.push(
                     &join(ptr, "anyOf"),
                     "gemini.anyof-alone",
-                    format!("`anyOf` has sibling keywords {}", siblings.join(", ")),
+                    format!(
+                        "`anyOf` has sibling keywords {}",
+                        super::siblings(map, "anyOf")
+                    ),
                 );
             }
             return;

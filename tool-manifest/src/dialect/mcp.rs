@@ -125,20 +125,17 @@ fn schema(canonical: &Value, input: bool) -> Value {
 }
 
 pub(crate) fn check(definition: &Value, spec: &ToolSpec, report: &mut Report) {
-    let name = definition
-        .get("name")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
     let input = definition.get("inputSchema");
     let output = definition.get("outputSchema");
     let found = definition.get("annotations");
-    if !super::name_fits(name, 128, &['.']) {
-        report.push(
-            "/name",
-            "mcp.name",
-            format!("tool name `{name}` must be 1 to 128 characters of `[A-Za-z0-9_.-]`"),
-        );
-    }
+    super::check_name(
+        definition,
+        128,
+        &['.'],
+        "mcp.name",
+        |name| format!("tool name `{name}` must be 1 to 128 characters of `[A-Za-z0-9_.-]`"),
+        report,
+    );
 
     check_object_root(input, "/inputSchema", "mcp.object-root", "object", report);
     if let Some(Value::Object(root)) = input {

@@ -535,17 +535,14 @@ fn strip(schema: &Value, root: &Value, value: &mut Value, depth: usize) {
 }
 
 pub(crate) fn check(definition: &Value, report: &mut Report) {
-    let name = definition
-        .get("name")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
-    if !super::name_fits(name, 64, &[]) {
-        report.push(
-            "/name",
-            "openai.name",
-            format!("function name `{name}` must match `^[a-zA-Z0-9_-]{{1,64}}$`"),
-        );
-    }
+    super::check_name(
+        definition,
+        64,
+        &[],
+        "openai.name",
+        |name| format!("function name `{name}` must match `^[a-zA-Z0-9_-]{{1,64}}$`"),
+        report,
+    );
     let parameters = definition.get("parameters");
     super::check_object_root(
         parameters,
@@ -594,15 +591,13 @@ pub(crate) fn check(definition: &Value, report: &mut Report) {
             }
         }
         if map.contains_key("$ref") && map.len() > 1 {
-            let siblings: Vec<String> = map
-                .keys()
-                .filter(|k| *k != "$ref")
-                .map(|k| format!("`{k}`"))
-                .collect();
             report.push(
                 &join(ptr, "$ref"),
                 "openai.refs",
-                format!("`$ref` has sibling keywords {}", siblings.join(", ")),
+                format!(
+                    "`$ref` has sibling keywords {}",
+                    super::siblings(map, "$ref")
+                ),
             );
         }
         if !["type", "enum", "const", "anyOf", "$ref"]

@@ -573,13 +573,38 @@ const NUMBER_WIDTH_FORMATS: &[&str] = &[
     "uint64", "uint128", "float", "double",
 ];
 
-/// `^[A-Za-z0-9_-]{1,max}$` plus `extra` characters.
-pub(crate) fn name_fits(name: &str, max: usize, extra: &[char]) -> bool {
-    !name.is_empty()
+/// Checks a definition's `name`: `^[A-Za-z0-9_-]{1,max}$` plus the `extra` characters; `message`
+/// says what is wrong with a name that does not fit.
+pub(crate) fn check_name(
+    definition: &Value,
+    max: usize,
+    extra: &[char],
+    rule: &'static str,
+    message: impl Fn(&str) -> String,
+    report: &mut Report,
+) {
+    let name = definition
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let fits = !name.is_empty()
         && name.chars().count() <= max
         && name
             .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || extra.contains(&c))
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || extra.contains(&c));
+    if !fits {
+        report.push("/name", rule, message(name));
+    }
+}
+
+/// What follows `key` in `map`, for messages: `` `a`, `b` ``.
+pub(crate) fn siblings(map: &Map<String, Value>, key: &str) -> String {
+    let others: Vec<String> = map
+        .keys()
+        .filter(|k| *k != key)
+        .map(|k| format!("`{k}`"))
+        .collect();
+    others.join(", ")
 }
 
 /// Checks the root of an input schema: `type: "object"`.
