@@ -287,20 +287,6 @@ mod tests {
     }
 
     #[test]
-    fn a_misspelled_key_is_not_also_reported_missing() {
-        let item: ItemFn = parse_quote! {
-            /// Lists.
-            fn panes_list(input: Args) -> Result<(), ToolError> {}
-        };
-        let found = check_messages(quote!(saftey = "read-only", mdoe = "parallel"), &item);
-        assert_eq!(found.len(), 2, "{found:?}");
-        assert!(
-            found.iter().all(|m| m.starts_with("unknown key")),
-            "{found:?}"
-        );
-    }
-
-    #[test]
     fn manifest_bound_tools_take_metadata_from_the_manifest() {
         let item: ItemFn = parse_quote! {
             fn drawing_create(chart: &mut Chart, input: tools::drawing_create::Input) -> Result<(), E> {}

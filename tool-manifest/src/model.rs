@@ -301,51 +301,53 @@ impl ToolMeta {
 
     /// Sets the title.
     #[must_use]
-    pub const fn title(mut self, title: &'static str) -> Self {
-        self.title = title;
-        self
+    pub const fn title(self, title: &'static str) -> Self {
+        ToolMeta { title, ..self }
     }
 
     /// Sets the description.
     #[must_use]
-    pub const fn description(mut self, description: &'static str) -> Self {
-        self.description = description;
-        self
+    pub const fn description(self, description: &'static str) -> Self {
+        ToolMeta {
+            description,
+            ..self
+        }
     }
 
     /// Sets the category.
     #[must_use]
-    pub const fn category(mut self, category: &'static str) -> Self {
-        self.category = Some(category);
-        self
+    pub const fn category(self, category: &'static str) -> Self {
+        ToolMeta {
+            category: Some(category),
+            ..self
+        }
     }
 
     /// Sets the output schema.
     #[must_use]
-    pub const fn output_schema(mut self, output_schema: StaticSchema) -> Self {
-        self.output_schema = Some(output_schema);
-        self
+    pub const fn output_schema(self, output_schema: StaticSchema) -> Self {
+        ToolMeta {
+            output_schema: Some(output_schema),
+            ..self
+        }
     }
 
     /// Sets the declared errors.
     #[must_use]
-    pub const fn errors(mut self, errors: &'static [ErrorMeta]) -> Self {
-        self.errors = errors;
-        self
+    pub const fn errors(self, errors: &'static [ErrorMeta]) -> Self {
+        ToolMeta { errors, ..self }
     }
 
     /// Sets the example calls.
     #[must_use]
-    pub const fn examples(mut self, examples: &'static [ExampleMeta]) -> Self {
-        self.examples = examples;
-        self
+    pub const fn examples(self, examples: &'static [ExampleMeta]) -> Self {
+        ToolMeta { examples, ..self }
     }
 
     /// Sets where the tool was declared.
     #[must_use]
-    pub const fn source(mut self, source: &'static str) -> Self {
-        self.source = source;
-        self
+    pub const fn source(self, source: &'static str) -> Self {
+        ToolMeta { source, ..self }
     }
 
     /// The declared error with this code, if any.

@@ -374,12 +374,7 @@ fn rewrite(map: &mut Map<String, Value>, ptr: &str, report: &mut Report) {
             && let Some(first) = kinds.first()
             && kinds.iter().all(|k| k == first)
         {
-            let inferred = if kinds.contains(&"number") {
-                "number"
-            } else {
-                first
-            };
-            map.insert("type".to_owned(), Value::String(inferred.to_owned()));
+            map.insert("type".to_owned(), Value::String((*first).to_owned()));
         }
         if !kinds.iter().all(|k| *k == "string") {
             if let Some(value) = map.remove("enum")
