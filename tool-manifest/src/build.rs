@@ -238,13 +238,19 @@ fn relative_to(dir: &Path, crate_dir: &Path, configured: &Path) -> String {
 
 /// Why [`Builder::compile`] failed. `Debug` prints the same text as `Display`, so a build
 /// script's `main` returning this error (`?`) shows every diagnostic readably.
+#[derive(thiserror::Error)]
 #[non_exhaustive]
 pub enum BuildError {
     /// The manifests have mistakes; every one is listed at its `file:line:col`.
-    Manifests(Diagnostics),
+    #[error("the tool manifests have mistakes:\n{0}")]
+    Manifests(#[from] Diagnostics),
     /// An input schema uses a construct the generator cannot turn into Rust.
-    Codegen(CodegenError),
+    #[error("cannot generate Rust code: {0}")]
+    Codegen(#[from] CodegenError),
     /// An environment variable Cargo sets for build scripts is missing.
+    #[error(
+        "environment variable `{var}` is not set: run the builder from a build script or call `.{setter}(...)`"
+    )]
     Env {
         /// The variable, `OUT_DIR` or `CARGO_MANIFEST_DIR`.
         var: &'static str,
@@ -252,6 +258,7 @@ pub enum BuildError {
         setter: &'static str,
     },
     /// The generated file could not be read or written.
+    #[error("cannot write `{}`: {source}", path.display())]
     Io {
         /// The file.
         path: PathBuf,
@@ -260,50 +267,9 @@ pub enum BuildError {
     },
 }
 
-impl fmt::Display for BuildError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            BuildError::Manifests(diagnostics) => {
-                write!(f, "the tool manifests have mistakes:\n{diagnostics}")
-            }
-            BuildError::Codegen(e) => write!(f, "cannot generate Rust code: {e}"),
-            BuildError::Env { var, setter } => write!(
-                f,
-                "environment variable `{var}` is not set: run the builder from a build script or call `.{setter}(...)`"
-            ),
-            BuildError::Io { path, source } => {
-                write!(f, "cannot write `{}`: {source}", path.display())
-            }
-        }
-    }
-}
-
 impl fmt::Debug for BuildError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(self, f)
-    }
-}
-
-impl std::error::Error for BuildError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            BuildError::Manifests(d) => Some(d),
-            BuildError::Codegen(e) => Some(e),
-            BuildError::Env { .. } => None,
-            BuildError::Io { source, .. } => Some(source),
-        }
-    }
-}
-
-impl From<Diagnostics> for BuildError {
-    fn from(diagnostics: Diagnostics) -> Self {
-        BuildError::Manifests(diagnostics)
-    }
-}
-
-impl From<CodegenError> for BuildError {
-    fn from(e: CodegenError) -> Self {
-        BuildError::Codegen(e)
     }
 }
 

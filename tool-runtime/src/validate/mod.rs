@@ -54,20 +54,13 @@ impl fmt::Debug for InputSchema {
 }
 
 /// A schema that does not compile.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
 #[non_exhaustive]
 pub struct SchemaError {
     /// Why, as the schema compiler says it.
     pub message: String,
 }
-
-impl fmt::Display for SchemaError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for SchemaError {}
 
 impl InputSchema {
     /// Compiles `schema` as JSON Schema draft 2020-12. `format` is an annotation only; remote
