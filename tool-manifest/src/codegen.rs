@@ -531,23 +531,12 @@ impl<'a> TypeGen<'a> {
             .filter(|t| t.starts_with(|c: char| c.is_ascii_uppercase()))
             .unwrap_or_else(|| hint.to_owned());
         let is_free = |c: &str| !self.taken.contains(c) && !RESERVED_TYPE_NAMES.contains(&c);
-        let name = if is_free(&base) {
-            base
+        let base = if !is_free(&base) && !parent.is_empty() && !base.starts_with(parent) {
+            format!("{parent}{base}")
         } else {
-            let last = if !parent.is_empty() && !base.starts_with(parent) {
-                format!("{parent}{base}")
-            } else {
-                base
-            };
-            if is_free(&last) {
-                last
-            } else {
-                (2..)
-                    .map(|n| format!("{last}{n}"))
-                    .find(|c| is_free(c))
-                    .unwrap_or(last)
-            }
+            base
         };
+        let name = first_free(&base, is_free);
         self.taken.insert(name.clone());
         name
     }
@@ -841,16 +830,17 @@ fn field_idents<'p>(
 
 /// `base`, or `base2`, `base3`… whichever is not yet taken; marks it taken.
 fn unique(base: &str, taken: &mut BTreeSet<String>) -> String {
-    let name = if taken.contains(base) {
-        (2..)
-            .map(|n| format!("{base}{n}"))
-            .find(|c| !taken.contains(c))
-            .unwrap_or_else(|| base.to_owned())
-    } else {
-        base.to_owned()
-    };
+    let name = first_free(base, |c| !taken.contains(c));
     taken.insert(name.clone());
     name
+}
+
+/// `base`, or `base2`, `base3`…, whichever `is_free` accepts first.
+fn first_free(base: &str, is_free: impl Fn(&str) -> bool) -> String {
+    std::iter::once(base.to_owned())
+        .chain((2..).map(|n| format!("{base}{n}")))
+        .find(|c| is_free(c))
+        .unwrap_or_else(|| base.to_owned())
 }
 
 /// Walks the ASCII alphanumeric parts of a word, split at separators and case changes

@@ -271,33 +271,27 @@ type Item<'i> = Spanned<DeValue<'i>>;
 
 /// A table of a manifest with a fixed set of keys.
 #[derive(Debug, Clone, Copy)]
-enum Section {
-    /// The top level.
-    Manifest,
-    /// One `[[errors]]` entry.
-    Error,
-    /// One `[[examples]]` entry.
-    Example,
-}
-
-impl Section {
-    fn keys(self) -> &'static [&'static str] {
-        match self {
-            Section::Manifest => KEYS,
-            Section::Error => ERROR_KEYS,
-            Section::Example => EXAMPLE_KEYS,
-        }
-    }
-
+struct Section {
+    keys: &'static [&'static str],
     /// Follows a key in messages.
-    fn context(self) -> &'static str {
-        match self {
-            Section::Manifest => "",
-            Section::Error => " in `[[errors]]`",
-            Section::Example => " in `[[examples]]`",
-        }
-    }
+    context: &'static str,
 }
+
+/// The top level.
+const TOP: Section = Section {
+    keys: KEYS,
+    context: "",
+};
+/// One `[[errors]]` entry.
+const ERROR_ENTRY: Section = Section {
+    keys: ERROR_KEYS,
+    context: " in `[[errors]]`",
+};
+/// One `[[examples]]` entry.
+const EXAMPLE_ENTRY: Section = Section {
+    keys: EXAMPLE_KEYS,
+    context: " in `[[examples]]`",
+};
 
 /// Where the keys and values of a TOML value converted to JSON are written, found by JSON
 /// Pointer when a message needs a location (the TOML tree is walked along the pointer: nothing is
@@ -413,10 +407,10 @@ impl Parser<'_> {
             return (None, None);
         }
         let document = document.into_inner();
-        self.unknown_keys(&document, Section::Manifest);
+        self.unknown_keys(&document, TOP);
 
         let name = self
-            .required(&document, "name", 0, Section::Manifest, "")
+            .required(&document, "name", 0, TOP, "")
             .and_then(|item| self.string(item, "name"));
         let declared = name.as_ref().map(|(name, span)| {
             let (line, column) = Diagnostic::line_col(self.text, span.start);
@@ -430,8 +424,8 @@ impl Parser<'_> {
         if let Some((name, span)) = &name {
             self.check_name(path, name, span.start);
         }
-        let title = self.required_string(&document, "title", 0, Section::Manifest);
-        let description = self.required_string(&document, "description", 0, Section::Manifest);
+        let title = self.required_string(&document, "title", 0, TOP);
+        let description = self.required_string(&document, "description", 0, TOP);
         let safety = self.word::<Safety>(&document, "safety", Safety::ACCEPTED);
         let mode = self.word::<Mode>(&document, "mode", Mode::ACCEPTED);
         let category = match document.get("category") {
@@ -441,7 +435,7 @@ impl Parser<'_> {
 
         let input = match document.get_key_value("input") {
             Some((key, item)) => self.schema("input", key.span(), item),
-            None if misspelled(&document, "input", Section::Manifest) => None,
+            None if misspelled(&document, "input", TOP) => None,
             None => {
                 self.error(0, "missing table `[input]`, expected the JSON Schema of the arguments (`[input]` with `type = \"object\"`)");
                 None
@@ -500,7 +494,7 @@ impl Parser<'_> {
 
     /// Reports every key of `table` that the section does not have, suggesting the closest.
     fn unknown_keys(&mut self, table: &DeTable<'_>, section: Section) {
-        let allowed = section.keys();
+        let allowed = section.keys;
         for key in table.keys() {
             let word = key.get_ref().as_ref();
             if allowed.contains(&word) {
@@ -509,7 +503,7 @@ impl Parser<'_> {
             let mut message = format!(
                 "unknown key `{}`{}, expected one of {}",
                 truncate(word, QUOTE_LIMIT),
-                section.context(),
+                section.context,
                 schema::backticked(allowed)
             );
             if let Some(close) = closest(word, allowed) {
@@ -533,7 +527,7 @@ impl Parser<'_> {
         if item.is_none() && !misspelled(table, key, section) {
             self.error(
                 missing_at,
-                format!("missing key `{key}`{}{hint}", section.context()),
+                format!("missing key `{key}`{}{hint}", section.context),
             );
         }
         item
@@ -604,7 +598,7 @@ impl Parser<'_> {
             .map(|w| format!("`{key} = {w:?}`"))
             .collect();
         let hint = format!(", expected {}", choices.join(" or "));
-        let item = self.required(table, key, 0, Section::Manifest, &hint)?;
+        let item = self.required(table, key, 0, TOP, &hint)?;
         let (word, span) = match item.get_ref() {
             DeValue::String(s) => (s.to_string(), item.span()),
             _ => self.string(item, key)?,
@@ -757,18 +751,18 @@ impl Parser<'_> {
                 continue;
             };
             let at = entry.span().start;
-            self.unknown_keys(table, Section::Error);
+            self.unknown_keys(table, ERROR_ENTRY);
             let code = self
-                .required(table, "code", at, Section::Error, "")
+                .required(table, "code", at, ERROR_ENTRY, "")
                 .and_then(|i| self.string(i, "code"));
             if let Some((code, span)) = &code {
                 self.check_code(code, span.start, &mut codes);
             }
-            let message = self.required_string(table, "message", at, Section::Error);
+            let message = self.required_string(table, "message", at, ERROR_ENTRY);
             let retryable = self
-                .required(table, "retryable", at, Section::Error, "")
+                .required(table, "retryable", at, ERROR_ENTRY, "")
                 .and_then(|i| self.boolean(i, "retryable"));
-            let action = self.required_string(table, "recommended_action", at, Section::Error);
+            let action = self.required_string(table, "recommended_action", at, ERROR_ENTRY);
             match (code, message, retryable, action) {
                 (Some((code, _)), Some(message), Some(retryable), Some(action)) => {
                     specs.push(ErrorSpec::new(code, message, retryable, action))
@@ -831,11 +825,11 @@ impl Parser<'_> {
                 continue;
             };
             let at = entry.span().start;
-            self.unknown_keys(table, Section::Example);
-            let description = self.required_string(table, "description", at, Section::Example);
+            self.unknown_keys(table, EXAMPLE_ENTRY);
+            let description = self.required_string(table, "description", at, EXAMPLE_ENTRY);
             let example_input = match table.get_key_value("input") {
                 None => {
-                    if !misspelled(table, "input", Section::Example) {
+                    if !misspelled(table, "input", EXAMPLE_ENTRY) {
                         self.error(
                             at,
                             "missing key `input` in `[[examples]]`, expected a table of arguments",
@@ -1047,7 +1041,7 @@ fn source_path(path: &Path) -> String {
 
 /// Is an unknown key of `table` a misspelling of `key` (the suggestion made for it)?
 fn misspelled(table: &DeTable<'_>, key: &str, section: Section) -> bool {
-    let allowed = section.keys();
+    let allowed = section.keys;
     table.keys().any(|k| {
         let word = k.get_ref().as_ref();
         !allowed.contains(&word) && closest(word, allowed) == Some(key)

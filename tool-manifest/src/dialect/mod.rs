@@ -306,15 +306,8 @@ pub fn convert(dialect: Dialect, spec: &ToolSpec) -> Result<Value, Vec<Violation
         Dialect::Gemini => gemini::convert(spec, &mut report),
     };
     let refused = report.violations.clone();
-    let mut checked = Report::new(&spec.name);
-    match dialect {
-        Dialect::Mcp => mcp::check(&definition, spec, &mut checked),
-        Dialect::OpenAi => openai::check(&definition, &mut checked),
-        Dialect::Anthropic => anthropic::check(&definition, &mut checked),
-        Dialect::Gemini => gemini::check(&definition, &mut checked),
-    }
     // What the checker finds where the converter already refused is a consequence, not news.
-    for found in checked.violations {
+    for found in check(dialect, &definition, spec) {
         if !refused
             .iter()
             .any(|r| is_consequence(&found.pointer, &r.pointer))
