@@ -13,8 +13,7 @@ use serde_json::{Map, Value};
 use crate::dialect::join;
 use crate::suggest::{self, Case};
 
-/// The dialect every schema is written in.
-pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
+pub use crate::dialect::DRAFT_2020_12;
 
 /// Keywords any schema node may carry: they document, they do not shape the Rust type (nor
 /// reject a value).
@@ -193,9 +192,7 @@ pub fn strip_dialect(schema: &mut Value) -> Option<SchemaIssue> {
     let map = schema.as_object_mut()?;
     match map.remove("$schema") {
         None => None,
-        Some(Value::String(uri)) if uri == DRAFT_2020_12 || uri == format!("{DRAFT_2020_12}#") => {
-            None
-        }
+        Some(Value::String(uri)) if crate::dialect::is_2020_12(&uri) => None,
         Some(other) => Some(SchemaIssue::new(
             "/$schema",
             format!(

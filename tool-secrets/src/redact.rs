@@ -348,11 +348,9 @@ fn apply(text: &str, mut spans: Vec<Span>) -> String {
             b.marker,
         ))
     });
-    let mut out = String::with_capacity(text.len() + spans.len() * LOCAL_PATH.len());
-    let mut copied = 0;
-    let mut current: Option<Span> = None;
+    let mut merged: Vec<Span> = Vec::with_capacity(spans.len());
     for span in spans {
-        match &mut current {
+        match merged.last_mut() {
             Some(cur) if span.start < cur.end => {
                 if span.end > cur.end {
                     // Partial overlap: one span, and the stronger marker.
@@ -360,19 +358,15 @@ fn apply(text: &str, mut spans: Vec<Span>) -> String {
                     cur.marker = Marker::Redacted;
                 }
             }
-            _ => {
-                if let Some(done) = current.replace(span) {
-                    out.push_str(&text[copied..done.start]);
-                    out.push_str(done.marker.text());
-                    copied = done.end;
-                }
-            }
+            _ => merged.push(span),
         }
     }
-    if let Some(done) = current {
-        out.push_str(&text[copied..done.start]);
-        out.push_str(done.marker.text());
-        copied = done.end;
+    let mut out = String::with_capacity(text.len() + merged.len() * LOCAL_PATH.len());
+    let mut copied = 0;
+    for span in merged {
+        out.push_str(&text[copied..span.start]);
+        out.push_str(span.marker.text());
+        copied = span.end;
     }
     out.push_str(&text[copied..]);
     out

@@ -42,11 +42,6 @@ pub const RULES: &[Rule] = &[
     },
 ];
 
-const DRAFT_2020_12: &[&str] = &[
-    "https://json-schema.org/draft/2020-12/schema",
-    "https://json-schema.org/draft/2020-12/schema#",
-];
-
 pub(crate) fn convert(spec: &ToolSpec, report: &mut Report) -> Value {
     let mut schema = spec.input_schema.clone();
     remove_2020_12_markers(&mut schema);
@@ -96,7 +91,7 @@ fn remove_2020_12_markers(node: &mut Value) {
         && map
             .get("$schema")
             .and_then(Value::as_str)
-            .is_some_and(|s| DRAFT_2020_12.contains(&s))
+            .is_some_and(super::is_2020_12)
     {
         map.remove("$schema");
     }

@@ -41,7 +41,7 @@ pub(crate) mod schema;
 
 pub use openai::{openai_nullable_pointers, strip_openai_nulls};
 pub(crate) use schema::*;
-pub use schema::{ANNOTATIONS, join as join_pointer};
+pub use schema::{ANNOTATIONS, DRAFT_2020_12, join as join_pointer};
 
 /// A consumer of tool definitions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

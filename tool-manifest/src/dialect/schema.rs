@@ -7,6 +7,14 @@ use serde_json::{Map, Value};
 
 use super::Report;
 
+/// The dialect every schema is written in.
+pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
+
+/// Does a `$schema` URI name draft 2020-12 (with or without the empty fragment)?
+pub(crate) fn is_2020_12(uri: &str) -> bool {
+    uri.strip_suffix('#').unwrap_or(uri) == DRAFT_2020_12
+}
+
 /// Keywords whose value is a map of names to subschemas.
 const SUBSCHEMA_MAPS: &[&str] = &[
     "properties",
