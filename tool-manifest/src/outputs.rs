@@ -208,11 +208,10 @@ impl fmt::Display for StaleFile {
     }
 }
 
-/// The current content of `path`, `None` when it does not exist. Content that is not UTF-8 is
-/// returned lossily (it then differs from any rendered file).
-fn read_existing(path: &Path) -> Result<Option<String>, OutputError> {
+/// The current content of `path`, `None` when it does not exist.
+fn read_existing(path: &Path) -> Result<Option<Vec<u8>>, OutputError> {
     match std::fs::read(path) {
-        Ok(bytes) => Ok(Some(String::from_utf8_lossy(&bytes).into_owned())),
+        Ok(bytes) => Ok(Some(bytes)),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(OutputError::new("read", path, e)),
     }
@@ -233,7 +232,7 @@ pub fn stale(
                 path: path.clone(),
                 staleness: Staleness::Missing,
             }),
-            Some(existing) if existing != *content => {
+            Some(existing) if existing != content.as_bytes() => {
                 found.push(StaleFile {
                     path: path.clone(),
                     staleness: Staleness::Changed,
@@ -294,11 +293,7 @@ pub fn write_changed(files: &BTreeMap<PathBuf, String>) -> Result<Vec<PathBuf>, 
     // What differs, and what it held before (for putting it back).
     let mut changed: Vec<(&PathBuf, &String, Option<Vec<u8>>)> = Vec::new();
     for (path, content) in files {
-        let before = match std::fs::read(path) {
-            Ok(bytes) => Some(bytes),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => None,
-            Err(e) => return Err(OutputError::new("read", path, e)),
-        };
+        let before = read_existing(path)?;
         if before.as_deref() != Some(content.as_bytes()) {
             changed.push((path, content, before));
         }

@@ -9,7 +9,7 @@
 //! definitions keep the whole canonical schema in front of the model, and the registry validates
 //! every call against that same schema before any tool code runs.
 
-use serde_json::{Map, Value};
+use serde_json::{Value, json};
 
 use super::{Report, Rule, check_2020_12, check_local_refs, check_object_root, join, walk};
 use crate::model::ToolSpec;
@@ -46,14 +46,7 @@ pub(crate) fn convert(spec: &ToolSpec, report: &mut Report) -> Value {
     let mut schema = spec.input_schema.clone();
     remove_2020_12_markers(&mut schema);
     merge_root_all_of(&mut schema, report);
-    let mut definition = Map::new();
-    definition.insert("name".to_owned(), Value::String(spec.name.clone()));
-    definition.insert(
-        "description".to_owned(),
-        Value::String(spec.description.clone()),
-    );
-    definition.insert("input_schema".to_owned(), schema);
-    Value::Object(definition)
+    json!({"name": spec.name, "description": spec.description, "input_schema": schema})
 }
 
 /// A root `allOf` of plain schemas is merged into the root (the request refuses combinators

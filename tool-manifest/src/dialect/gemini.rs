@@ -10,7 +10,7 @@
 //! every keyword outside the subset, keeping what it constrains in the description text. The
 //! registry keeps enforcing the canonical schema on every call.
 
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 
 use super::{
     Notes, Report, Rule, append_notes, describe_keyword, inline_ref, join, json_type, merge_into,
@@ -129,12 +129,6 @@ pub(crate) fn convert(spec: &ToolSpec, report: &mut Report) -> Value {
     inliner.inline(&mut parameters, "/parameters");
     normalize(&mut parameters, "/parameters", report);
 
-    let mut definition = Map::new();
-    definition.insert("name".to_owned(), Value::String(spec.name.clone()));
-    definition.insert(
-        "description".to_owned(),
-        Value::String(spec.description.clone()),
-    );
     let free_keys = spec.input_schema.get("patternProperties").is_some()
         || spec
             .input_schema
@@ -147,10 +141,11 @@ pub(crate) fn convert(spec: &ToolSpec, report: &mut Report) -> Value {
                     .get("properties")
                     .is_none_or(|p| p.as_object().is_some_and(Map::is_empty))
         });
-    if !no_parameters {
-        definition.insert("parameters".to_owned(), parameters);
+    if no_parameters {
+        json!({"name": spec.name, "description": spec.description})
+    } else {
+        json!({"name": spec.name, "description": spec.description, "parameters": parameters})
     }
-    Value::Object(definition)
 }
 
 struct Inliner<'a> {

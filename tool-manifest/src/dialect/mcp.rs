@@ -86,19 +86,17 @@ pub fn annotations(spec: &ToolSpec) -> Value {
 }
 
 pub(crate) fn convert(spec: &ToolSpec, _report: &mut Report) -> Value {
-    let mut definition = Map::new();
-    definition.insert("name".to_owned(), Value::String(spec.name.clone()));
-    definition.insert("title".to_owned(), Value::String(spec.title.clone()));
-    definition.insert(
-        "description".to_owned(),
-        Value::String(spec.description.clone()),
-    );
-    definition.insert("inputSchema".to_owned(), schema(&spec.input_schema, true));
-    if let Some(output) = &spec.output_schema {
-        definition.insert("outputSchema".to_owned(), schema(output, false));
+    let mut definition = json!({
+        "name": spec.name,
+        "title": spec.title,
+        "description": spec.description,
+        "inputSchema": schema(&spec.input_schema, true),
+        "annotations": annotations(spec),
+    });
+    if let (Some(output), Value::Object(fields)) = (&spec.output_schema, &mut definition) {
+        fields.insert("outputSchema".to_owned(), schema(output, false));
     }
-    definition.insert("annotations".to_owned(), annotations(spec));
-    Value::Object(definition)
+    definition
 }
 
 fn schema(canonical: &Value, input: bool) -> Value {

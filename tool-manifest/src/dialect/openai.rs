@@ -153,16 +153,13 @@ pub(crate) fn convert(spec: &ToolSpec, report: &mut Report) -> Value {
         inlining: Vec::new(),
     };
     strict_node(&mut parameters, "/parameters", true, &mut ctx);
-    let mut definition = Map::new();
-    definition.insert("type".to_owned(), Value::String("function".to_owned()));
-    definition.insert("name".to_owned(), Value::String(spec.name.clone()));
-    definition.insert(
-        "description".to_owned(),
-        Value::String(spec.description.clone()),
-    );
-    definition.insert("parameters".to_owned(), parameters);
-    definition.insert("strict".to_owned(), Value::Bool(true));
-    Value::Object(definition)
+    json!({
+        "type": "function",
+        "name": spec.name,
+        "description": spec.description,
+        "parameters": parameters,
+        "strict": true,
+    })
 }
 
 fn strict_node(node: &mut Value, ptr: &str, is_root: bool, ctx: &mut Ctx<'_>) {

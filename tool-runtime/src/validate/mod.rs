@@ -512,6 +512,18 @@ mod tests {
         schema.check(&instance).expect_err("invalid").report()
     }
 
+    /// Each `(schema, instance, report without its prefix)`.
+    fn assert_reports<const N: usize>(cases: [(Value, Value, &str); N]) {
+        for (schema, instance, expected) in cases {
+            let text = report(schema.clone(), instance);
+            assert_eq!(
+                text,
+                format!("{INPUT_INVALID_PREFIX}{expected}"),
+                "schema {schema}"
+            );
+        }
+    }
+
     #[test]
     fn pointer_order_is_total() {
         // Index-like segments among others: numbers first, as numbers; the rest as text.
@@ -605,14 +617,7 @@ mod tests {
                 "/: Expected one of {\"a\":\"x\"}; /a: Expected string",
             ),
         ];
-        for (schema, instance, expected) in cases {
-            let text = report(schema.clone(), instance);
-            assert_eq!(
-                text,
-                format!("{INPUT_INVALID_PREFIX}{expected}"),
-                "schema {schema}"
-            );
-        }
+        assert_reports(cases);
     }
 
     #[test]
@@ -781,14 +786,7 @@ mod tests {
                 "/x: Unexpected property",
             ),
         ];
-        for (schema, instance, expected) in cases {
-            let text = report(schema.clone(), instance);
-            assert_eq!(
-                text,
-                format!("{INPUT_INVALID_PREFIX}{expected}"),
-                "schema {schema}"
-            );
-        }
+        assert_reports(cases);
     }
 
     #[test]
