@@ -21,6 +21,7 @@ pub(crate) struct Given<T> {
 }
 
 /// The parsed arguments of one `#[tool(...)]`.
+#[derive(Default)]
 pub(crate) struct Args {
     pub name: Option<Given<String>>,
     pub title: Option<Given<String>>,
@@ -33,8 +34,6 @@ pub(crate) struct Args {
     /// Known keys that an unknown key was probably meant to be (`saftey` -> `safety`): not
     /// reported missing again.
     pub suggested: Vec<&'static str>,
-    /// The span of the whole attribute, for what is missing.
-    pub span: Span,
 }
 
 impl Args {
@@ -75,17 +74,7 @@ fn parse_raw(input: ParseStream) -> syn::Result<Vec<RawArg>> {
 
 /// Parses the attribute's arguments; every mistake goes to `errors`.
 pub(crate) fn parse(tokens: TokenStream, errors: &mut Errors) -> Args {
-    let mut args = Args {
-        name: None,
-        title: None,
-        category: None,
-        safety: None,
-        mode: None,
-        manifest: None,
-        keys: Vec::new(),
-        suggested: Vec::new(),
-        span: Span::call_site(),
-    };
+    let mut args = Args::default();
     let raw = match parse_raw.parse2(tokens) {
         Ok(raw) => raw,
         Err(error) => {

@@ -1,6 +1,7 @@
 //! The rules that need both the attribute and the function: what a tool is, before any code is
 //! emitted.
 
+use proc_macro2::Span;
 use syn::ext::IdentExt;
 use syn::{Ident, Path};
 use tool_manifest::model::is_valid_tool_name;
@@ -172,7 +173,7 @@ fn check_code_first(args: &Args, tool: &ToolFn<'_>, errors: &mut Errors) -> Opti
     let name = tool_name(args, tool.ident(), errors);
     if !args.mentioned("safety") {
         errors.error(
-            args.span,
+            Span::call_site(),
             format!(
                 "tool `{name}` does not state its `safety`: add `safety = \"{}\"` ({}) \
                  or `safety = \"{}\"` ({})",
@@ -185,7 +186,7 @@ fn check_code_first(args: &Args, tool: &ToolFn<'_>, errors: &mut Errors) -> Opti
     }
     if !args.mentioned("mode") {
         errors.error(
-            args.span,
+            Span::call_site(),
             format!(
                 "tool `{name}` does not state its `mode`: add `mode = \"{}\"` (may run side by side \
                  with other calls) or `mode = \"{}\"` (runs alone, in order)",

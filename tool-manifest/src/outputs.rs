@@ -499,46 +499,6 @@ mod tests {
     }
 
     #[test]
-    fn write_changed_writes_only_what_differs_and_stale_agrees() {
-        let root = tempfile::tempdir().expect("temp dir");
-        let dirs = dirs(root.path());
-        let files = render(&[spec("a_tool")], &dirs).expect("fixture specs export");
-        let expected: Vec<StaleFile> = files
-            .keys()
-            .map(|p| StaleFile {
-                path: p.clone(),
-                staleness: Staleness::Missing,
-            })
-            .collect();
-        assert_eq!(stale(&files, &dirs).expect("stale"), expected);
-
-        let written = write_changed(&files).expect("write");
-        assert_eq!(written, files.keys().cloned().collect::<Vec<_>>());
-        assert_eq!(stale(&files, &dirs).expect("stale"), vec![]);
-        assert_eq!(
-            write_changed(&files).expect("write again"),
-            Vec::<PathBuf>::new()
-        );
-
-        let index = dirs.tools_index();
-        std::fs::write(&index, "edited by hand\n").expect("edit");
-        assert_eq!(
-            stale(&files, &dirs).expect("stale"),
-            vec![StaleFile {
-                path: index.clone(),
-                staleness: Staleness::Changed
-            }]
-        );
-        assert_eq!(write_changed(&files).expect("rewrite"), vec![index]);
-        let leftovers: Vec<_> = std::fs::read_dir(&dirs.out)
-            .expect("list")
-            .filter_map(Result::ok)
-            .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
-            .collect();
-        assert!(leftovers.is_empty(), "no temporary files left behind");
-    }
-
-    #[test]
     fn files_no_longer_produced_are_stale_and_removed() {
         let root = tempfile::tempdir().expect("temp dir");
         let dirs = dirs(root.path());

@@ -369,7 +369,7 @@ fn rewrite(map: &mut Map<String, Value>, ptr: &str, report: &mut Report) {
             && let Some(first) = kinds.first()
             && kinds.iter().all(|k| k == first)
         {
-            map.insert("type".to_owned(), Value::String((*first).to_owned()));
+            map.insert("type".to_owned(), json!(first));
         }
         if !kinds.iter().all(|k| *k == "string") {
             if let Some(value) = map.remove("enum")
@@ -378,16 +378,16 @@ fn rewrite(map: &mut Map<String, Value>, ptr: &str, report: &mut Report) {
                 append_notes(map, &[note]);
             }
         } else if !map.contains_key("type") {
-            map.insert("type".to_owned(), Value::String("string".to_owned()));
+            map.insert("type".to_owned(), json!("string"));
         }
     }
 
     // Every node needs a type: infer it where the keywords say it.
     if !map.contains_key("type") && !map.contains_key("anyOf") {
         if map.contains_key("properties") {
-            map.insert("type".to_owned(), Value::String("object".to_owned()));
+            map.insert("type".to_owned(), json!("object"));
         } else if map.contains_key("items") {
-            map.insert("type".to_owned(), Value::String("array".to_owned()));
+            map.insert("type".to_owned(), json!("array"));
         }
     }
 }
@@ -463,7 +463,7 @@ fn collapse_string_choices(map: &mut Map<String, Value>) {
         return;
     }
     map.remove("anyOf");
-    map.insert("type".to_owned(), Value::String("string".to_owned()));
+    map.insert("type".to_owned(), json!("string"));
     map.insert("enum".to_owned(), Value::Array(values));
     append_notes(map, &notes);
 }

@@ -320,9 +320,7 @@ pub(crate) fn split_type_union(node: &Map<String, Value>) -> Option<Map<String, 
             .get("enum")
             .is_none_or(|e| e.as_array().is_some_and(|v| v.contains(&Value::Null)))
     {
-        let mut null = Map::new();
-        null.insert("type".to_owned(), Value::String("null".to_owned()));
-        branches.push(Value::Object(null));
+        branches.push(serde_json::json!({"type": "null"}));
     }
     for (key, value) in node {
         let typed =
