@@ -4,7 +4,7 @@ use proc_macro2::{Span, TokenStream};
 use syn::ext::IdentExt;
 use syn::parse::{ParseStream, Parser};
 use syn::{Expr, ExprLit, ExprPath, Ident, Lit, LitStr, Path, Token};
-use tool_manifest::model::write_accepted;
+use tool_manifest::model::quoted_list;
 use tool_manifest::suggest::{self, Case};
 use tool_manifest::{Mode, Safety};
 
@@ -129,9 +129,7 @@ fn example(key: &str) -> String {
 }
 
 fn accepted_values(key: &str, accepted: &[&str]) -> String {
-    let mut out = String::new();
-    let _ = write_accepted(&mut out, accepted);
-    format!("`{key} = ...` with one of {out}")
+    format!("`{key} = ...` with one of {}", quoted_list(accepted))
 }
 
 fn unknown_key(word: &str) -> String {
@@ -194,9 +192,10 @@ where
     T::Err: std::fmt::Display,
 {
     let Some(lit) = lit_str(value) else {
-        let mut message = format!("expected `{key}` to be ");
-        let _ = write_accepted(&mut message, accepted);
-        message.push_str(" (a string literal)");
+        let message = format!(
+            "expected `{key}` to be {} (a string literal)",
+            quoted_list(accepted)
+        );
         errors.push(syn::Error::new_spanned(value, message));
         return None;
     };

@@ -51,27 +51,24 @@ pub struct UnknownValue {
 
 impl fmt::Display for UnknownValue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "expected `{}` to be ", self.what)?;
-        write_accepted(f, self.accepted)?;
-        write!(f, ", found {:?}", self.found)
+        let accepted = quoted_list(self.accepted);
+        write!(
+            f,
+            "expected `{}` to be {accepted}, found {:?}",
+            self.what, self.found
+        )
     }
 }
 
 impl std::error::Error for UnknownValue {}
 
-/// Writes `"a" or "b"` / `"a", "b" or "c"`.
-pub fn write_accepted(f: &mut impl fmt::Write, accepted: &[&str]) -> fmt::Result {
-    for (i, word) in accepted.iter().enumerate() {
-        if i > 0 {
-            f.write_str(if i + 1 == accepted.len() {
-                " or "
-            } else {
-                ", "
-            })?;
-        }
-        write!(f, "{word:?}")?;
+/// `"a" or "b"` / `"a", "b" or "c"`.
+pub fn quoted_list(words: &[&str]) -> String {
+    let quoted: Vec<String> = words.iter().map(|word| format!("{word:?}")).collect();
+    match quoted.split_last() {
+        Some((last, init)) if !init.is_empty() => format!("{} or {last}", init.join(", ")),
+        _ => quoted.concat(),
     }
-    Ok(())
 }
 
 macro_rules! word_enum {

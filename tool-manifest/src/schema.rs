@@ -326,7 +326,7 @@ fn parse_type(
     at: &str,
     issues: &mut Vec<SchemaIssue>,
 ) -> Option<Vec<Kind>> {
-    let accepted = quoted_list(TYPE_NAMES);
+    let accepted = crate::model::quoted_list(TYPE_NAMES);
     let Some(ty) = node.get("type") else {
         issues.push(SchemaIssue::new(
             at,
@@ -704,14 +704,6 @@ pub(crate) fn is_type_keyword(keyword: &str) -> bool {
     ]
     .iter()
     .any(|set| set.contains(&keyword))
-}
-
-/// `"a", "b" or "c"`.
-fn quoted_list(words: &[&str]) -> String {
-    let mut out = String::new();
-    // Writing to a String cannot fail.
-    let _ = crate::model::write_accepted(&mut out, words);
-    out
 }
 
 /// `` `a`, `b`, `c` ``.
