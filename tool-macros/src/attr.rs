@@ -4,7 +4,7 @@ use proc_macro2::{Span, TokenStream};
 use syn::ext::IdentExt;
 use syn::parse::{ParseStream, Parser};
 use syn::{Expr, ExprLit, ExprPath, Ident, Lit, LitStr, Path, Token};
-use tool_manifest::model::quoted_list;
+use tool_manifest::model::{backticked, quoted_list};
 use tool_manifest::suggest::{self, Case};
 use tool_manifest::{Mode, Safety};
 
@@ -137,8 +137,7 @@ fn unknown_key(word: &str) -> String {
     if let Some(close) = closest(word, KEYS) {
         message.push_str(&format!(", did you mean `{close}`?"));
     }
-    let keys: Vec<String> = KEYS.iter().map(|key| format!("`{key}`")).collect();
-    message.push_str(&format!(" expected one of {}", keys.join(", ")));
+    message.push_str(&format!(" expected one of {}", backticked(KEYS)));
     message
 }
 

@@ -52,7 +52,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::{Map, Value};
 
 use crate::dialect::join;
-use crate::model::{ToolSpec, is_valid_tool_name};
+use crate::model::{ToolSpec, backticked, is_valid_tool_name};
 use crate::schema::{
     ANNOTATIONS, Kind, ROOT_OBJECT_KEYWORDS, TYPE_NAMES, display_pointer, is_type_keyword,
 };
@@ -284,17 +284,13 @@ impl<'a> TypeGen<'a> {
                 ));
             };
             let parsed = Kind::parse(word).ok_or_else(|| {
-                let accepted: Vec<String> = TYPE_NAMES
-                    .iter()
-                    .chain(&["null"])
-                    .map(|w| format!("`{w}`"))
-                    .collect();
+                let accepted = backticked(TYPE_NAMES.iter().chain(&["null"]));
                 self.error(
                     &join(pointer, "type"),
                     format!(
                         "unknown type `{}`, expected one of {}",
                         short(word),
-                        accepted.join(", ")
+                        accepted
                     ),
                 )
             })?;
@@ -693,15 +689,15 @@ impl<'a> TypeGen<'a> {
                 )
             })?;
             if !properties.contains_key(name) {
-                let mut known: Vec<String> = properties.keys().map(|k| format!("`{k}`")).collect();
-                if known.is_empty() {
-                    known.push("none".to_owned());
-                }
+                let known = if properties.is_empty() {
+                    "none".to_owned()
+                } else {
+                    backticked(properties.keys())
+                };
                 return Err(self.error(
                     &item_pointer,
                     format!(
-                        "`required` names `{name}`, which is not in `properties` (declared: {})",
-                        known.join(", ")
+                        "`required` names `{name}`, which is not in `properties` (declared: {known})"
                     ),
                 ));
             }

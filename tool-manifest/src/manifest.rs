@@ -504,7 +504,7 @@ impl Parser<'_> {
                 "unknown key `{}`{}, expected one of {}",
                 truncate(word, QUOTE_LIMIT),
                 section.context,
-                schema::backticked(allowed)
+                model::backticked(allowed)
             );
             if let Some(close) = closest(word, allowed) {
                 message.push_str(&format!("; did you mean `{close}`?"));
@@ -791,7 +791,7 @@ impl Parser<'_> {
                 offset,
                 format!(
                     "error code `{shown}` is reserved by the runtime, expected a code of the tool's own (the reserved codes are {})",
-                    schema::backticked(RESERVED_CODES)
+                    model::backticked(RESERVED_CODES)
                 ),
             );
         }

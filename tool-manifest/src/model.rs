@@ -62,6 +62,15 @@ impl fmt::Display for UnknownValue {
 
 impl std::error::Error for UnknownValue {}
 
+/// `` `a`, `b`, `c` ``.
+pub fn backticked<S: AsRef<str>>(words: impl IntoIterator<Item = S>) -> String {
+    let words: Vec<String> = words
+        .into_iter()
+        .map(|word| format!("`{}`", word.as_ref()))
+        .collect();
+    words.join(", ")
+}
+
 /// `"a" or "b"` / `"a", "b" or "c"`.
 pub fn quoted_list(words: &[&str]) -> String {
     let quoted: Vec<String> = words.iter().map(|word| format!("{word:?}")).collect();

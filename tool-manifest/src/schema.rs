@@ -11,6 +11,7 @@
 use serde_json::{Map, Value};
 
 use crate::dialect::join;
+use crate::model::backticked;
 use crate::suggest::{self, Case};
 
 pub use crate::dialect::DRAFT_2020_12;
@@ -704,15 +705,6 @@ pub(crate) fn is_type_keyword(keyword: &str) -> bool {
     ]
     .iter()
     .any(|set| set.contains(&keyword))
-}
-
-/// `` `a`, `b`, `c` ``.
-pub(crate) fn backticked(words: &[&str]) -> String {
-    words
-        .iter()
-        .map(|w| format!("`{w}`"))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 pub(crate) fn article(word: &str) -> &'static str {

@@ -111,14 +111,12 @@ pub struct UnknownDialect(pub String);
 
 impl fmt::Display for UnknownDialect {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown dialect `{}`, expected one of ", self.0)?;
-        for (i, name) in Dialect::ACCEPTED.iter().enumerate() {
-            if i > 0 {
-                f.write_str(", ")?;
-            }
-            write!(f, "`{name}`")?;
-        }
-        Ok(())
+        let accepted = crate::model::backticked(Dialect::ACCEPTED);
+        write!(
+            f,
+            "unknown dialect `{}`, expected one of {accepted}",
+            self.0
+        )
     }
 }
 

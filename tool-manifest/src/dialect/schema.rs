@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 use serde_json::{Map, Value};
 
 use super::Report;
+use crate::model::backticked;
 
 /// The dialect every schema is written in.
 pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
@@ -433,14 +434,11 @@ pub(crate) fn describe_keyword(key: &str, value: &Value) -> Option<String> {
         }
         "deprecated" if value == &Value::Bool(true) => "deprecated".to_owned(),
         "dependentRequired" => each(&|name, needs| {
-            let needs: Vec<String> = needs
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_str)
-                .map(|s| format!("`{s}`"))
-                .collect();
-            format!("`{name}` requires {}", needs.join(", "))
+            let needs = needs.as_array().into_iter().flatten();
+            format!(
+                "`{name}` requires {}",
+                backticked(needs.filter_map(Value::as_str))
+            )
         }),
         "dependentSchemas" => {
             each(&|name, schema| format!("with `{name}` it also matches {}", compact(schema)))
@@ -605,12 +603,7 @@ pub(crate) fn check_name(
 
 /// What follows `key` in `map`, for messages: `` `a`, `b` ``.
 pub(crate) fn siblings(map: &Map<String, Value>, key: &str) -> String {
-    let others: Vec<String> = map
-        .keys()
-        .filter(|k| *k != key)
-        .map(|k| format!("`{k}`"))
-        .collect();
-    others.join(", ")
+    backticked(map.keys().filter(|k| *k != key))
 }
 
 /// Checks the root of an input schema: `type: "object"`.
