@@ -366,37 +366,28 @@ fn close_object(map: &mut Map<String, Value>, ptr: &str, is_root: bool, ctx: &mu
 
 /// Does this schema already accept `null`?
 fn is_nullable(map: &Map<String, Value>, root: &Value, depth: usize) -> bool {
-    if super::has_type(map, "null") {
-        return true;
-    }
-    if map.get("const") == Some(&Value::Null) {
-        return true;
-    }
-    if map
+    let nullable = |schema: &Value| {
+        schema
+            .as_object()
+            .is_some_and(|s| is_nullable(s, root, depth + 1))
+    };
+    let in_enum = map
         .get("enum")
         .and_then(Value::as_array)
-        .is_some_and(|e| e.contains(&Value::Null))
-        && !map.contains_key("type")
-    {
-        return true;
-    }
-    for key in ["anyOf", "oneOf"] {
-        if let Some(Value::Array(branches)) = map.get(key)
-            && branches.iter().any(|b| {
-                b.as_object()
-                    .is_some_and(|b| is_nullable(b, root, depth + 1))
-            })
-        {
-            return true;
-        }
-    }
-    if depth < 8
-        && let Some(reference) = map.get("$ref").and_then(Value::as_str)
-        && let Some(Value::Object(target)) = resolve_local(root, reference)
-    {
-        return is_nullable(target, root, depth + 1);
-    }
-    false
+        .is_some_and(|e| e.contains(&Value::Null));
+    let in_branch = ["anyOf", "oneOf"].iter().any(|key| {
+        let branches = map.get(*key).and_then(Value::as_array);
+        branches.is_some_and(|branches| branches.iter().any(nullable))
+    });
+    let referenced = map.get("$ref").and_then(Value::as_str);
+    super::has_type(map, "null")
+        || map.get("const") == Some(&Value::Null)
+        || (in_enum && !map.contains_key("type"))
+        || in_branch
+        || (depth < 8
+            && referenced
+                .and_then(|r| resolve_local(root, r))
+                .is_some_and(nullable))
 }
 
 /// Makes a converted property schema accept `null`.
@@ -426,14 +417,8 @@ fn make_nullable(child: &mut Value) {
         return;
     }
     match map.get_mut("type") {
-        Some(Value::String(t)) => {
-            let t = std::mem::take(t);
-            map.insert(
-                "type".to_owned(),
-                Value::Array(vec![Value::String(t), Value::String("null".to_owned())]),
-            );
-        }
-        Some(Value::Array(list)) => list.push(Value::String("null".to_owned())),
+        Some(t @ Value::String(_)) => *t = json!([t.take(), "null"]),
+        Some(Value::Array(list)) => list.push(json!("null")),
         _ => {}
     }
     if let Some(Value::Array(values)) = map.get_mut("enum") {
