@@ -1176,21 +1176,6 @@ input = { pane_id = "main", anchors = [{ time = 1, price = 2.5 }], width = 2 }
     }
 
     #[test]
-    fn the_canonical_schema_has_sorted_keys_and_no_dialect() {
-        let text = VALID.replace(
-            "[input]\ntype = \"object\"",
-            "[input]\n\"$schema\" = \"https://json-schema.org/draft/2020-12/schema\"\ntype = \"object\"",
-        );
-        let spec = parse_ok(&text);
-        let canonical = serde_json::to_string(&spec.input_schema).expect("serialize");
-        assert!(
-            canonical.starts_with(r#"{"additionalProperties":false,"properties":{"anchors""#),
-            "{canonical}"
-        );
-        assert!(!canonical.contains("$schema"));
-    }
-
-    #[test]
     fn errors_and_examples_are_optional() {
         let text = "name = \"drawing_create\"\ntitle = \"t\"\ndescription = \"d\"\nsafety = \"read-only\"\nmode = \"parallel\"\n[input]\ntype = \"object\"\n";
         let spec = parse_ok(text);

@@ -16,7 +16,7 @@ use super::{
     Notes, Report, Rule, append_notes, describe_keyword, inline_ref, join, json_type, merge_into,
     rename_one_of, split_type_union, types_of, walk,
 };
-use crate::model::ToolSpec;
+use crate::model::{ToolSpec, backticked};
 
 /// The rules of Gemini function declarations, one entry each.
 pub const RULES: &[Rule] = &[
@@ -557,27 +557,25 @@ pub(crate) fn check(definition: &Value, report: &mut Report) {
         }
         let the_type = match map.get("type") {
             Some(Value::String(t)) if TYPES.contains(&t.as_str()) => t.as_str(),
-            Some(Value::Array(_)) => {
-                report.push(
-                    &join(ptr, "type"),
-                    "gemini.nullable",
-                    "`type` must be one name; use `nullable: true` for null",
-                );
-                return;
-            }
-            Some(other) => {
-                report.push(
-                    &join(ptr, "type"),
-                    "gemini.typed",
-                    format!(
-                        "`type` {} is not one of `STRING`, `NUMBER`, `INTEGER`, `BOOLEAN`, `ARRAY`, `OBJECT`",
-                        super::compact(other)
+            found => {
+                let (at, rule, message) = match found {
+                    Some(Value::Array(_)) => (
+                        join(ptr, "type"),
+                        "gemini.nullable",
+                        "`type` must be one name; use `nullable: true` for null".to_owned(),
                     ),
-                );
-                return;
-            }
-            None => {
-                report.push(ptr, "gemini.typed", "the schema has no `type`");
+                    Some(other) => (
+                        join(ptr, "type"),
+                        "gemini.typed",
+                        format!("`type` {other} is not one of {}", backticked(TYPES)),
+                    ),
+                    None => (
+                        ptr.to_owned(),
+                        "gemini.typed",
+                        "the schema has no `type`".to_owned(),
+                    ),
+                };
+                report.push(&at, rule, message);
                 return;
             }
         };
