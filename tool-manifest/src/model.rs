@@ -529,7 +529,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn safety_round_trips_through_its_one_spelling() {
+    fn safety_and_mode_round_trip_through_their_one_spelling() {
         for safety in Safety::ALL {
             assert_eq!(safety.as_str().parse::<Safety>(), Ok(*safety));
             let json = serde_json::to_string(safety).expect("serialize");
@@ -539,10 +539,6 @@ mod tests {
                 *safety
             );
         }
-    }
-
-    #[test]
-    fn mode_round_trips_through_its_one_spelling() {
         for mode in Mode::ALL {
             assert_eq!(mode.as_str().parse::<Mode>(), Ok(*mode));
         }

@@ -226,17 +226,11 @@ mod tests {
     }
 
     #[test]
-    fn the_bounds_are_inclusive() {
+    fn the_size_bound_is_inclusive() {
         let limits = Limits {
-            max_depth: 2,
             max_argument_bytes: 12,
             ..Limits::default()
         };
-        assert_eq!(limits.check_arguments(&json!({"a": [1]})), Ok(()));
-        assert_eq!(
-            limits.check_arguments(&json!({"a": [[1]]})),
-            Err(LimitExceeded::Depth { limit: 2 })
-        );
         assert_eq!(
             limits.check_arguments(&json!({"key": "hello", "n": null})),
             Ok(())
@@ -311,16 +305,14 @@ mod tests {
         let found = measure(&value, 1_000_000, usize::MAX);
         assert_eq!(found.depth, 200_000);
         assert_eq!(found.values, 200_001);
-        for max_depth in [64, 100_000] {
-            let limits = Limits {
-                max_depth,
-                ..Limits::default()
-            };
-            assert_eq!(
-                limits.check_arguments(&value),
-                Err(LimitExceeded::Depth { limit: max_depth })
-            );
-        }
+        let limits = Limits {
+            max_depth: 100_000,
+            ..Limits::default()
+        };
+        assert_eq!(
+            limits.check_arguments(&value),
+            Err(LimitExceeded::Depth { limit: 100_000 })
+        );
         drop_iteratively(value);
     }
 
