@@ -269,25 +269,6 @@ mod tests {
     }
 
     #[test]
-    fn good_arguments_parse() {
-        let mut errors = Errors::default();
-        let args = parse(
-            quote::quote!(
-                safety = "destructive",
-                mode = "sequential",
-                name = "x",
-                title = "X"
-            ),
-            &mut errors,
-        );
-        assert!(errors.messages().is_empty());
-        assert_eq!(args.safety.map(|s| s.value), Some(Safety::Destructive));
-        assert_eq!(args.mode.map(|m| m.value), Some(Mode::Sequential));
-        assert_eq!(args.name.map(|n| n.value).as_deref(), Some("x"));
-        assert_eq!(args.title.map(|n| n.value).as_deref(), Some("X"));
-    }
-
-    #[test]
     fn a_key_without_value_says_how_to_write_it() {
         assert_eq!(
             errors_of(quote::quote!(safety)),

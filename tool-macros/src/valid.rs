@@ -246,23 +246,6 @@ mod tests {
     }
 
     #[test]
-    fn a_complete_code_first_tool_passes() {
-        let item: ItemFn = parse_quote! {
-            /// Lists.
-            fn panes_list(chart: &Chart, input: Args) -> Result<(), ToolError> {}
-        };
-        let mut errors = Errors::default();
-        let args = crate::attr::parse(quote!(safety = "read-only", mode = "parallel"), &mut errors);
-        let function = ToolFn::from_item(&item, &mut errors);
-        let Some(Tool::CodeFirst(tool)) = check(&args, &function, &mut errors) else {
-            panic!("a code-first tool: {:?}", errors.messages());
-        };
-        assert_eq!(tool.name, "panes_list");
-        assert_eq!(tool.title, "Panes list");
-        assert_eq!(tool.description, "Lists.");
-    }
-
-    #[test]
     fn invalid_names_say_what_a_name_is() {
         let item: ItemFn = parse_quote! {
             /// Searches.

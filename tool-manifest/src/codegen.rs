@@ -972,20 +972,6 @@ mod tests {
     }
 
     #[test]
-    fn modules_are_named_after_their_tools() {
-        assert_eq!(module_name("panes_list"), Ok("panes_list".to_owned()));
-        assert_eq!(module_name("match"), Ok("r#match".to_owned()));
-        // Not even raw identifiers: a leading `_`, which no tool name has.
-        for (tool, module) in [("self", "_self"), ("super", "_super"), ("crate", "_crate")] {
-            assert_eq!(module_name(tool), Ok(module.to_owned()));
-            assert!(!is_valid_tool_name(module));
-        }
-        assert_eq!(module_name("self_"), Ok("self_".to_owned()));
-        let error = module_name("Panes").expect_err("not a tool name");
-        assert!(error.message.contains("not a valid tool name"), "{error}");
-    }
-
-    #[test]
     fn fields_that_are_not_identifiers_are_renamed() {
         let properties = ["paneId", "pane_id", "kind", "type", "self", "1m", "", "a b"];
         let idents = field_idents(properties.iter().copied());

@@ -114,10 +114,4 @@ mod tests {
         // byte offset of `=` on line 2: "bé " is 4 bytes, 3 characters
         assert_eq!(Diagnostic::line_col(text, 10), (2, 4));
     }
-
-    #[test]
-    fn display_is_file_line_col() {
-        let d = Diagnostic::at("tools/x.toml", 3, 1, "unknown key `saftey`");
-        assert_eq!(d.to_string(), "tools/x.toml:3:1: unknown key `saftey`");
-    }
 }
