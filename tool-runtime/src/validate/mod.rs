@@ -176,7 +176,7 @@ pub struct FieldError {
 impl FieldError {
     /// Report order: by pointer (array indices compared as numbers, before the other keys at
     /// their level), then by message.
-    pub fn cmp_for_report(&self, other: &Self) -> Ordering {
+    fn cmp_for_report(&self, other: &Self) -> Ordering {
         compare_pointers(&self.pointer, &other.pointer)
             .then_with(|| self.message.cmp(&other.message))
     }
