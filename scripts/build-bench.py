@@ -166,19 +166,15 @@ fn schema_of<T: JsonSchema>() -> Value {
         out.append(f"/// Tool number {i}.\n" + tool_fn(i))
         out.append(
             f"""
-static META_{i}: ToolMeta = ToolMeta {{
-    name: "tool_{i}",
-    title: "Tool {i}",
-    description: "Tool number {i}.",
-    safety: Safety::ReadOnly,
-    mode: Mode::Parallel,
-    category: None,
-    input_schema: StaticSchema::Derived(schema_of::<Args{i}>),
-    output_schema: None,
-    errors: &[],
-    examples: &[],
-    source: concat!(module_path!(), "::tool_{i}"),
-}};
+static META_{i}: ToolMeta = ToolMeta::new(
+    "tool_{i}",
+    Safety::ReadOnly,
+    Mode::Parallel,
+    StaticSchema::Derived(schema_of::<Args{i}>),
+)
+.title("Tool {i}")
+.description("Tool number {i}.")
+.source(concat!(module_path!(), "::tool_{i}"));
 
 fn adapter_{i}<'a>(chart: &'a Chart, args: &'a Value) -> BoxFuture<'a, CallResult> {{
     let result = Args{i}::deserialize(args)

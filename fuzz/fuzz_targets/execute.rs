@@ -13,7 +13,6 @@ use agent_tools_fuzz::{reference, value};
 use arbitrary::Unstructured;
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
-use tool_runtime::limits::measure;
 use tool_runtime::{RunPolicy, ToolResult};
 
 fn runtime() -> &'static tokio::runtime::Runtime {
@@ -50,8 +49,7 @@ fuzz_target!(|data: &[u8]| {
         tool.name,
         &arguments,
     ));
-    let found = measure(&arguments, limits.max_depth, limits.max_argument_bytes);
-    let bounded = found.depth <= limits.max_depth && found.bytes <= limits.max_argument_bytes;
+    let bounded = limits.check_arguments(&arguments).is_ok();
     let valid = bounded && tool.validator.is_valid(&arguments);
     match &result {
         ToolResult::Success { data, .. } => {

@@ -80,19 +80,17 @@ pub fn reference() -> &'static ReferenceSet {
             let text = |key: &str| tool[key].as_str().expect("a string field");
             let schema = &tool["inputSchema"];
             collect_words(schema, &mut words);
-            let meta: &'static ToolMeta = Box::leak(Box::new(ToolMeta {
-                name: leak(text("name")),
-                title: leak(text("title")),
-                description: leak(text("description")),
-                safety: text("safety").parse().expect("a safety"),
-                mode: text("mode").parse().expect("a mode"),
-                category: None,
-                input_schema: StaticSchema::Json(leak(&schema.to_string())),
-                output_schema: None,
-                errors: &[],
-                examples: &[],
-                source: "generated/tools.json",
-            }));
+            let meta: &'static ToolMeta = Box::leak(Box::new(
+                ToolMeta::new(
+                    leak(text("name")),
+                    text("safety").parse().expect("a safety"),
+                    text("mode").parse().expect("a mode"),
+                    StaticSchema::Json(leak(&schema.to_string())),
+                )
+                .title(leak(text("title")))
+                .description(leak(text("description")))
+                .source("generated/tools.json"),
+            ));
             builder = builder.tool(ToolDef {
                 meta,
                 handler: Handler::Shared(answer),

@@ -4,7 +4,7 @@ use proc_macro2::{Span, TokenStream};
 use syn::ext::IdentExt;
 use syn::parse::{ParseStream, Parser};
 use syn::{Expr, ExprLit, ExprPath, Ident, Lit, LitStr, Path, Token};
-use tool_manifest::model::write_accepted;
+use tool_manifest::model::{backticked, quoted_list};
 use tool_manifest::suggest::{self, Case};
 use tool_manifest::{Mode, Safety};
 
@@ -21,6 +21,7 @@ pub(crate) struct Given<T> {
 }
 
 /// The parsed arguments of one `#[tool(...)]`.
+#[derive(Default)]
 pub(crate) struct Args {
     pub name: Option<Given<String>>,
     pub title: Option<Given<String>>,
@@ -33,8 +34,6 @@ pub(crate) struct Args {
     /// Known keys that an unknown key was probably meant to be (`saftey` -> `safety`): not
     /// reported missing again.
     pub suggested: Vec<&'static str>,
-    /// The span of the whole attribute, for what is missing.
-    pub span: Span,
 }
 
 impl Args {
@@ -75,17 +74,7 @@ fn parse_raw(input: ParseStream) -> syn::Result<Vec<RawArg>> {
 
 /// Parses the attribute's arguments; every mistake goes to `errors`.
 pub(crate) fn parse(tokens: TokenStream, errors: &mut Errors) -> Args {
-    let mut args = Args {
-        name: None,
-        title: None,
-        category: None,
-        safety: None,
-        mode: None,
-        manifest: None,
-        keys: Vec::new(),
-        suggested: Vec::new(),
-        span: Span::call_site(),
-    };
+    let mut args = Args::default();
     let raw = match parse_raw.parse2(tokens) {
         Ok(raw) => raw,
         Err(error) => {
@@ -140,9 +129,7 @@ fn example(key: &str) -> String {
 }
 
 fn accepted_values(key: &str, accepted: &[&str]) -> String {
-    let mut out = String::new();
-    let _ = write_accepted(&mut out, accepted);
-    format!("`{key} = ...` with one of {out}")
+    format!("`{key} = ...` with one of {}", quoted_list(accepted))
 }
 
 fn unknown_key(word: &str) -> String {
@@ -150,13 +137,7 @@ fn unknown_key(word: &str) -> String {
     if let Some(close) = closest(word, KEYS) {
         message.push_str(&format!(", did you mean `{close}`?"));
     }
-    message.push_str(" expected one of ");
-    for (i, key) in KEYS.iter().enumerate() {
-        if i > 0 {
-            message.push_str(", ");
-        }
-        message.push_str(&format!("`{key}`"));
-    }
+    message.push_str(&format!(" expected one of {}", backticked(KEYS)));
     message
 }
 
@@ -210,9 +191,10 @@ where
     T::Err: std::fmt::Display,
 {
     let Some(lit) = lit_str(value) else {
-        let mut message = format!("expected `{key}` to be ");
-        let _ = write_accepted(&mut message, accepted);
-        message.push_str(" (a string literal)");
+        let message = format!(
+            "expected `{key}` to be {} (a string literal)",
+            quoted_list(accepted)
+        );
         errors.push(syn::Error::new_spanned(value, message));
         return None;
     };
@@ -284,25 +266,6 @@ mod tests {
                 "expected `title` to be a string literal: `title = \"...\"`",
             ]
         );
-    }
-
-    #[test]
-    fn good_arguments_parse() {
-        let mut errors = Errors::default();
-        let args = parse(
-            quote::quote!(
-                safety = "destructive",
-                mode = "sequential",
-                name = "x",
-                title = "X"
-            ),
-            &mut errors,
-        );
-        assert!(errors.messages().is_empty());
-        assert_eq!(args.safety.map(|s| s.value), Some(Safety::Destructive));
-        assert_eq!(args.mode.map(|m| m.value), Some(Mode::Sequential));
-        assert_eq!(args.name.map(|n| n.value).as_deref(), Some("x"));
-        assert_eq!(args.title.map(|n| n.value).as_deref(), Some("X"));
     }
 
     #[test]

@@ -37,9 +37,9 @@ pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     let parsed = match syn::parse2::<Item>(item.clone()) {
         Ok(Item::Fn(function)) => function,
         Ok(other) => {
-            let found = item_kind(&other);
+            let (found, keyword) = item_kind(&other);
             let error = syn::Error::new(
-                item_keyword_span(&other),
+                keyword,
                 format!(
                     "`#[tool]` applies to a free function (`fn` or `async fn`), found {found}: \
                      write the tool as a function taking its input (and optionally `&C` or `&mut C`)"
@@ -156,54 +156,27 @@ fn with_errors(item: TokenStream, error: syn::Error) -> TokenStream {
     quote! { #item #errors }
 }
 
-fn item_kind(item: &Item) -> &'static str {
+/// What an item that is not a function is, and the span of its keyword (where the error points).
+fn item_kind(item: &Item) -> (&'static str, Span) {
     match item {
-        Item::Struct(_) => "a struct",
-        Item::Enum(_) => "an enum",
-        Item::Union(_) => "a union",
-        Item::Trait(_) => "a trait",
-        Item::Impl(_) => "an impl block",
-        Item::Mod(_) => "a module",
-        Item::Const(_) => "a const",
-        Item::Static(_) => "a static",
-        Item::Type(_) => "a type alias",
-        Item::Use(_) => "a use declaration",
-        Item::Macro(_) => "a macro",
-        _ => "an item that is not a function",
-    }
-}
-
-fn item_keyword_span(item: &Item) -> Span {
-    match item {
-        Item::Struct(s) => s.struct_token.span,
-        Item::Enum(e) => e.enum_token.span,
-        Item::Trait(t) => t.trait_token.span,
-        Item::Impl(i) => i.impl_token.span,
-        Item::Mod(m) => m.mod_token.span,
-        Item::Const(c) => c.const_token.span,
-        Item::Static(s) => s.static_token.span,
-        Item::Type(t) => t.type_token.span,
-        other => other.span(),
+        Item::Struct(s) => ("a struct", s.struct_token.span),
+        Item::Enum(e) => ("an enum", e.enum_token.span),
+        Item::Union(_) => ("a union", item.span()),
+        Item::Trait(t) => ("a trait", t.trait_token.span),
+        Item::Impl(i) => ("an impl block", i.impl_token.span),
+        Item::Mod(m) => ("a module", m.mod_token.span),
+        Item::Const(c) => ("a const", c.const_token.span),
+        Item::Static(s) => ("a static", s.static_token.span),
+        Item::Type(t) => ("a type alias", t.type_token.span),
+        Item::Use(_) => ("a use declaration", item.span()),
+        Item::Macro(_) => ("a macro", item.span()),
+        _ => ("an item that is not a function", item.span()),
     }
 }
 
 /// The hidden function holding a tool's definition: `__tool_def_<fn name>`.
 pub(crate) fn def_ident(ident: &syn::Ident) -> syn::Ident {
     format_ident!("__tool_def_{}", ident.unraw(), span = ident.span())
-}
-
-fn safety_tokens(safety: Safety, at: Span) -> TokenStream {
-    match safety {
-        Safety::ReadOnly => quote_spanned!(at=> ::tool_runtime::Safety::ReadOnly),
-        Safety::Destructive => quote_spanned!(at=> ::tool_runtime::Safety::Destructive),
-    }
-}
-
-fn mode_tokens(mode: Mode, at: Span) -> TokenStream {
-    match mode {
-        Mode::Parallel => quote_spanned!(at=> ::tool_runtime::Mode::Parallel),
-        Mode::Sequential => quote_spanned!(at=> ::tool_runtime::Mode::Sequential),
-    }
 }
 
 /// The hidden definition function of a checked tool.
@@ -375,31 +348,26 @@ fn code_first_meta(tool: &CodeFirst, ident: &syn::Ident, spans: Spans) -> TokenS
     } = tool;
     let at = spans.at;
     let semi = spans.semi();
-    let safety = safety_tokens(*safety, at);
-    let mode = mode_tokens(*mode, at);
-    let category = match category {
-        Some(category) => {
-            let category = string(category, at);
-            quote_spanned!(at=> ::core::option::Option::Some(#category))
-        }
-        None => quote_spanned!(at=> ::core::option::Option::None),
-    };
+    // The variants' names, as their `Debug` writes them.
+    let safety = syn::Ident::new(&format!("{safety:?}"), at);
+    let mode = syn::Ident::new(&format!("{mode:?}"), at);
+    let category = category.as_ref().map(|category| {
+        let category = string(category, at);
+        quote_spanned!(at=> .category(#category))
+    });
     let [name, title, description] = [name, title, description].map(|text| string(text, at));
     let item = string(&format!("::{}", ident.unraw()), at);
     quote_spanned! {at=>
-        static __META: ::tool_runtime::ToolMeta = ::tool_runtime::ToolMeta {
-            name: #name,
-            title: #title,
-            description: #description,
-            safety: #safety,
-            mode: #mode,
-            category: #category,
-            input_schema: ::tool_runtime::StaticSchema::Derived(__INPUT.schema),
-            output_schema: ::core::option::Option::None,
-            errors: &[],
-            examples: &[],
-            source: ::core::concat!(::core::module_path!(), #item),
-        } #semi
+        static __META: ::tool_runtime::ToolMeta = ::tool_runtime::ToolMeta::new(
+            #name,
+            ::tool_runtime::Safety::#safety,
+            ::tool_runtime::Mode::#mode,
+            ::tool_runtime::StaticSchema::Derived(__INPUT.schema),
+        )
+        .title(#title)
+        .description(#description)
+        #category
+        .source(::core::concat!(::core::module_path!(), #item)) #semi
     }
 }
 

@@ -128,26 +128,19 @@ mod tools {
             }
         }
 
-        pub static META: ::tool_runtime::ToolMeta = ::tool_runtime::ToolMeta {
-            name: "drawing_create",
-            title: "Create a drawing",
-            description: "Draws on a pane.",
-            safety: ::tool_runtime::Safety::Destructive,
-            mode: ::tool_runtime::Mode::Sequential,
-            category: Some("drawings"),
-            input_schema: ::tool_runtime::StaticSchema::Json(
+        pub static META: ::tool_runtime::ToolMeta = ::tool_runtime::ToolMeta::new(
+    "drawing_create",
+    ::tool_runtime::Safety::Destructive,
+    ::tool_runtime::Mode::Sequential,
+    ::tool_runtime::StaticSchema::Json(
                 r#"{"additionalProperties":false,"properties":{"pane_id":{"type":"string"}},"required":["pane_id"],"type":"object"}"#,
             ),
-            output_schema: None,
-            errors: &[::tool_runtime::ErrorMeta {
-                code: "PANE_NOT_FOUND",
-                message: "The pane does not exist.",
-                retryable: true,
-                recommended_action: "List the panes and use one of their IDs.",
-            }],
-            examples: &[],
-            source: "tools/drawing_create.toml",
-        };
+)
+.title("Create a drawing")
+.description("Draws on a pane.")
+.category("drawings")
+.errors(&[::tool_runtime::ErrorMeta::new("PANE_NOT_FOUND", "The pane does not exist.", true, "List the panes and use one of their IDs.")])
+.source("tools/drawing_create.toml");
     }
 
     pub mod drawings_list {
@@ -171,19 +164,16 @@ mod tools {
             }
         }
 
-        pub static META: ::tool_runtime::ToolMeta = ::tool_runtime::ToolMeta {
-            name: "drawings_list",
-            title: "List drawings",
-            description: "Lists the drawings.",
-            safety: ::tool_runtime::Safety::ReadOnly,
-            mode: ::tool_runtime::Mode::Parallel,
-            category: Some("drawings"),
-            input_schema: ::tool_runtime::StaticSchema::Json(r#"{"type":"object"}"#),
-            output_schema: None,
-            errors: &[],
-            examples: &[],
-            source: "tools/drawings_list.toml",
-        };
+        pub static META: ::tool_runtime::ToolMeta = ::tool_runtime::ToolMeta::new(
+            "drawings_list",
+            ::tool_runtime::Safety::ReadOnly,
+            ::tool_runtime::Mode::Parallel,
+            ::tool_runtime::StaticSchema::Json(r#"{"type":"object"}"#),
+        )
+        .title("List drawings")
+        .description("Lists the drawings.")
+        .category("drawings")
+        .source("tools/drawings_list.toml");
     }
 }
 

@@ -23,6 +23,7 @@
 // The examples are build scripts: their `fn main` is the point.
 #![allow(clippy::needless_doctest_main)]
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::io;
 use std::path::{Component, Path, PathBuf};
@@ -30,6 +31,7 @@ use std::path::{Component, Path, PathBuf};
 use crate::codegen::{self, CodegenError};
 use crate::diagnostic::Diagnostics;
 use crate::manifest;
+use crate::outputs;
 
 /// Generates the Rust code of a directory of manifests into `OUT_DIR`.
 ///
@@ -146,7 +148,7 @@ impl Builder {
 
         if self.emit_rerun_if_changed {
             println!("cargo:rerun-if-changed={}", dir.display());
-            for file in toml_files(&dir) {
+            for (file, _) in manifest::manifest_files(&dir).unwrap_or_default() {
                 println!("cargo:rerun-if-changed={}", file.display());
             }
         }
@@ -173,9 +175,13 @@ impl Builder {
             code
         };
         let out = out_dir.join(&self.out_file);
-        write_if_changed(&out, &code).map_err(|source| BuildError::Io {
-            path: out.clone(),
-            source,
+        // Written only when it changed, so that its modification time (and what depends on it)
+        // stays put.
+        outputs::write_changed(&BTreeMap::from([(out.clone(), code)])).map_err(|e| {
+            BuildError::Io {
+                path: e.path,
+                source: e.source,
+            }
         })?;
         Ok(out)
     }
@@ -205,46 +211,10 @@ fn prettyplease_layout(code: &str) -> String {
     }
 }
 
-/// Writes `contents` to `path` unless the file already holds exactly these bytes, so that its
-/// modification time (and everything that depends on it) stays put. Creates missing parent
-/// directories. Returns whether the file was written.
-///
-/// # Errors
-/// When the file cannot be read or written.
-pub fn write_if_changed(path: &Path, contents: &str) -> io::Result<bool> {
-    match std::fs::read(path) {
-        Ok(existing) if existing == contents.as_bytes() => return Ok(false),
-        Ok(_) => {}
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-        Err(e) => return Err(e),
-    }
-    if let Some(parent) = path.parent()
-        && !parent.as_os_str().is_empty()
-    {
-        std::fs::create_dir_all(parent)?;
-    }
-    std::fs::write(path, contents)?;
-    Ok(true)
-}
-
 fn env_dir(var: &'static str, setter: &'static str) -> Result<PathBuf, BuildError> {
     std::env::var_os(var)
         .map(PathBuf::from)
         .ok_or(BuildError::Env { var, setter })
-}
-
-/// The `*.toml` files of `dir`, sorted; empty when it cannot be read (the loader reports that).
-fn toml_files(dir: &Path) -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut files: Vec<PathBuf> = entries
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-        .collect();
-    files.sort();
-    files
 }
 
 /// `dir` relative to `crate_dir` with `/` separators; the configured path when `dir` lies
@@ -268,12 +238,19 @@ fn relative_to(dir: &Path, crate_dir: &Path, configured: &Path) -> String {
 
 /// Why [`Builder::compile`] failed. `Debug` prints the same text as `Display`, so a build
 /// script's `main` returning this error (`?`) shows every diagnostic readably.
+#[derive(thiserror::Error)]
+#[non_exhaustive]
 pub enum BuildError {
     /// The manifests have mistakes; every one is listed at its `file:line:col`.
-    Manifests(Diagnostics),
+    #[error("the tool manifests have mistakes:\n{0}")]
+    Manifests(#[from] Diagnostics),
     /// An input schema uses a construct the generator cannot turn into Rust.
-    Codegen(CodegenError),
+    #[error("cannot generate Rust code: {0}")]
+    Codegen(#[from] CodegenError),
     /// An environment variable Cargo sets for build scripts is missing.
+    #[error(
+        "environment variable `{var}` is not set: run the builder from a build script or call `.{setter}(...)`"
+    )]
     Env {
         /// The variable, `OUT_DIR` or `CARGO_MANIFEST_DIR`.
         var: &'static str,
@@ -281,6 +258,7 @@ pub enum BuildError {
         setter: &'static str,
     },
     /// The generated file could not be read or written.
+    #[error("cannot write `{}`: {source}", path.display())]
     Io {
         /// The file.
         path: PathBuf,
@@ -289,50 +267,9 @@ pub enum BuildError {
     },
 }
 
-impl fmt::Display for BuildError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            BuildError::Manifests(diagnostics) => {
-                write!(f, "the tool manifests have mistakes:\n{diagnostics}")
-            }
-            BuildError::Codegen(e) => write!(f, "cannot generate Rust code: {e}"),
-            BuildError::Env { var, setter } => write!(
-                f,
-                "environment variable `{var}` is not set: run the builder from a build script or call `.{setter}(...)`"
-            ),
-            BuildError::Io { path, source } => {
-                write!(f, "cannot write `{}`: {source}", path.display())
-            }
-        }
-    }
-}
-
 impl fmt::Debug for BuildError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(self, f)
-    }
-}
-
-impl std::error::Error for BuildError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            BuildError::Manifests(d) => Some(d),
-            BuildError::Codegen(e) => Some(e),
-            BuildError::Env { .. } => None,
-            BuildError::Io { source, .. } => Some(source),
-        }
-    }
-}
-
-impl From<Diagnostics> for BuildError {
-    fn from(diagnostics: Diagnostics) -> Self {
-        BuildError::Manifests(diagnostics)
-    }
-}
-
-impl From<CodegenError> for BuildError {
-    fn from(e: CodegenError) -> Self {
-        BuildError::Codegen(e)
     }
 }
 

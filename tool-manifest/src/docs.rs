@@ -4,11 +4,12 @@
 //! [`render`] returns file names relative to the docs directory (`docs/tools/` by convention)
 //! with their contents. Every file starts with [`HEADER`] and ends with exactly one newline.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use serde_json::Value;
 
+use crate::dialect::{required_names, types_of};
 use crate::model::{Safety, ToolSpec};
 use crate::schema::canonical_json;
 
@@ -87,11 +88,11 @@ fn tool_page(spec: &ToolSpec) -> String {
         out.push_str("|---|---|---|---|\n");
         for e in &spec.errors {
             out.push_str("| `");
-            push_cell(&mut out, &e.code);
+            out.push_str(&cell(&e.code));
             out.push_str("` | ");
-            push_cell(&mut out, &e.message);
+            out.push_str(&cell(&e.message));
             out.push_str(if e.retryable { " | yes | " } else { " | no | " });
-            push_cell(&mut out, &e.recommended_action);
+            out.push_str(&cell(&e.recommended_action));
             out.push_str(" |\n");
         }
         out.push('\n');
@@ -212,17 +213,17 @@ fn field_table(out: &mut String, rows: &[Row<'_>]) {
     out.push_str("|---|---|---|---|---|\n");
     for row in rows {
         out.push_str("| `");
-        push_cell(out, &row.field);
+        out.push_str(&cell(&row.field));
         out.push_str("` | ");
-        push_cell(out, &row.ty);
+        out.push_str(&cell(&row.ty));
         out.push_str(if row.required {
             " | yes | "
         } else {
             " | no | "
         });
-        push_cell(out, &row.constraints.join(", "));
+        out.push_str(&cell(&row.constraints.join(", ")));
         out.push_str(" | ");
-        push_cell(out, row.description);
+        out.push_str(&cell(row.description));
         out.push_str(" |\n");
     }
     out.push('\n');
@@ -237,11 +238,7 @@ fn input_rows<'a>(schema: &'a Value, prefix: &str, rows: &mut Vec<Row<'a>>) {
     let Some(Value::Object(properties)) = node.get("properties") else {
         return;
     };
-    let required: BTreeSet<&str> = node
-        .get("required")
-        .and_then(Value::as_array)
-        .map(|r| r.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
+    let required = required_names(node);
     // Sorted by name (whatever the map's own order).
     let mut entries: Vec<(&String, &Value)> = properties.iter().collect();
     entries.sort_by(|a, b| a.0.cmp(b.0));
@@ -254,7 +251,7 @@ fn input_rows<'a>(schema: &'a Value, prefix: &str, rows: &mut Vec<Row<'a>>) {
             .unwrap_or_default();
         rows.push(Row {
             ty: type_name(property),
-            required: required.contains(name.as_str()),
+            required: required.contains(name),
             constraints: constraints(property),
             description,
             field: field.clone(),
@@ -289,15 +286,11 @@ fn type_name(schema: &Value) -> String {
     if let Some(value) = node.get("const") {
         return value.to_string();
     }
-    let words: Vec<&str> = match node.get("type") {
-        Some(Value::String(word)) => vec![word.as_str()],
-        Some(Value::Array(words)) => words.iter().filter_map(Value::as_str).collect(),
-        _ => return "any".to_owned(),
-    };
+    let words = types_of(node);
     let mut names: Vec<String> = words
         .iter()
-        .filter(|w| **w != "null")
-        .map(|word| match *word {
+        .filter(|w| *w != "null")
+        .map(|word| match word.as_str() {
             "array" => match node.get("items") {
                 Some(items) => format!("array of {}", type_name(items)),
                 None => "array".to_owned(),
@@ -311,7 +304,7 @@ fn type_name(schema: &Value) -> String {
             other => other.to_owned(),
         })
         .collect();
-    if words.contains(&"null") {
+    if words.iter().any(|w| w == "null") {
         names.push("null".to_owned());
     }
     match names.as_slice() {
@@ -321,51 +314,13 @@ fn type_name(schema: &Value) -> String {
     }
 }
 
-/// The place of a keyword [`constraints`] writes among [`CONSTRAINTS`] of them.
-fn constraint_slot(key: &str) -> Option<usize> {
-    Some(match key {
-        "minLength" => 0,
-        "maxLength" => 1,
-        "pattern" => 2,
-        "format" => 3,
-        "minimum" => 4,
-        "exclusiveMinimum" => 5,
-        "maximum" => 6,
-        "exclusiveMaximum" => 7,
-        "multipleOf" => 8,
-        "minItems" => 9,
-        "maxItems" => 10,
-        "uniqueItems" => 11,
-        "minProperties" => 12,
-        "maxProperties" => 13,
-        "items" => 14,
-        "default" => 15,
-        "deprecated" => 16,
-        _ => return None,
-    })
-}
-
-/// How many keywords [`constraints`] writes.
-const CONSTRAINTS: usize = 17;
-
 /// `minimum 0`, `pattern ^…$`, `1–10 items`, `default 5`, …
 fn constraints(schema: &Value) -> Vec<String> {
     let Some(node) = schema.as_object() else {
         return Vec::new();
     };
-    // Most nodes have few keywords: one pass picks the ones written here, in the order below.
-    let mut found: [Option<&Value>; CONSTRAINTS] = [None; CONSTRAINTS];
-    for (key, value) in node {
-        if let Some(i) = constraint_slot(key) {
-            found[i] = Some(value);
-        }
-    }
-    if found.iter().all(Option::is_none) {
-        return Vec::new();
-    }
-    let get = |key: &str| constraint_slot(key).and_then(|i| found[i]);
     let mut out = Vec::new();
-    let number = |key: &str| match get(key) {
+    let number = |key: &str| match node.get(key) {
         // A number's `Display` is its JSON text.
         Some(Value::Number(n)) => Some(n.to_string()),
         _ => None,
@@ -377,10 +332,10 @@ fn constraints(schema: &Value) -> Vec<String> {
         "character",
         "characters",
     );
-    if let Some(pattern) = get("pattern").and_then(Value::as_str) {
+    if let Some(pattern) = node.get("pattern").and_then(Value::as_str) {
         out.push(format!("pattern `{pattern}`"));
     }
-    if let Some(format) = get("format").and_then(Value::as_str) {
+    if let Some(format) = node.get("format").and_then(Value::as_str) {
         out.push(format!("format `{format}`"));
     }
     for (key, label) in [
@@ -401,7 +356,7 @@ fn constraints(schema: &Value) -> Vec<String> {
         "item",
         "items",
     );
-    if get("uniqueItems") == Some(&Value::Bool(true)) {
+    if node.get("uniqueItems") == Some(&Value::Bool(true)) {
         out.push("unique items".to_owned());
     }
     range(
@@ -411,16 +366,16 @@ fn constraints(schema: &Value) -> Vec<String> {
         "property",
         "properties",
     );
-    if let Some(items) = get("items") {
+    if let Some(items) = node.get("items") {
         let item_constraints = constraints(items);
         if !item_constraints.is_empty() {
             out.push(format!("each item: {}", item_constraints.join(", ")));
         }
     }
-    if let Some(default) = get("default") {
+    if let Some(default) = node.get("default") {
         out.push(format!("default `{}`", canonical_json(default)));
     }
-    if get("deprecated") == Some(&Value::Bool(true)) {
+    if node.get("deprecated") == Some(&Value::Bool(true)) {
         out.push("deprecated".to_owned());
     }
     out
@@ -438,25 +393,8 @@ fn range(out: &mut Vec<String>, min: Option<String>, max: Option<String>, one: &
     }
 }
 
-/// Appends [`cell`] of `text`.
-fn push_cell(out: &mut String, text: &str) {
-    if is_one_clean_line(text) {
-        out.push_str(text);
-    } else {
-        out.push_str(&cell_of_any_text(text));
-    }
-}
-
 /// A table cell: one line, `|` escaped.
 fn cell(text: &str) -> String {
-    if is_one_clean_line(text) {
-        return text.to_owned();
-    }
-    cell_of_any_text(text)
-}
-
-/// [`cell`] for text with line breaks, runs of white space or `|`.
-fn cell_of_any_text(text: &str) -> String {
     let paragraphs: Vec<String> = text
         .trim()
         .split("\n\n")
@@ -464,31 +402,6 @@ fn cell_of_any_text(text: &str) -> String {
         .filter(|p| !p.is_empty())
         .collect();
     paragraphs.join("<br><br>").replace('|', "\\|")
-}
-
-/// Is `text` already what [`cell`] makes of it: words separated by single spaces, no `|`?
-fn is_one_clean_line(text: &str) -> bool {
-    if text.is_ascii() {
-        // The same test on bytes: ASCII white space is `\t` to `\r` and the space.
-        let mut previous_space = true;
-        for byte in text.bytes() {
-            let space = byte == b' ';
-            if (space && previous_space) || byte == b'|' || (b'\t'..=b'\r').contains(&byte) {
-                return false;
-            }
-            previous_space = space;
-        }
-        return !previous_space || text.is_empty();
-    }
-    let mut previous_space = true;
-    for c in text.chars() {
-        let space = c == ' ';
-        if (space && previous_space) || c == '|' || (!space && c.is_whitespace()) {
-            return false;
-        }
-        previous_space = space;
-    }
-    !previous_space || text.is_empty()
 }
 
 /// Text for a heading or a list item: one line.
@@ -563,13 +476,6 @@ mod tests {
         assert_eq!(cell("a | b\nc\n\nd"), "a \\| b c<br><br>d");
     }
 
-    proptest::proptest! {
-        #[test]
-        fn clean_lines_are_kept_as_they_are(text in "[a b|\n\t\u{b}\u{c}\r\u{1f}\u{a0}\u{2028}é]{0,12}") {
-            proptest::prop_assert_eq!(cell(&text), cell_of_any_text(&text));
-        }
-    }
-
     #[test]
     fn nested_fields_are_dotted_paths() {
         let schema = json!({
@@ -600,18 +506,5 @@ mod tests {
                 ("labels.*.text", false)
             ]
         );
-    }
-
-    #[test]
-    fn every_file_has_the_header_and_one_final_newline() {
-        let files = render(&[]);
-        assert_eq!(
-            files.keys().collect::<Vec<_>>(),
-            ["README.md", "SUMMARY.md"]
-        );
-        for (name, text) in &files {
-            assert!(text.starts_with(HEADER), "{name}");
-            assert!(text.ends_with('\n') && !text.ends_with("\n\n"), "{name}");
-        }
     }
 }

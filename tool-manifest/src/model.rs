@@ -39,6 +39,7 @@ pub enum Mode {
 
 /// A word that is not one of the accepted values of [`Safety`] or [`Mode`].
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct UnknownValue {
     /// What was being parsed: `safety` or `mode`.
     pub what: &'static str,
@@ -50,27 +51,33 @@ pub struct UnknownValue {
 
 impl fmt::Display for UnknownValue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "expected `{}` to be ", self.what)?;
-        write_accepted(f, self.accepted)?;
-        write!(f, ", found {:?}", self.found)
+        let accepted = quoted_list(self.accepted);
+        write!(
+            f,
+            "expected `{}` to be {accepted}, found {:?}",
+            self.what, self.found
+        )
     }
 }
 
 impl std::error::Error for UnknownValue {}
 
-/// Writes `"a" or "b"` / `"a", "b" or "c"`.
-pub fn write_accepted(f: &mut impl fmt::Write, accepted: &[&str]) -> fmt::Result {
-    for (i, word) in accepted.iter().enumerate() {
-        if i > 0 {
-            f.write_str(if i + 1 == accepted.len() {
-                " or "
-            } else {
-                ", "
-            })?;
-        }
-        write!(f, "{word:?}")?;
+/// `` `a`, `b`, `c` ``.
+pub fn backticked<S: AsRef<str>>(words: impl IntoIterator<Item = S>) -> String {
+    let words: Vec<String> = words
+        .into_iter()
+        .map(|word| format!("`{}`", word.as_ref()))
+        .collect();
+    words.join(", ")
+}
+
+/// `"a" or "b"` / `"a", "b" or "c"`.
+pub fn quoted_list(words: &[&str]) -> String {
+    let quoted: Vec<String> = words.iter().map(|word| format!("{word:?}")).collect();
+    match quoted.split_last() {
+        Some((last, init)) if !init.is_empty() => format!("{} or {last}", init.join(", ")),
+        _ => quoted.concat(),
     }
-    Ok(())
 }
 
 macro_rules! word_enum {
@@ -177,8 +184,9 @@ impl fmt::Debug for StaticSchema {
     }
 }
 
-/// A declared domain error of a tool, frozen.
+/// A declared domain error of a tool, frozen. Built with [`ErrorMeta::new`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ErrorMeta {
     /// `SCREAMING_SNAKE_CASE` code, unique within the tool.
     pub code: &'static str,
@@ -190,8 +198,26 @@ pub struct ErrorMeta {
     pub recommended_action: &'static str,
 }
 
-/// An example call of a tool, frozen.
+impl ErrorMeta {
+    /// A declared error: its code, message, whether a retry may succeed, and the recovery hint.
+    pub const fn new(
+        code: &'static str,
+        message: &'static str,
+        retryable: bool,
+        recommended_action: &'static str,
+    ) -> Self {
+        ErrorMeta {
+            code,
+            message,
+            retryable,
+            recommended_action,
+        }
+    }
+}
+
+/// An example call of a tool, frozen. Built with [`ExampleMeta::new`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ExampleMeta {
     /// What the example shows.
     pub description: &'static str,
@@ -199,8 +225,37 @@ pub struct ExampleMeta {
     pub input: &'static str,
 }
 
+impl ExampleMeta {
+    /// An example: what it shows and its arguments as JSON text.
+    pub const fn new(description: &'static str, input: &'static str) -> Self {
+        ExampleMeta { description, input }
+    }
+}
+
 /// The frozen metadata of one tool: produced at build time from exactly one declaration.
+///
+/// Built in a `static` with [`ToolMeta::new`] and the `const` methods that set the other
+/// fields:
+///
+/// ```
+/// use tool_manifest::{ErrorMeta, Mode, Safety, StaticSchema, ToolMeta};
+///
+/// static META: ToolMeta = ToolMeta::new(
+///     "panes_list",
+///     Safety::ReadOnly,
+///     Mode::Parallel,
+///     StaticSchema::Json(r#"{"type":"object"}"#),
+/// )
+/// .title("List panes")
+/// .description("Lists the panes of the chart.")
+/// .errors(&[ErrorMeta::new("CHART_CLOSED", "No chart is open.", false, "Open a chart first.")])
+/// .source("tools/panes_list.toml");
+///
+/// assert_eq!(META.title, "List panes");
+/// assert_eq!(META.category, None);
+/// ```
 #[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
 pub struct ToolMeta {
     /// `^[a-z][a-z0-9_]{0,63}$`.
     pub name: &'static str,
@@ -227,15 +282,90 @@ pub struct ToolMeta {
 }
 
 impl ToolMeta {
+    /// The metadata of a tool with these name, safety, mode and input schema; the title is the
+    /// name and everything else empty until set by the methods below.
+    pub const fn new(
+        name: &'static str,
+        safety: Safety,
+        mode: Mode,
+        input_schema: StaticSchema,
+    ) -> Self {
+        ToolMeta {
+            name,
+            title: name,
+            description: "",
+            safety,
+            mode,
+            category: None,
+            input_schema,
+            output_schema: None,
+            errors: &[],
+            examples: &[],
+            source: "",
+        }
+    }
+
+    /// Sets the title.
+    #[must_use]
+    pub const fn title(self, title: &'static str) -> Self {
+        ToolMeta { title, ..self }
+    }
+
+    /// Sets the description.
+    #[must_use]
+    pub const fn description(self, description: &'static str) -> Self {
+        ToolMeta {
+            description,
+            ..self
+        }
+    }
+
+    /// Sets the category.
+    #[must_use]
+    pub const fn category(self, category: &'static str) -> Self {
+        ToolMeta {
+            category: Some(category),
+            ..self
+        }
+    }
+
+    /// Sets the output schema.
+    #[must_use]
+    pub const fn output_schema(self, output_schema: StaticSchema) -> Self {
+        ToolMeta {
+            output_schema: Some(output_schema),
+            ..self
+        }
+    }
+
+    /// Sets the declared errors.
+    #[must_use]
+    pub const fn errors(self, errors: &'static [ErrorMeta]) -> Self {
+        ToolMeta { errors, ..self }
+    }
+
+    /// Sets the example calls.
+    #[must_use]
+    pub const fn examples(self, examples: &'static [ExampleMeta]) -> Self {
+        ToolMeta { examples, ..self }
+    }
+
+    /// Sets where the tool was declared.
+    #[must_use]
+    pub const fn source(self, source: &'static str) -> Self {
+        ToolMeta { source, ..self }
+    }
+
     /// The declared error with this code, if any.
     pub fn error(&self, code: &str) -> Option<&'static ErrorMeta> {
         self.errors.iter().find(|e| e.code == code)
     }
 }
 
-/// A declared domain error, owned.
+/// A declared domain error, owned. Built with [`ErrorSpec::new`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ErrorSpec {
     /// `SCREAMING_SNAKE_CASE` code.
     pub code: String,
@@ -247,8 +377,26 @@ pub struct ErrorSpec {
     pub recommended_action: String,
 }
 
-/// An example call, owned.
+impl ErrorSpec {
+    /// A declared error: its code, message, whether a retry may succeed, and the recovery hint.
+    pub fn new(
+        code: impl Into<String>,
+        message: impl Into<String>,
+        retryable: bool,
+        recommended_action: impl Into<String>,
+    ) -> Self {
+        ErrorSpec {
+            code: code.into(),
+            message: message.into(),
+            retryable,
+            recommended_action: recommended_action.into(),
+        }
+    }
+}
+
+/// An example call, owned. Built with [`ExampleSpec::new`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct ExampleSpec {
     /// What the example shows.
     pub description: String,
@@ -256,10 +404,22 @@ pub struct ExampleSpec {
     pub input: Value,
 }
 
+impl ExampleSpec {
+    /// An example: what it shows and its arguments.
+    pub fn new(description: impl Into<String>, input: Value) -> Self {
+        ExampleSpec {
+            description: description.into(),
+            input,
+        }
+    }
+}
+
 /// The owned form of a tool's metadata: what the generator works with and what `tools.json`
-/// holds (its serde form is exactly one entry of `tools.json`).
+/// holds (its serde form is exactly one entry of `tools.json`). Built with [`ToolSpec::new`] (or
+/// read from `tools.json`); the other fields are set directly.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ToolSpec {
     /// `^[a-z][a-z0-9_]{0,63}$`.
     pub name: String,
@@ -289,6 +449,25 @@ pub struct ToolSpec {
 }
 
 impl ToolSpec {
+    /// The spec of a tool with these name, safety, mode and input schema; the title is the
+    /// name and everything else empty.
+    pub fn new(name: impl Into<String>, safety: Safety, mode: Mode, input_schema: Value) -> Self {
+        let name = name.into();
+        ToolSpec {
+            title: name.clone(),
+            name,
+            description: String::new(),
+            safety,
+            mode,
+            category: None,
+            input_schema,
+            output_schema: None,
+            errors: Vec::new(),
+            examples: Vec::new(),
+            source: String::new(),
+        }
+    }
+
     /// Turns frozen metadata back into a spec (for docs and exports of code-first tools).
     ///
     /// # Errors
@@ -306,21 +485,16 @@ impl ToolSpec {
             errors: meta
                 .errors
                 .iter()
-                .map(|e| ErrorSpec {
-                    code: e.code.to_owned(),
-                    message: e.message.to_owned(),
-                    retryable: e.retryable,
-                    recommended_action: e.recommended_action.to_owned(),
-                })
+                .map(|e| ErrorSpec::new(e.code, e.message, e.retryable, e.recommended_action))
                 .collect(),
             examples: meta
                 .examples
                 .iter()
                 .map(|e| {
-                    Ok(ExampleSpec {
-                        description: e.description.to_owned(),
-                        input: serde_json::from_str(e.input)?,
-                    })
+                    Ok(ExampleSpec::new(
+                        e.description,
+                        serde_json::from_str(e.input)?,
+                    ))
                 })
                 .collect::<Result<_, serde_json::Error>>()?,
             source: meta.source.to_owned(),
@@ -355,7 +529,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn safety_round_trips_through_its_one_spelling() {
+    fn safety_and_mode_round_trip_through_their_one_spelling() {
         for safety in Safety::ALL {
             assert_eq!(safety.as_str().parse::<Safety>(), Ok(*safety));
             let json = serde_json::to_string(safety).expect("serialize");
@@ -365,27 +539,9 @@ mod tests {
                 *safety
             );
         }
-    }
-
-    #[test]
-    fn mode_round_trips_through_its_one_spelling() {
         for mode in Mode::ALL {
             assert_eq!(mode.as_str().parse::<Mode>(), Ok(*mode));
         }
-    }
-
-    #[test]
-    fn unknown_words_list_the_accepted_ones() {
-        let err = "readonly".parse::<Safety>().expect_err("not a safety");
-        assert_eq!(
-            err.to_string(),
-            r#"expected `safety` to be "read-only" or "destructive", found "readonly""#
-        );
-        let err = "Parallel".parse::<Mode>().expect_err("case matters");
-        assert_eq!(
-            err.to_string(),
-            r#"expected `mode` to be "parallel" or "sequential", found "Parallel""#
-        );
     }
 
     #[test]
@@ -415,22 +571,17 @@ mod tests {
 
     #[test]
     fn frozen_metadata_converts_to_a_spec() {
-        static META: ToolMeta = ToolMeta {
-            name: "panes_list",
-            title: "List panes",
-            description: "Lists the panes.",
-            safety: Safety::ReadOnly,
-            mode: Mode::Parallel,
-            category: Some("panes"),
-            input_schema: StaticSchema::Json(r#"{"type":"object","additionalProperties":false}"#),
-            output_schema: None,
-            errors: &[],
-            examples: &[ExampleMeta {
-                description: "All panes",
-                input: "{}",
-            }],
-            source: "tools/panes_list.toml",
-        };
+        static META: ToolMeta = ToolMeta::new(
+            "panes_list",
+            Safety::ReadOnly,
+            Mode::Parallel,
+            StaticSchema::Json(r#"{"type":"object","additionalProperties":false}"#),
+        )
+        .title("List panes")
+        .description("Lists the panes.")
+        .category("panes")
+        .examples(&[ExampleMeta::new("All panes", "{}")])
+        .source("tools/panes_list.toml");
         let spec = ToolSpec::from_meta(&META).expect("valid json");
         let json = serde_json::to_value(&spec).expect("serialize");
         assert_eq!(

@@ -14,10 +14,11 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::io;
+use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
+use tempfile::NamedTempFile;
 
 use crate::dialect::{self, Dialect, ExportError};
 use crate::model::ToolSpec;
@@ -34,6 +35,7 @@ pub struct OutputDirs {
 
 /// A directory whose files of one extension are all produced by the generator.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct OwnedDir {
     /// The directory.
     pub dir: PathBuf,
@@ -127,6 +129,7 @@ fn json_file(value: &impl Serialize) -> Result<String, serde_json::Error> {
 
 /// Why the outputs cannot be rendered.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum RenderError {
     /// A tool cannot be exported in a form some provider accepts.
     #[error(transparent)]
@@ -146,6 +149,7 @@ pub enum RenderError {
 /// A file system operation that failed, with the path it was about.
 #[derive(Debug, thiserror::Error)]
 #[error("cannot {action} `{}`: {source}", path.display())]
+#[non_exhaustive]
 pub struct OutputError {
     /// What was being done: `read`, `write`, `remove`, `list`.
     pub action: &'static str,
@@ -168,6 +172,7 @@ impl OutputError {
 
 /// Why an output file is not current.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum Staleness {
     /// The file should exist and does not.
     Missing,
@@ -189,6 +194,7 @@ impl fmt::Display for Staleness {
 
 /// An output file that is not current.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct StaleFile {
     /// The file.
     pub path: PathBuf,
@@ -202,11 +208,10 @@ impl fmt::Display for StaleFile {
     }
 }
 
-/// The current content of `path`, `None` when it does not exist. Content that is not UTF-8 is
-/// returned lossily (it then differs from any rendered file).
-fn read_existing(path: &Path) -> Result<Option<String>, OutputError> {
+/// The current content of `path`, `None` when it does not exist.
+fn read_existing(path: &Path) -> Result<Option<Vec<u8>>, OutputError> {
     match std::fs::read(path) {
-        Ok(bytes) => Ok(Some(String::from_utf8_lossy(&bytes).into_owned())),
+        Ok(bytes) => Ok(Some(bytes)),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(OutputError::new("read", path, e)),
     }
@@ -227,7 +232,7 @@ pub fn stale(
                 path: path.clone(),
                 staleness: Staleness::Missing,
             }),
-            Some(existing) if existing != *content => {
+            Some(existing) if existing != content.as_bytes() => {
                 found.push(StaleFile {
                     path: path.clone(),
                     staleness: Staleness::Changed,
@@ -288,61 +293,46 @@ pub fn write_changed(files: &BTreeMap<PathBuf, String>) -> Result<Vec<PathBuf>, 
     // What differs, and what it held before (for putting it back).
     let mut changed: Vec<(&PathBuf, &String, Option<Vec<u8>>)> = Vec::new();
     for (path, content) in files {
-        let before = match std::fs::read(path) {
-            Ok(bytes) => Some(bytes),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => None,
-            Err(e) => return Err(OutputError::new("read", path, e)),
-        };
+        let before = read_existing(path)?;
         if before.as_deref() != Some(content.as_bytes()) {
             changed.push((path, content, before));
         }
     }
-    let mut staged: Vec<PathBuf> = Vec::with_capacity(changed.len());
-    for (path, content, _) in &changed {
-        match stage(path, content.as_bytes()) {
-            Ok(temporary) => staged.push(temporary),
-            Err(e) => {
-                discard(&staged);
-                return Err(e);
-            }
-        }
-    }
-    for (i, ((path, _, _), temporary)) in changed.iter().zip(&staged).enumerate() {
-        if let Err(e) = std::fs::rename(temporary, path) {
-            discard(&staged[i..]);
+    // Every new content is staged before anything is replaced; a temporary file that is not
+    // renamed into place is removed when it is dropped.
+    let staged: Vec<NamedTempFile> = changed
+        .iter()
+        .map(|(path, content, _)| stage(path, content.as_bytes()))
+        .collect::<Result<_, _>>()?;
+    for (i, ((path, _, _), temporary)) in changed.iter().zip(staged).enumerate() {
+        if let Err(e) = temporary.persist(path) {
             for (done, _, before) in &changed[..i] {
                 restore(done, before.as_deref());
             }
-            return Err(OutputError::new("write", path, e));
+            return Err(OutputError::new("write", path, e.error));
         }
     }
     Ok(changed.into_iter().map(|(path, ..)| path.clone()).collect())
 }
 
-/// Writes `content` to a temporary file in the directory of `path`; returns the temporary file.
-fn stage(path: &Path, content: &[u8]) -> Result<PathBuf, OutputError> {
+/// Writes `content` to a temporary file in the directory of `path`.
+fn stage(path: &Path, content: &[u8]) -> Result<NamedTempFile, OutputError> {
     let parent = match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),
     };
     std::fs::create_dir_all(parent)
         .map_err(|e| OutputError::new("create the directory", parent, e))?;
-    let name = path
-        .file_name()
-        .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
-    let temporary = parent.join(format!(".{name}.{}.tmp", std::process::id()));
-    if let Err(e) = std::fs::write(&temporary, content) {
-        let _ = std::fs::remove_file(&temporary);
-        return Err(OutputError::new("write", &temporary, e));
-    }
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let mut temporary = tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .suffix(".tmp")
+        .tempfile_in(parent)
+        .map_err(|e| OutputError::new("write", path, e))?;
+    temporary
+        .write_all(content)
+        .map_err(|e| OutputError::new("write", temporary.path(), e))?;
     Ok(temporary)
-}
-
-/// Removes staged files that will not be renamed into place.
-fn discard(staged: &[PathBuf]) {
-    for temporary in staged {
-        let _ = std::fs::remove_file(temporary);
-    }
 }
 
 /// Puts back what `path` held before this run (removes it when it did not exist). Best effort:
@@ -353,10 +343,8 @@ fn restore(path: &Path, before: Option<&[u8]>) {
             let _ = std::fs::remove_file(path);
         }
         Some(bytes) => {
-            if let Ok(temporary) = stage(path, bytes)
-                && std::fs::rename(&temporary, path).is_err()
-            {
-                let _ = std::fs::remove_file(&temporary);
+            if let Ok(temporary) = stage(path, bytes) {
+                let _ = temporary.persist(path);
             }
         }
     }
@@ -379,6 +367,7 @@ pub fn remove_orphans(
 
 /// What [`generate`] changed on disk.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Changes {
     /// Files written (new or changed).
     pub written: Vec<PathBuf>,
@@ -413,19 +402,16 @@ mod tests {
     use serde_json::json;
 
     fn spec(name: &str) -> ToolSpec {
-        ToolSpec {
-            name: name.to_owned(),
-            title: format!("Title of {name}"),
-            description: "d".to_owned(),
-            safety: Safety::ReadOnly,
-            mode: Mode::Parallel,
-            category: None,
-            input_schema: json!({"type": "object"}),
-            output_schema: None,
-            errors: vec![],
-            examples: vec![],
-            source: format!("tools/{name}.toml"),
-        }
+        let mut spec = ToolSpec::new(
+            name,
+            Safety::ReadOnly,
+            Mode::Parallel,
+            json!({"type": "object"}),
+        );
+        spec.title = format!("Title of {name}");
+        spec.description = "d".to_owned();
+        spec.source = format!("tools/{name}.toml");
+        spec
     }
 
     fn dirs(root: &Path) -> OutputDirs {
@@ -510,70 +496,6 @@ mod tests {
             err.violations.iter().all(|v| v.tool == "bad name!"),
             "{err}"
         );
-    }
-
-    #[test]
-    fn render_lists_every_file_sorted_and_independent_of_input_order() {
-        let dirs = OutputDirs {
-            out: "generated".into(),
-            docs: "docs/tools".into(),
-        };
-        let a = render(&[spec("b_tool"), spec("a_tool")], &dirs).expect("fixture specs export");
-        let b = render(&[spec("a_tool"), spec("b_tool")], &dirs).expect("fixture specs export");
-        assert_eq!(a, b);
-        let paths: Vec<String> = a
-            .keys()
-            .map(|p| p.to_string_lossy().replace('\\', "/"))
-            .collect();
-        assert!(paths.contains(&"generated/tools.json".to_owned()));
-        assert!(paths.contains(&"generated/schemas/a_tool.json".to_owned()));
-        assert!(paths.contains(&"generated/schemas/b_tool.json".to_owned()));
-        let index: serde_json::Value =
-            serde_json::from_str(&a[&PathBuf::from("generated/tools.json")])
-                .expect("tools.json is JSON");
-        assert_eq!(index[0]["name"], "a_tool");
-        assert_eq!(index[1]["name"], "b_tool");
-        assert!(a.values().all(|text| text.ends_with('\n')));
-    }
-
-    #[test]
-    fn write_changed_writes_only_what_differs_and_stale_agrees() {
-        let root = tempfile::tempdir().expect("temp dir");
-        let dirs = dirs(root.path());
-        let files = render(&[spec("a_tool")], &dirs).expect("fixture specs export");
-        let expected: Vec<StaleFile> = files
-            .keys()
-            .map(|p| StaleFile {
-                path: p.clone(),
-                staleness: Staleness::Missing,
-            })
-            .collect();
-        assert_eq!(stale(&files, &dirs).expect("stale"), expected);
-
-        let written = write_changed(&files).expect("write");
-        assert_eq!(written, files.keys().cloned().collect::<Vec<_>>());
-        assert_eq!(stale(&files, &dirs).expect("stale"), vec![]);
-        assert_eq!(
-            write_changed(&files).expect("write again"),
-            Vec::<PathBuf>::new()
-        );
-
-        let index = dirs.tools_index();
-        std::fs::write(&index, "edited by hand\n").expect("edit");
-        assert_eq!(
-            stale(&files, &dirs).expect("stale"),
-            vec![StaleFile {
-                path: index.clone(),
-                staleness: Staleness::Changed
-            }]
-        );
-        assert_eq!(write_changed(&files).expect("rewrite"), vec![index]);
-        let leftovers: Vec<_> = std::fs::read_dir(&dirs.out)
-            .expect("list")
-            .filter_map(Result::ok)
-            .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
-            .collect();
-        assert!(leftovers.is_empty(), "no temporary files left behind");
     }
 
     #[test]

@@ -8,14 +8,13 @@
 //! types, each with the JSON Pointer of the offending keyword (or node) and a message saying what
 //! was expected.
 
-use std::fmt;
-
 use serde_json::{Map, Value};
 
+use crate::dialect::join;
+use crate::model::backticked;
 use crate::suggest::{self, Case};
 
-/// The dialect every schema is written in.
-pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
+pub use crate::dialect::DRAFT_2020_12;
 
 /// Keywords any schema node may carry: they document, they do not shape the Rust type (nor
 /// reject a value).
@@ -41,7 +40,6 @@ pub(crate) const NUMBER_KEYWORDS: &[&str] = &[
     "enum",
     "const",
 ];
-const BOOLEAN_KEYWORDS: &[&str] = &[];
 pub(crate) const ARRAY_KEYWORDS: &[&str] = &["items", "minItems", "maxItems", "uniqueItems"];
 pub(crate) const ROOT_OBJECT_KEYWORDS: &[&str] =
     &["properties", "required", "additionalProperties"];
@@ -91,31 +89,34 @@ const UNSUPPORTED_KEYWORDS: &[&str] = &[
     "contentSchema",
 ];
 
-/// One JSON type of the subset.
+/// One JSON type; `null` only stands beside another type (`[T, "null"]`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Kind {
+pub(crate) enum Kind {
     String,
     Integer,
     Number,
     Boolean,
     Array,
     Object,
+    Null,
 }
 
 impl Kind {
-    fn parse(word: &str) -> Option<Kind> {
-        Some(match word {
-            "string" => Kind::String,
-            "integer" => Kind::Integer,
-            "number" => Kind::Number,
-            "boolean" => Kind::Boolean,
-            "array" => Kind::Array,
-            "object" => Kind::Object,
-            _ => return None,
-        })
+    const ALL: [Kind; 7] = [
+        Kind::String,
+        Kind::Integer,
+        Kind::Number,
+        Kind::Boolean,
+        Kind::Array,
+        Kind::Object,
+        Kind::Null,
+    ];
+
+    pub(crate) fn parse(word: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|kind| kind.name() == word)
     }
 
-    fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Kind::String => "string",
             Kind::Integer => "integer",
@@ -123,18 +124,23 @@ impl Kind {
             Kind::Boolean => "boolean",
             Kind::Array => "array",
             Kind::Object => "object",
+            Kind::Null => "null",
         }
     }
 
-    fn is_primitive(self) -> bool {
-        !matches!(self, Kind::Array | Kind::Object)
+    pub(crate) fn is_primitive(self) -> bool {
+        matches!(
+            self,
+            Kind::String | Kind::Integer | Kind::Number | Kind::Boolean
+        )
     }
 
-    fn keywords(self, root: bool) -> &'static [&'static str] {
+    /// The keywords that apply to the type (`root`: the arguments' own object).
+    pub(crate) fn keywords(self, root: bool) -> &'static [&'static str] {
         match self {
             Kind::String => STRING_KEYWORDS,
             Kind::Integer | Kind::Number => NUMBER_KEYWORDS,
-            Kind::Boolean => BOOLEAN_KEYWORDS,
+            Kind::Boolean | Kind::Null => &[],
             Kind::Array => ARRAY_KEYWORDS,
             Kind::Object if root => ROOT_OBJECT_KEYWORDS,
             Kind::Object => OBJECT_KEYWORDS,
@@ -150,12 +156,14 @@ impl Kind {
             Kind::Boolean => value.is_boolean(),
             Kind::Array => value.is_array(),
             Kind::Object => value.is_object(),
+            Kind::Null => value.is_null(),
         }
     }
 }
 
 /// A problem found in a schema: where (a JSON Pointer into the schema) and what was expected.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct SchemaIssue {
     /// The JSON Pointer (RFC 6901) of the offending keyword, value or node; `""` is the root.
     pub pointer: String,
@@ -172,26 +180,6 @@ impl SchemaIssue {
     }
 }
 
-/// `at` + `/token`, the token escaped.
-fn child_pointer(at: &str, token: &str) -> String {
-    let mut pointer = String::with_capacity(at.len() + 1 + token.len());
-    pointer.push_str(at);
-    pointer.push('/');
-    if token.contains(['~', '/']) {
-        pointer.push_str(&escape_token(token));
-    } else {
-        pointer.push_str(token);
-    }
-    pointer
-}
-
-/// Escapes one reference token of a JSON Pointer (`~` → `~0`, `/` → `~1`).
-pub fn escape_token(token: &str) -> String {
-    let mut out = String::with_capacity(token.len());
-    crate::dialect::schema::push_segment(&mut out, token);
-    out
-}
-
 /// A JSON Pointer for messages: the root (`""`) is written `/`.
 pub fn display_pointer(pointer: &str) -> &str {
     if pointer.is_empty() { "/" } else { pointer }
@@ -205,9 +193,7 @@ pub fn strip_dialect(schema: &mut Value) -> Option<SchemaIssue> {
     let map = schema.as_object_mut()?;
     match map.remove("$schema") {
         None => None,
-        Some(Value::String(uri)) if uri == DRAFT_2020_12 || uri == format!("{DRAFT_2020_12}#") => {
-            None
-        }
+        Some(Value::String(uri)) if crate::dialect::is_2020_12(&uri) => None,
         Some(other) => Some(SchemaIssue::new(
             "/$schema",
             format!(
@@ -301,99 +287,75 @@ pub struct SampleValue<'a> {
 /// (the root, `properties`, `items`, `additionalProperties`), in document order.
 pub fn sample_values(schema: &Value) -> Vec<SampleValue<'_>> {
     let mut samples = Vec::new();
-    collect_samples(schema, &mut String::new(), &mut samples);
+    collect_samples(schema, "", &mut samples);
     samples
 }
 
-/// `at` is the pointer of `node` (a buffer restored on return).
-fn collect_samples<'a>(node: &'a Value, at: &mut String, samples: &mut Vec<SampleValue<'a>>) {
+/// `at` is the pointer of `node`.
+fn collect_samples<'a>(node: &'a Value, at: &str, samples: &mut Vec<SampleValue<'a>>) {
     let Some(map) = node.as_object() else {
         return;
     };
+    let sample = |keyword, pointer, value| SampleValue {
+        keyword,
+        node_pointer: at.to_owned(),
+        pointer,
+        value,
+        schema: node,
+    };
     if let Some(value) = map.get("default") {
-        samples.push(SampleValue {
-            keyword: "default",
-            node_pointer: at.clone(),
-            pointer: format!("{at}/default"),
-            value,
-            schema: node,
-        });
+        samples.push(sample("default", join(at, "default"), value));
     }
-    if let Some(values) = map.get("examples").and_then(Value::as_array) {
-        for (i, value) in values.iter().enumerate() {
-            samples.push(SampleValue {
-                keyword: "examples",
-                node_pointer: at.clone(),
-                pointer: format!("{at}/examples/{i}"),
-                value,
-                schema: node,
-            });
-        }
+    let examples = map.get("examples").and_then(Value::as_array);
+    for (i, value) in examples.into_iter().flatten().enumerate() {
+        samples.push(sample("examples", format!("{at}/examples/{i}"), value));
     }
-    let length = at.len();
-    if let Some(properties) = map.get("properties").and_then(Value::as_object) {
-        for (name, property) in properties {
-            at.push_str("/properties/");
-            if name.contains(['~', '/']) {
-                at.push_str(&escape_token(name));
-            } else {
-                at.push_str(name);
-            }
-            collect_samples(property, at, samples);
-            at.truncate(length);
-        }
+    let properties = map.get("properties").and_then(Value::as_object);
+    for (name, property) in properties.into_iter().flatten() {
+        collect_samples(property, &join(&join(at, "properties"), name), samples);
     }
     for keyword in ["items", "additionalProperties"] {
         if let Some(child) = map.get(keyword) {
-            at.push('/');
-            at.push_str(keyword);
-            collect_samples(child, at, samples);
-            at.truncate(length);
+            collect_samples(child, &join(at, keyword), samples);
         }
     }
 }
 
-/// The parsed `type` of a node.
-struct TypeShape {
-    kinds: Vec<Kind>,
-}
-
+/// The types a node's `type` names (besides `null`).
 fn parse_type(
     node: &Map<String, Value>,
     at: &str,
     issues: &mut Vec<SchemaIssue>,
-) -> Option<TypeShape> {
-    // Messages only: built when there is one.
-    let accepted = || quoted_list(TYPE_NAMES);
+) -> Option<Vec<Kind>> {
+    let accepted = crate::model::quoted_list(TYPE_NAMES);
     let Some(ty) = node.get("type") else {
         issues.push(SchemaIssue::new(
             at,
             format!(
                 "schema at `{}` has no `type`, expected one of {} (or a list such as [\"string\", \"null\"])",
                 display_pointer(at),
-                accepted()
+                accepted
             ),
         ));
         return None;
     };
-    let type_at = || format!("{at}/type");
+    let type_at = join(at, "type");
     match ty {
-        Value::String(word) => match Kind::parse(word) {
-            Some(kind) => Some(TypeShape { kinds: vec![kind] }),
+        Value::String(word) => match Kind::parse(word).filter(|kind| *kind != Kind::Null) {
+            Some(kind) => Some(vec![kind]),
             None => {
                 issues.push(SchemaIssue::new(
-                    type_at(),
+                    type_at,
                     format!(
                         "unsupported type {word:?} at `{}`, expected one of {}",
                         display_pointer(at),
-                        accepted()
+                        accepted
                     ),
                 ));
                 None
             }
         },
         Value::Array(words) => {
-            let (type_at, accepted) = (type_at(), accepted());
             let mut kinds = Vec::new();
             let mut seen = Vec::new();
             let mut ok = true;
@@ -462,11 +424,11 @@ fn parse_type(
                 ));
                 return None;
             }
-            Some(TypeShape { kinds })
+            Some(kinds)
         }
         other => {
             issues.push(SchemaIssue::new(
-                type_at(),
+                type_at,
                 format!(
                     "expected `type` at `{}` to be a type name or a list of type names, found {}",
                     display_pointer(at),
@@ -479,30 +441,36 @@ fn parse_type(
 }
 
 fn check_node(node: &Map<String, Value>, at: &str, root: bool, issues: &mut Vec<SchemaIssue>) {
-    let Some(shape) = parse_type(node, at, issues) else {
+    let Some(kinds) = parse_type(node, at, issues) else {
         return;
     };
-    let single = match shape.kinds.as_slice() {
+    let single = match kinds.as_slice() {
         [kind] => Some(*kind),
         _ => None,
     };
     let mut accepted: Vec<&str> = vec!["type"];
-    for kind in &shape.kinds {
+    for kind in &kinds {
         for keyword in kind.keywords(root) {
             if !accepted.contains(keyword) {
                 accepted.push(keyword);
             }
         }
     }
-    // Messages only: written when there is one.
-    let type_label = TypeLabel(single);
-    let where_ = Where { root, at };
+    let type_label = match single {
+        Some(kind) => format!("{} `{}`", article(kind.name()), kind.name()),
+        None => "a multi-type".to_owned(),
+    };
+    let where_ = if root {
+        "the root".to_owned()
+    } else {
+        format!("`{}`", display_pointer(at))
+    };
 
     for (keyword, value) in node {
         if ANNOTATIONS.contains(&keyword.as_str()) {
             continue;
         }
-        let keyword_at = || child_pointer(at, keyword);
+        let keyword_at = || join(at, keyword);
         if !accepted.contains(&keyword.as_str()) {
             let keyword_at = keyword_at();
             let expected = format!(
@@ -557,7 +525,7 @@ fn check_node(node: &Map<String, Value>, at: &str, root: bool, issues: &mut Vec<
                 Some(properties) => {
                     let keyword_at = keyword_at();
                     for (name, property) in properties {
-                        let property_at = child_pointer(&keyword_at, name);
+                        let property_at = join(&keyword_at, name);
                         match property.as_object() {
                             Some(property) => check_node(property, &property_at, false, issues),
                             None => issues.push(SchemaIssue::new(
@@ -608,7 +576,7 @@ fn check_node(node: &Map<String, Value>, at: &str, root: bool, issues: &mut Vec<
         }
     }
 
-    if shape.kinds.contains(&Kind::Array) && !node.contains_key("items") {
+    if kinds.contains(&Kind::Array) && !node.contains_key("items") {
         issues.push(SchemaIssue::new(
             at,
             format!(
@@ -619,41 +587,13 @@ fn check_node(node: &Map<String, Value>, at: &str, root: bool, issues: &mut Vec<
     let is_map = node
         .get("additionalProperties")
         .is_some_and(Value::is_object);
-    if !root && shape.kinds.contains(&Kind::Object) && !node.contains_key("properties") && !is_map {
+    if !root && kinds.contains(&Kind::Object) && !node.contains_key("properties") && !is_map {
         issues.push(SchemaIssue::new(
             at,
             format!(
                 "object schema at {where_} has neither `properties` (a struct) nor an `additionalProperties` schema (a map), expected one of them"
             ),
         ));
-    }
-}
-
-/// Where a node is, in messages: `the root` or its pointer in backticks.
-struct Where<'a> {
-    root: bool,
-    at: &'a str,
-}
-
-impl fmt::Display for Where<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.root {
-            f.write_str("the root")
-        } else {
-            write!(f, "`{}`", display_pointer(self.at))
-        }
-    }
-}
-
-/// The type of a node, in messages: ``an `integer` `` or `a multi-type`.
-struct TypeLabel(Option<Kind>);
-
-impl fmt::Display for TypeLabel {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0 {
-            Some(kind) => write!(f, "{} `{}`", article(kind.name()), kind.name()),
-            None => f.write_str("a multi-type"),
-        }
     }
 }
 
@@ -706,7 +646,7 @@ fn check_required(
     node: &Map<String, Value>,
     value: &Value,
     at: &dyn Fn() -> String,
-    where_: &Where<'_>,
+    where_: &str,
     issues: &mut Vec<SchemaIssue>,
 ) {
     let Some(names) = value.as_array() else {
@@ -756,7 +696,7 @@ fn check_required(
     }
 }
 
-fn is_type_keyword(keyword: &str) -> bool {
+pub(crate) fn is_type_keyword(keyword: &str) -> bool {
     [
         STRING_KEYWORDS,
         NUMBER_KEYWORDS,
@@ -767,24 +707,7 @@ fn is_type_keyword(keyword: &str) -> bool {
     .any(|set| set.contains(&keyword))
 }
 
-/// `"a", "b" or "c"`.
-fn quoted_list(words: &[&str]) -> String {
-    let mut out = String::new();
-    // Writing to a String cannot fail.
-    let _ = crate::model::write_accepted(&mut out, words);
-    out
-}
-
-/// `` `a`, `b`, `c` ``.
-pub(crate) fn backticked(words: &[&str]) -> String {
-    words
-        .iter()
-        .map(|w| format!("`{w}`"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-fn article(word: &str) -> &'static str {
+pub(crate) fn article(word: &str) -> &'static str {
     if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
         "an"
     } else {
@@ -1008,28 +931,16 @@ mod tests {
     }
 
     #[test]
-    fn canonical_json_drops_the_schema_keyword_at_the_root_only() {
-        let schema = serde_json::json!({
-            "type": "object",
-            "$schema": "https://json-schema.org/draft/2020-12/schema",
-            "properties": {"b": {"type": "string"}, "a": {"type": "integer"}}
-        });
-        assert_eq!(
-            canonical_text(&schema),
-            r#"{"properties":{"a":{"type":"integer"},"b":{"type":"string"}},"type":"object"}"#
-        );
-    }
-
-    #[test]
-    fn canonical_text_sorts_keys() {
-        // Guards against `serde_json/preserve_order` being switched on by feature unification.
+    fn canonical_text_sorts_keys_and_drops_the_dialect_at_the_root_only() {
+        // Parsed from text, not built with `json!`: guards against `serde_json/preserve_order`
+        // being switched on by feature unification.
         let value: Value = serde_json::from_str(
-            r#"{"type":"object","additionalProperties":false,"properties":{"b":{},"a":{}}}"#,
+            r#"{"type":"object","$schema":"x","properties":{"b":{"$schema":"y"},"a":{}}}"#,
         )
         .expect("JSON");
         assert_eq!(
             canonical_text(&value),
-            r#"{"additionalProperties":false,"properties":{"a":{},"b":{}},"type":"object"}"#
+            r#"{"properties":{"a":{},"b":{"$schema":"y"}},"type":"object"}"#
         );
     }
 

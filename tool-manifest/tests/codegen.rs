@@ -599,7 +599,7 @@ fn builder_writes_once_and_leaves_an_unchanged_file_alone() {
     assert_eq!(out, root.path().join("out/tools.rs"));
     let code = fs::read_to_string(&out).expect("written");
     assert!(
-        code.contains(r#"source: "tools/panes_list.toml""#),
+        code.contains(r#".source("tools/panes_list.toml");"#),
         "{code}"
     );
 
@@ -647,7 +647,7 @@ fn builder_options_choose_the_directories_and_the_file_name() {
     assert_eq!(out, root.path().join("gen/agent_tools.rs"));
     let code = fs::read_to_string(&out).expect("written");
     assert!(
-        code.contains(r#"source: "spec/agent/panes_list.toml""#),
+        code.contains(r#".source("spec/agent/panes_list.toml");"#),
         "{code}"
     );
 }

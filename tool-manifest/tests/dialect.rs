@@ -7,23 +7,17 @@ use tool_manifest::dialect::{self, Dialect};
 use tool_manifest::{Mode, Safety, ToolSpec};
 
 fn spec(name: &str, safety: Safety, category: Option<&str>, input: Value) -> ToolSpec {
-    ToolSpec {
-        name: name.to_owned(),
-        title: format!("The {name} tool"),
-        description: format!("Does what {name} says."),
-        safety,
-        mode: if safety.is_read_only() {
-            Mode::Parallel
-        } else {
-            Mode::Sequential
-        },
-        category: category.map(str::to_owned),
-        input_schema: input,
-        output_schema: None,
-        errors: Vec::new(),
-        examples: Vec::new(),
-        source: format!("tools/{name}.toml"),
-    }
+    let mode = if safety.is_read_only() {
+        Mode::Parallel
+    } else {
+        Mode::Sequential
+    };
+    let mut spec = ToolSpec::new(name, safety, mode, input);
+    spec.title = format!("The {name} tool");
+    spec.description = format!("Does what {name} says.");
+    spec.category = category.map(str::to_owned);
+    spec.source = format!("tools/{name}.toml");
+    spec
 }
 
 /// Four tools covering the manifest subset and a schemars-style code-first schema.

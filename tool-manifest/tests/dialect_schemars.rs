@@ -115,19 +115,10 @@ struct PairInput {
 
 fn spec<T: JsonSchema>(name: &str) -> ToolSpec {
     let schema = serde_json::to_value(schemars::schema_for!(T)).expect("schema is JSON");
-    ToolSpec {
-        name: name.to_owned(),
-        title: name.to_owned(),
-        description: format!("The {name} tool."),
-        safety: Safety::Destructive,
-        mode: Mode::Sequential,
-        category: None,
-        input_schema: schema,
-        output_schema: None,
-        errors: Vec::new(),
-        examples: Vec::new(),
-        source: "src/tools.rs".to_owned(),
-    }
+    let mut spec = ToolSpec::new(name, Safety::Destructive, Mode::Sequential, schema);
+    spec.description = format!("The {name} tool.");
+    spec.source = "src/tools.rs".to_owned();
+    spec
 }
 
 fn outcome(dialect: Dialect, spec: &ToolSpec) -> String {

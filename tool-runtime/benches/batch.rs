@@ -34,19 +34,15 @@ const SCHEMA: &str = r#"{
   "additionalProperties": false
 }"#;
 
-static PANE_GET: ToolMeta = ToolMeta {
-    name: "pane_get",
-    title: "Get a pane",
-    description: "Reads a pane.",
-    safety: Safety::ReadOnly,
-    mode: Mode::Parallel,
-    category: None,
-    input_schema: StaticSchema::Json(SCHEMA),
-    output_schema: None,
-    errors: &[],
-    examples: &[],
-    source: "benches/batch.rs",
-};
+static PANE_GET: ToolMeta = ToolMeta::new(
+    "pane_get",
+    Safety::ReadOnly,
+    Mode::Parallel,
+    StaticSchema::Json(SCHEMA),
+)
+.title("Get a pane")
+.description("Reads a pane.")
+.source("benches/batch.rs");
 
 #[derive(Deserialize)]
 struct Input {

@@ -45,26 +45,23 @@ const SCHEMA: &str = r#"{
   "additionalProperties": false
 }"#;
 
-static ERRORS: &[ErrorMeta] = &[ErrorMeta {
-    code: "PANE_NOT_FOUND",
-    message: "Pane not found.",
-    retryable: true,
-    recommended_action: "Call panes_list to get the valid pane IDs, then retry.",
-}];
+static ERRORS: &[ErrorMeta] = &[ErrorMeta::new(
+    "PANE_NOT_FOUND",
+    "Pane not found.",
+    true,
+    "Call panes_list to get the valid pane IDs, then retry.",
+)];
 
-static DRAWING_CREATE: ToolMeta = ToolMeta {
-    name: "drawing_create",
-    title: "Create a drawing",
-    description: "Draws on a pane.",
-    safety: Safety::Destructive,
-    mode: Mode::Sequential,
-    category: None,
-    input_schema: StaticSchema::Json(SCHEMA),
-    output_schema: None,
-    errors: ERRORS,
-    examples: &[],
-    source: "benches/execute.rs",
-};
+static DRAWING_CREATE: ToolMeta = ToolMeta::new(
+    "drawing_create",
+    Safety::Destructive,
+    Mode::Sequential,
+    StaticSchema::Json(SCHEMA),
+)
+.title("Create a drawing")
+.description("Draws on a pane.")
+.errors(ERRORS)
+.source("benches/execute.rs");
 
 #[derive(Deserialize)]
 struct Anchor {

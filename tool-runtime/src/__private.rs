@@ -9,7 +9,6 @@
 //! `#[diagnostic::on_unimplemented]` message that says what a tool function must look like.
 
 use std::future::Future;
-use std::marker::PhantomData;
 
 pub use schemars;
 pub use serde;
@@ -28,7 +27,7 @@ use crate::{Safety, ToolMeta};
 /// Everything schemars writes is kept (`type`, `properties`, `required`, `title`,
 /// `description` from doc comments, `additionalProperties` from `deny_unknown_fields`, `$defs`
 /// for nested types), except the `$schema` key: the dialect is always draft 2020-12.
-pub fn input_schema<T: schemars::JsonSchema>() -> Value {
+fn input_schema<T: schemars::JsonSchema>() -> Value {
     let generator = schemars::generate::SchemaSettings::draft2020_12().into_generator();
     let mut schema = generator.into_root_schema_for::<T>();
     schema.remove("$schema");
@@ -63,21 +62,6 @@ impl<T> ManifestInput<T> for T {
     }
 }
 
-/// How a tool's error type becomes a [`ToolError`]: the rule differs between code-first tools
-/// ([`CodeFirst`]) and manifest-bound ones ([`Manifest`]).
-pub trait ErrorKind<E> {
-    /// Converts the tool's error.
-    fn into_tool_error(error: E) -> ToolError;
-}
-
-/// Code-first tools: any `E: Into<ToolError>`.
-#[derive(Debug)]
-pub struct CodeFirst;
-
-/// Manifest-bound tools: only the generated error enum `D` (or `Failure<D>`).
-#[derive(Debug)]
-pub struct Manifest<D>(PhantomData<D>);
-
 /// The error type of a code-first tool.
 #[diagnostic::on_unimplemented(
     message = "the error type of a tool must convert into `ToolError`, `{Self}` does not",
@@ -93,12 +77,6 @@ pub trait CodeFirstError {
 impl<E: Into<ToolError>> CodeFirstError for E {
     fn into_tool_error(self) -> ToolError {
         self.into()
-    }
-}
-
-impl<E: CodeFirstError> ErrorKind<E> for CodeFirst {
-    fn into_tool_error(error: E) -> ToolError {
-        error.into_tool_error()
     }
 }
 
@@ -128,12 +106,6 @@ impl<D: DeclaredError> ManifestError<D> for Failure<D> {
 impl<D: DeclaredError> ManifestError<D> for Fault<D> {
     fn into_tool_error(self) -> ToolError {
         self.into()
-    }
-}
-
-impl<D, E: ManifestError<D>> ErrorKind<E> for Manifest<D> {
-    fn into_tool_error(error: E) -> ToolError {
-        error.into_tool_error()
     }
 }
 
@@ -227,7 +199,7 @@ where
     R::Error: CodeFirstError,
 {
     ReturnFns {
-        finish: finish::<CodeFirst, R>,
+        finish: |result, safety| finish(result, safety, CodeFirstError::into_tool_error),
     }
 }
 
@@ -240,17 +212,18 @@ where
     R::Error: ManifestError<D>,
 {
     ReturnFns {
-        finish: finish::<Manifest<D>, R>,
+        finish: |result, safety| finish(result, safety, ManifestError::into_tool_error),
     }
 }
 
-fn finish<K: ErrorKind<R::Error>, R: ToolReturn>(result: R, safety: Safety) -> CallResult
+/// The result of a tool, its error converted by `error` (the code-first or the manifest rule).
+fn finish<R: ToolReturn>(result: R, safety: Safety, error: fn(R::Error) -> ToolError) -> CallResult
 where
     R::Output: IntoToolOutput,
 {
     match result.into_result() {
         Ok(output) => output.into_tool_output(safety),
-        Err(error) => Err(K::into_tool_error(error)),
+        Err(e) => Err(error(e)),
     }
 }
 

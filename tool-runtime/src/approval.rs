@@ -43,19 +43,15 @@
 //!     ToolOutput,
 //! };
 //!
-//! static DRAWINGS_CLEAR: ToolMeta = ToolMeta {
-//!     name: "drawings_clear",
-//!     title: "Clear drawings",
-//!     description: "Removes every drawing.",
-//!     safety: Safety::Destructive,
-//!     mode: Mode::Sequential,
-//!     category: None,
-//!     input_schema: StaticSchema::Json(r#"{"type":"object","additionalProperties":false}"#),
-//!     output_schema: None,
-//!     errors: &[],
-//!     examples: &[],
-//!     source: "tools/drawings_clear.toml",
-//! };
+//! static DRAWINGS_CLEAR: ToolMeta = ToolMeta::new(
+//!     "drawings_clear",
+//!     Safety::Destructive,
+//!     Mode::Sequential,
+//!     StaticSchema::Json(r#"{"type":"object","additionalProperties":false}"#),
+//! )
+//! .title("Clear drawings")
+//! .description("Removes every drawing.")
+//! .source("tools/drawings_clear.toml");
 //!
 //! fn drawings_clear<'a>(drawings: &'a mut Vec<String>, _: &'a Value) -> BoxFuture<'a, CallResult> {
 //!     Box::pin(async move {

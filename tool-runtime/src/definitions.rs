@@ -207,10 +207,7 @@ impl<C> Registry<C> {
         } else {
             violations.sort();
             violations.dedup();
-            Err(ExportError {
-                dialect,
-                violations,
-            })
+            Err(ExportError::new(dialect, violations))
         }
     }
 

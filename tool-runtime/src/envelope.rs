@@ -15,6 +15,7 @@ use serde_json::value::RawValue;
 
 /// The codes the runtime itself returns (domain codes come from each tool's `[[errors]]`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub enum RuntimeCode {
     /// The arguments fail the tool's schema.
     InputInvalid,

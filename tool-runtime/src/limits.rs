@@ -43,6 +43,7 @@ pub const MIN_ERROR_MESSAGE_BYTES: usize = 64;
 
 /// Bounds on a registry's inputs and answers. See the [module documentation](self).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Limits {
     /// The deepest nesting of arrays and objects tool arguments may have. A scalar is at level
     /// 0, `{}` and `[]` at level 1, `{"a": [1]}` at level 2.
@@ -71,6 +72,7 @@ impl Default for Limits {
 
 /// Why arguments were refused before validation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum LimitExceeded {
     /// Nested deeper than [`Limits::max_depth`].
     #[error("/: Expected nesting of at most {limit} levels")]
@@ -88,77 +90,20 @@ pub enum LimitExceeded {
 
 /// What [`measure`] found, up to where it stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Measure {
+struct Measure {
     /// The deepest level of arrays and objects seen.
-    pub depth: usize,
+    depth: usize,
     /// One byte per value plus the UTF-8 length of every string and key seen.
-    pub bytes: usize,
+    bytes: usize,
     /// How many values were seen.
-    pub values: usize,
+    values: usize,
 }
 
-/// Up to this depth bound [`measure`] walks by recursion: at most this many stack frames of a
-/// few words each, and no allocation (the common case: the default bound is 64). A larger
-/// bound is walked with an explicit stack on the heap.
-const RECURSIVE_MEASURE_DEPTH: usize = 256;
-
-/// Measures `value`, stopping as soon as its depth passes `max_depth` or its size passes
-/// `max_bytes` (then the answer is a lower bound that crosses the bound). The walk never goes
-/// more than `max_depth + 1` levels down, so a hostile depth cannot overflow the stack.
-pub fn measure(value: &Value, max_depth: usize, max_bytes: usize) -> Measure {
+/// Measures `value` with an explicit stack (no recursion, whatever the bound), stopping as soon
+/// as its depth passes `max_depth` or its size passes `max_bytes` (then the answer is a lower
+/// bound that crosses the bound).
+fn measure(value: &Value, max_depth: usize, max_bytes: usize) -> Measure {
     let mut found = Measure::default();
-    if max_depth <= RECURSIVE_MEASURE_DEPTH {
-        measure_recursively(value, 0, max_depth, max_bytes, &mut found);
-    } else {
-        measure_with_stack(value, max_depth, max_bytes, &mut found);
-    }
-    found
-}
-
-/// One value at `level`; false once a bound is crossed. Recursion stops at `max_depth + 1`.
-fn measure_recursively(
-    value: &Value,
-    level: usize,
-    max_depth: usize,
-    max_bytes: usize,
-    found: &mut Measure,
-) -> bool {
-    found.values += 1;
-    found.bytes = found.bytes.saturating_add(1);
-    match value {
-        Value::String(s) => found.bytes = found.bytes.saturating_add(s.len()),
-        Value::Array(items) => {
-            let inner = level + 1;
-            found.depth = found.depth.max(inner);
-            if inner > max_depth {
-                return false;
-            }
-            for item in items {
-                if !measure_recursively(item, inner, max_depth, max_bytes, found) {
-                    return false;
-                }
-            }
-        }
-        Value::Object(map) => {
-            let inner = level + 1;
-            found.depth = found.depth.max(inner);
-            if inner > max_depth {
-                return false;
-            }
-            for (key, item) in map {
-                found.bytes = found.bytes.saturating_add(key.len());
-                if !measure_recursively(item, inner, max_depth, max_bytes, found) {
-                    return false;
-                }
-            }
-        }
-        Value::Null | Value::Bool(_) | Value::Number(_) => {}
-    }
-    found.bytes <= max_bytes
-}
-
-/// The same walk without recursion, for depth bounds above [`RECURSIVE_MEASURE_DEPTH`].
-fn measure_with_stack(value: &Value, max_depth: usize, max_bytes: usize, found: &mut Measure) {
     let mut stack: Vec<(&Value, usize)> = vec![(value, 0)];
     while let Some((value, level)) = stack.pop() {
         found.values += 1;
@@ -169,7 +114,7 @@ fn measure_with_stack(value: &Value, max_depth: usize, max_bytes: usize, found: 
                 let inner = level + 1;
                 found.depth = found.depth.max(inner);
                 if inner > max_depth {
-                    return;
+                    break;
                 }
                 stack.extend(items.iter().map(|item| (item, inner)));
             }
@@ -177,7 +122,7 @@ fn measure_with_stack(value: &Value, max_depth: usize, max_bytes: usize, found: 
                 let inner = level + 1;
                 found.depth = found.depth.max(inner);
                 if inner > max_depth {
-                    return;
+                    break;
                 }
                 for (key, item) in map {
                     found.bytes = found.bytes.saturating_add(key.len());
@@ -187,9 +132,10 @@ fn measure_with_stack(value: &Value, max_depth: usize, max_bytes: usize, found: 
             Value::Null | Value::Bool(_) | Value::Number(_) => {}
         }
         if found.bytes > max_bytes {
-            return;
+            break;
         }
     }
+    found
 }
 
 impl Limits {
@@ -280,17 +226,11 @@ mod tests {
     }
 
     #[test]
-    fn the_bounds_are_inclusive() {
+    fn the_size_bound_is_inclusive() {
         let limits = Limits {
-            max_depth: 2,
             max_argument_bytes: 12,
             ..Limits::default()
         };
-        assert_eq!(limits.check_arguments(&json!({"a": [1]})), Ok(()));
-        assert_eq!(
-            limits.check_arguments(&json!({"a": [[1]]})),
-            Err(LimitExceeded::Depth { limit: 2 })
-        );
         assert_eq!(
             limits.check_arguments(&json!({"key": "hello", "n": null})),
             Ok(())
@@ -336,33 +276,28 @@ mod tests {
     }
 
     #[test]
-    fn the_recursive_walk_and_the_stack_walk_agree() {
+    fn measuring_stops_exactly_when_a_bound_is_crossed() {
         let mut seed = 7;
         for _ in 0..2_000 {
             let value = random_value(&mut seed, 0);
+            let whole = measure(&value, usize::MAX, usize::MAX);
             for (max_depth, max_bytes) in [(64, 1 << 20), (3, 1 << 20), (64, 20), (1, 5), (0, 0)] {
-                let mut recursive = Measure::default();
-                measure_recursively(&value, 0, max_depth, max_bytes, &mut recursive);
-                let mut stacked = Measure::default();
-                measure_with_stack(&value, max_depth, max_bytes, &mut stacked);
-                // When both bounds are crossed, which one a walk meets first depends on its
-                // order; what must agree is whether one is, and with the true size.
-                let mut whole = Measure::default();
-                measure_recursively(&value, 0, usize::MAX, usize::MAX, &mut whole);
+                let found = measure(&value, max_depth, max_bytes);
                 let crosses = whole.depth > max_depth || whole.bytes > max_bytes;
-                let crossed = |m: &Measure| m.depth > max_depth || m.bytes > max_bytes;
-                assert_eq!(crossed(&recursive), crosses, "{value}");
-                assert_eq!(crossed(&stacked), crosses, "{value}");
+                assert_eq!(
+                    found.depth > max_depth || found.bytes > max_bytes,
+                    crosses,
+                    "{value}"
+                );
                 if !crosses {
-                    assert_eq!(recursive, whole, "{value}");
-                    assert_eq!(stacked, whole, "{value}");
+                    assert_eq!(found, whole, "{value}");
                 }
             }
         }
     }
 
     #[test]
-    fn a_depth_bound_above_the_recursive_one_walks_without_recursion() {
+    fn deep_values_are_measured_and_dropped_without_recursion() {
         let mut value = json!(0);
         for _ in 0..200_000 {
             value = Value::Array(vec![value]);
@@ -408,19 +343,5 @@ mod tests {
         assert!(message.ends_with('…'));
         let success = ToolResult::success(json!("y".repeat(1000)), false);
         assert_eq!(limits.bound_result(success.clone()), success);
-    }
-
-    #[test]
-    fn deep_values_drop_without_recursion() {
-        let mut value = json!(0);
-        for _ in 0..200_000 {
-            value = Value::Array(vec![value]);
-        }
-        let limits = Limits::default();
-        assert_eq!(
-            limits.check_arguments(&value),
-            Err(LimitExceeded::Depth { limit: 64 })
-        );
-        drop_iteratively(value);
     }
 }

@@ -827,12 +827,12 @@ fn offer<C>(
             Some(_) => match InputSchema::compile(&envelope) {
                 Ok(compiled) => Some(compiled),
                 Err(e) => {
-                    violations.push(Violation {
-                        tool: name.to_owned(),
-                        pointer: "/outputSchema".to_owned(),
-                        rule: "mcp.valid-schema",
-                        message: e.message,
-                    });
+                    violations.push(Violation::new(
+                        name,
+                        "/outputSchema",
+                        "mcp.valid-schema",
+                        e.message,
+                    ));
                     continue;
                 }
             },
@@ -846,12 +846,12 @@ fn offer<C>(
         }
         match serde_json::from_value::<Tool>(definition) {
             Ok(tool) => offered.push((name.to_owned(), Offered { tool, output, meta })),
-            Err(e) => violations.push(Violation {
-                tool: name.to_owned(),
-                pointer: String::new(),
-                rule: "mcp.object-root",
-                message: format!("the definition is not an MCP tool: {e}"),
-            }),
+            Err(e) => violations.push(Violation::new(
+                name,
+                "",
+                "mcp.object-root",
+                format!("the definition is not an MCP tool: {e}"),
+            )),
         }
     }
     if violations.is_empty() {
@@ -859,10 +859,7 @@ fn offer<C>(
     } else {
         violations.sort();
         violations.dedup();
-        Err(ExportError {
-            dialect: Dialect::Mcp,
-            violations,
-        })
+        Err(ExportError::new(Dialect::Mcp, violations))
     }
 }
 

@@ -186,19 +186,10 @@ mod tests {
     use tool_manifest::{Mode, Safety, StaticSchema};
 
     const fn meta(name: &'static str, safety: Safety) -> ToolMeta {
-        ToolMeta {
-            name,
-            title: "t",
-            description: "d",
-            safety,
-            mode: Mode::Parallel,
-            category: None,
-            input_schema: StaticSchema::Json("{}"),
-            output_schema: None,
-            errors: &[],
-            examples: &[],
-            source: "test",
-        }
+        ToolMeta::new(name, safety, Mode::Parallel, StaticSchema::Json("{}"))
+            .title("t")
+            .description("d")
+            .source("test")
     }
 
     static READ: ToolMeta = meta("read", Safety::ReadOnly);

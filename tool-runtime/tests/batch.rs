@@ -45,19 +45,9 @@ async fn measured(probe: &Probe, id: &str) {
 const ID_SCHEMA: &str = r#"{"type":"object","properties":{"id":{"type":"string"}},"required":["id"],"additionalProperties":false}"#;
 
 const fn probe_meta(name: &'static str, safety: Safety, mode: Mode) -> ToolMeta {
-    ToolMeta {
-        name,
-        title: name,
-        description: "A probe.",
-        safety,
-        mode,
-        category: None,
-        input_schema: StaticSchema::Json(ID_SCHEMA),
-        output_schema: None,
-        errors: &[],
-        examples: &[],
-        source: name,
-    }
+    ToolMeta::new(name, safety, mode, StaticSchema::Json(ID_SCHEMA))
+        .description("A probe.")
+        .source(name)
 }
 
 static READ: ToolMeta = probe_meta("read", Safety::ReadOnly, Mode::Parallel);

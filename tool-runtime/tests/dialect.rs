@@ -30,19 +30,9 @@ impl Seen {
 }
 
 const fn meta(name: &'static str, safety: Safety, mode: Mode, schema: &'static str) -> ToolMeta {
-    ToolMeta {
-        name,
-        title: name,
-        description: "A test tool.",
-        safety,
-        mode,
-        category: None,
-        input_schema: StaticSchema::Json(schema),
-        output_schema: None,
-        errors: &[],
-        examples: &[],
-        source: name,
-    }
+    ToolMeta::new(name, safety, mode, StaticSchema::Json(schema))
+        .description("A test tool.")
+        .source(name)
 }
 
 /// `query` required; `limit` and `filter` optional; inside `filter`, `pane` required and `since`

@@ -63,12 +63,12 @@ static WRITE: ToolMeta = meta(
     Safety::Destructive,
     Mode::Sequential,
     "{}",
-    &[ErrorMeta {
-        code: "TOO_LOUD",
-        message: "The write was refused.",
-        retryable: false,
-        recommended_action: "Write something shorter.",
-    }],
+    &[ErrorMeta::new(
+        "TOO_LOUD",
+        "The write was refused.",
+        false,
+        "Write something shorter.",
+    )],
 );
 
 fn anything<'a>(counter: &'a Counter, args: &'a Value) -> BoxFuture<'a, CallResult> {

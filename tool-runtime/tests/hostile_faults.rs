@@ -23,19 +23,10 @@ const fn meta(
     mode: Mode,
     errors: &'static [ErrorMeta],
 ) -> ToolMeta {
-    ToolMeta {
-        name,
-        title: name,
-        description: "A test tool.",
-        safety,
-        mode,
-        category: None,
-        input_schema: StaticSchema::Json(ID_SCHEMA),
-        output_schema: None,
-        errors,
-        examples: &[],
-        source: name,
-    }
+    ToolMeta::new(name, safety, mode, StaticSchema::Json(ID_SCHEMA))
+        .description("A test tool.")
+        .errors(errors)
+        .source(name)
 }
 
 static APPEND: ToolMeta = meta("append", Safety::Destructive, Mode::Sequential, &[]);
@@ -43,12 +34,12 @@ static REFUSE: ToolMeta = meta(
     "refuse",
     Safety::Destructive,
     Mode::Sequential,
-    &[ErrorMeta {
-        code: "FULL",
-        message: "The journal is full.",
-        retryable: false,
-        recommended_action: "Stop writing.",
-    }],
+    &[ErrorMeta::new(
+        "FULL",
+        "The journal is full.",
+        false,
+        "Stop writing.",
+    )],
 );
 static EXPLODE: ToolMeta = meta("explode", Safety::Destructive, Mode::Sequential, &[]);
 static HANG: ToolMeta = meta("hang", Safety::Destructive, Mode::Sequential, &[]);

@@ -35,23 +35,21 @@ impl Chart {
     }
 }
 
-static PANES_LIST: ToolMeta = ToolMeta {
-    name: "panes_list",
-    title: "List panes",
-    description: "Lists the chart's panes.",
-    safety: Safety::ReadOnly,
-    mode: Mode::Parallel,
-    category: Some("chart"),
-    input_schema: StaticSchema::Json(
+static PANES_LIST: ToolMeta = ToolMeta::new(
+    "panes_list",
+    Safety::ReadOnly,
+    Mode::Parallel,
+    StaticSchema::Json(
         r#"{"type":"object","properties":{"prefix":{"type":"string"}},"additionalProperties":false}"#,
     ),
-    output_schema: Some(StaticSchema::Json(
+)
+.title("List panes")
+.description("Lists the chart's panes.")
+.category("chart")
+.output_schema(StaticSchema::Json(
         r#"{"type":"object","properties":{"panes":{"type":"array","items":{"type":"string"}}},"required":["panes"],"additionalProperties":false}"#,
-    )),
-    errors: &[],
-    examples: &[],
-    source: "tests/mcp.rs",
-};
+    ))
+.source("tests/mcp.rs");
 
 fn panes_list<'a>(chart: &'a Chart, args: &'a Value) -> BoxFuture<'a, CallResult> {
     Box::pin(async move {
@@ -68,28 +66,26 @@ fn panes_list<'a>(chart: &'a Chart, args: &'a Value) -> BoxFuture<'a, CallResult
     })
 }
 
-static DRAWING_ERRORS: &[ErrorMeta] = &[ErrorMeta {
-    code: "PANE_NOT_FOUND",
-    message: "Pane not found.",
-    retryable: true,
-    recommended_action: "Call panes_list to get the valid pane IDs, then retry.",
-}];
+static DRAWING_ERRORS: &[ErrorMeta] = &[ErrorMeta::new(
+    "PANE_NOT_FOUND",
+    "Pane not found.",
+    true,
+    "Call panes_list to get the valid pane IDs, then retry.",
+)];
 
-static DRAWING_CREATE: ToolMeta = ToolMeta {
-    name: "drawing_create",
-    title: "Create a drawing",
-    description: "Draws a horizontal line on a pane.",
-    safety: Safety::Destructive,
-    mode: Mode::Sequential,
-    category: Some("chart"),
-    input_schema: StaticSchema::Json(
+static DRAWING_CREATE: ToolMeta = ToolMeta::new(
+    "drawing_create",
+    Safety::Destructive,
+    Mode::Sequential,
+    StaticSchema::Json(
         r#"{"type":"object","properties":{"pane_id":{"type":"string"},"price":{"type":"number"}},"required":["pane_id","price"],"additionalProperties":false}"#,
     ),
-    output_schema: None,
-    errors: DRAWING_ERRORS,
-    examples: &[],
-    source: "tests/mcp.rs",
-};
+)
+.title("Create a drawing")
+.description("Draws a horizontal line on a pane.")
+.category("chart")
+.errors(DRAWING_ERRORS)
+.source("tests/mcp.rs");
 
 fn drawing_create<'a>(chart: &'a mut Chart, args: &'a Value) -> BoxFuture<'a, CallResult> {
     Box::pin(async move {
@@ -110,23 +106,21 @@ fn drawing_create<'a>(chart: &'a mut Chart, args: &'a Value) -> BoxFuture<'a, Ca
 }
 
 /// Declares an output schema; for the query `"off-schema"` it returns something else.
-static WEB_SEARCH: ToolMeta = ToolMeta {
-    name: "web_search",
-    title: "Search the web",
-    description: "Searches the web.",
-    safety: Safety::ReadOnly,
-    mode: Mode::Parallel,
-    category: Some("web"),
-    input_schema: StaticSchema::Json(
+static WEB_SEARCH: ToolMeta = ToolMeta::new(
+    "web_search",
+    Safety::ReadOnly,
+    Mode::Parallel,
+    StaticSchema::Json(
         r#"{"type":"object","properties":{"query":{"type":"string","minLength":1}},"required":["query"],"additionalProperties":false}"#,
     ),
-    output_schema: Some(StaticSchema::Json(
+)
+.title("Search the web")
+.description("Searches the web.")
+.category("web")
+.output_schema(StaticSchema::Json(
         r#"{"type":"object","properties":{"results":{"type":"array","items":{"type":"string"}}},"required":["results"],"additionalProperties":false}"#,
-    )),
-    errors: &[],
-    examples: &[],
-    source: "tests/mcp.rs",
-};
+    ))
+.source("tests/mcp.rs");
 
 fn web_search<'a>(_chart: &'a Chart, args: &'a Value) -> BoxFuture<'a, CallResult> {
     Box::pin(async move {

@@ -17,33 +17,25 @@ use tool_runtime::{
     ToolMeta, ToolOutput,
 };
 
-static COUNT: ToolMeta = ToolMeta {
-    name: "count",
-    title: "Count",
-    description: "Reads the counter.",
-    safety: Safety::ReadOnly,
-    mode: Mode::Parallel,
-    category: None,
-    input_schema: StaticSchema::Json(r#"{"type":"object","additionalProperties":false}"#),
-    output_schema: None,
-    errors: &[],
-    examples: &[],
-    source: "tests/mcp_http.rs",
-};
+static COUNT: ToolMeta = ToolMeta::new(
+    "count",
+    Safety::ReadOnly,
+    Mode::Parallel,
+    StaticSchema::Json(r#"{"type":"object","additionalProperties":false}"#),
+)
+.title("Count")
+.description("Reads the counter.")
+.source("tests/mcp_http.rs");
 
-static BUMP: ToolMeta = ToolMeta {
-    name: "bump",
-    title: "Bump",
-    description: "Adds one to the counter.",
-    safety: Safety::Destructive,
-    mode: Mode::Sequential,
-    category: None,
-    input_schema: StaticSchema::Json(r#"{"type":"object","additionalProperties":false}"#),
-    output_schema: None,
-    errors: &[],
-    examples: &[],
-    source: "tests/mcp_http.rs",
-};
+static BUMP: ToolMeta = ToolMeta::new(
+    "bump",
+    Safety::Destructive,
+    Mode::Sequential,
+    StaticSchema::Json(r#"{"type":"object","additionalProperties":false}"#),
+)
+.title("Bump")
+.description("Adds one to the counter.")
+.source("tests/mcp_http.rs");
 
 fn count<'a>(counter: &'a usize, _args: &'a Value) -> BoxFuture<'a, CallResult> {
     Box::pin(async move {

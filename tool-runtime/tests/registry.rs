@@ -744,19 +744,15 @@ fn two_tools_with_one_name_do_not_build() {
     );
 }
 
-static DECLARED_ONLY: ToolMeta = ToolMeta {
-    name: "comparison_create",
-    title: "Create a comparison",
-    description: "Adds a comparison.",
-    safety: Safety::Destructive,
-    mode: Mode::Sequential,
-    category: None,
-    input_schema: StaticSchema::Json(EMPTY_OBJECT),
-    output_schema: None,
-    errors: &[],
-    examples: &[],
-    source: "tools/comparison_create.toml",
-};
+static DECLARED_ONLY: ToolMeta = ToolMeta::new(
+    "comparison_create",
+    Safety::Destructive,
+    Mode::Sequential,
+    StaticSchema::Json(EMPTY_OBJECT),
+)
+.title("Create a comparison")
+.description("Adds a comparison.")
+.source("tools/comparison_create.toml");
 
 #[test]
 fn a_declared_tool_without_implementation_does_not_build() {
@@ -778,12 +774,14 @@ fn a_declared_tool_without_implementation_does_not_build() {
     assert_eq!(registry.len(), 1);
 }
 
-static DRIFTED: ToolMeta = ToolMeta {
-    safety: Safety::ReadOnly,
-    mode: Mode::Parallel,
-    source: "src/drawing.rs",
-    ..DRAWING_CREATE
-};
+static DRIFTED: ToolMeta = meta(
+    "drawing_create",
+    Safety::ReadOnly,
+    Mode::Parallel,
+    DRAWING_SCHEMA,
+    DRAWING_ERRORS,
+)
+.source("src/drawing.rs");
 
 #[test]
 fn an_implementation_that_drifts_from_its_manifest_does_not_build() {
@@ -800,16 +798,20 @@ fn an_implementation_that_drifts_from_its_manifest_does_not_build() {
     );
 }
 
-static READ_ONLY_EXCLUSIVE: ToolMeta = ToolMeta {
-    name: "panes_peek",
-    safety: Safety::ReadOnly,
-    ..DRAWINGS_CLEAR
-};
-static PARALLEL_EXCLUSIVE: ToolMeta = ToolMeta {
-    name: "panes_poke",
-    mode: Mode::Parallel,
-    ..DRAWINGS_CLEAR
-};
+static READ_ONLY_EXCLUSIVE: ToolMeta = meta(
+    "panes_peek",
+    Safety::ReadOnly,
+    Mode::Sequential,
+    EMPTY_OBJECT,
+    &[],
+);
+static PARALLEL_EXCLUSIVE: ToolMeta = meta(
+    "panes_poke",
+    Safety::Destructive,
+    Mode::Parallel,
+    EMPTY_OBJECT,
+    &[],
+);
 
 #[test]
 fn read_only_or_parallel_tools_cannot_take_the_context_exclusively() {
@@ -834,20 +836,24 @@ fn read_only_or_parallel_tools_cannot_take_the_context_exclusively() {
     ));
 }
 
-static BAD_SCHEMA: ToolMeta = ToolMeta {
-    name: "bad_schema",
-    input_schema: StaticSchema::Json(r#"{"type":"object","properties":{"a":{"type":"strang"}}}"#),
-    ..PANES_LIST
-};
-static NOT_JSON: ToolMeta = ToolMeta {
-    name: "not_json",
-    input_schema: StaticSchema::Json("{"),
-    ..PANES_LIST
-};
-static BAD_NAME: ToolMeta = ToolMeta {
-    name: "Bad-Name",
-    ..PANES_LIST
-};
+static BAD_SCHEMA: ToolMeta = meta(
+    "bad_schema",
+    Safety::ReadOnly,
+    Mode::Parallel,
+    r#"{"type":"object","properties":{"a":{"type":"strang"}}}"#,
+    &[],
+)
+.source("panes_list");
+static NOT_JSON: ToolMeta =
+    meta("not_json", Safety::ReadOnly, Mode::Parallel, "{", &[]).source("panes_list");
+static BAD_NAME: ToolMeta = meta(
+    "Bad-Name",
+    Safety::ReadOnly,
+    Mode::Parallel,
+    EMPTY_OBJECT,
+    &[],
+)
+.source("panes_list");
 
 #[test]
 fn a_duplicate_of_a_broken_tool_is_still_a_duplicate() {

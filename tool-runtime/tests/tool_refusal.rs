@@ -7,21 +7,17 @@ use tool_runtime::{
     ToolError, ToolMeta, ToolOutput,
 };
 
-static RUN_CODE: ToolMeta = ToolMeta {
-    name: "run_code",
-    title: "Run code",
-    description: "Runs code where the host allows it.",
-    safety: Safety::Destructive,
-    mode: Mode::Sequential,
-    category: None,
-    input_schema: StaticSchema::Json(
+static RUN_CODE: ToolMeta = ToolMeta::new(
+    "run_code",
+    Safety::Destructive,
+    Mode::Sequential,
+    StaticSchema::Json(
         r#"{"type":"object","properties":{"code":{"type":"string"}},"required":["code"],"additionalProperties":false}"#,
     ),
-    output_schema: None,
-    errors: &[],
-    examples: &[],
-    source: "tests/tool_refusal.rs",
-};
+)
+.title("Run code")
+.description("Runs code where the host allows it.")
+.source("tests/tool_refusal.rs");
 
 /// The context: whether the host allows running code, and how many programs ran.
 struct Host {

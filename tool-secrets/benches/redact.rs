@@ -151,7 +151,14 @@ fn bench(c: &mut Criterion) {
         SecretString::new(SEARCH_KEY),
     ];
     let redactor = Redactor::new(&[&keys[0], &keys[1]]);
-    let automaton = redactor.clone().with_automaton_search();
+    // 64 more keys that no prompt holds: more literals than the SIMD searcher takes, so this
+    // redactor searches with its fallback automaton.
+    let unused: Vec<SecretString> = (0..64)
+        .map(|i| SecretString::new(format!("\u{1}unused-{i}")))
+        .collect();
+    let padded: Vec<&SecretString> = keys.iter().chain(&unused).collect();
+    let automaton = Redactor::new(&padded);
+    assert!(format!("{automaton:?}").contains("\"automaton\""));
     let baseline = Baseline::new(&[PROVIDER_KEY, SEARCH_KEY]);
     let combined = Combined::new(&[PROVIDER_KEY, SEARCH_KEY]);
 

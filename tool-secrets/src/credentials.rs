@@ -15,10 +15,9 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 use serde::{Deserialize, Serialize};
@@ -27,6 +26,7 @@ use crate::secrets::{ProviderSettings, SecretString};
 
 /// Which key of an account and workspace.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub enum CredentialKind {
     /// The model provider's API key.
     ProviderKey,
@@ -498,8 +498,6 @@ impl CredentialStore for FileStore {
     }
 }
 
-static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
-
 /// Writes `bytes` to `path` atomically: temporary file in the same directory (`0600`), fsync,
 /// rename, fsync of the directory.
 fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), CredentialError> {
@@ -513,32 +511,28 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), CredentialError> {
     };
     let dir = path.parent().unwrap_or(Path::new("."));
     create_private_dir(dir).map_err(io_err("create directory", dir))?;
-    let name = path
-        .file_name()
-        .map(|name| name.to_string_lossy().into_owned())
-        .unwrap_or_default();
-
-    let (temp_path, mut temp) = loop {
-        let n = TEMP_COUNTER.fetch_add(1, Ordering::Relaxed);
-        let temp_path = dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()));
-        match open_private_new(&temp_path) {
-            Ok(file) => break (temp_path, file),
-            Err(err) if err.kind() == io::ErrorKind::AlreadyExists => continue,
-            Err(err) => return Err(io_err("create", &temp_path)(err)),
-        }
-    };
-    let written = temp
-        .write_all(bytes)
-        .and_then(|()| temp.sync_all())
-        .map_err(io_err("write", &temp_path))
-        .and_then(|()| {
-            drop(temp);
-            fs::rename(&temp_path, path).map_err(io_err("replace", path))
-        });
-    if let Err(err) = written {
-        let _ = fs::remove_file(&temp_path);
-        return Err(err);
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    // Removed again unless it is renamed over `path`.
+    let mut temp = tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .map_err(io_err("create", dir))?;
+    let temp_path = temp.path().to_owned();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        // The mode given at creation is filtered by the umask; make it exact.
+        let private = fs::Permissions::from_mode(0o600);
+        temp.as_file()
+            .set_permissions(private)
+            .map_err(io_err("create", &temp_path))?;
     }
+    temp.write_all(bytes)
+        .and_then(|()| temp.as_file().sync_all())
+        .map_err(io_err("write", &temp_path))?;
+    temp.persist(path)
+        .map_err(|e| io_err("replace", path)(e.error))?;
     sync_dir(dir).map_err(io_err("flush directory", dir))
 }
 
@@ -554,24 +548,6 @@ fn create_private_dir(dir: &Path) -> io::Result<()> {
 #[cfg(not(unix))]
 fn create_private_dir(dir: &Path) -> io::Result<()> {
     fs::create_dir_all(dir)
-}
-
-#[cfg(unix)]
-fn open_private_new(path: &Path) -> io::Result<File> {
-    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
-    let file = OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(path)?;
-    // The mode given at creation is filtered by the umask; make it exact.
-    file.set_permissions(fs::Permissions::from_mode(0o600))?;
-    Ok(file)
-}
-
-#[cfg(not(unix))]
-fn open_private_new(path: &Path) -> io::Result<File> {
-    OpenOptions::new().write(true).create_new(true).open(path)
 }
 
 #[cfg(unix)]

@@ -114,16 +114,14 @@ enum Finder {
 }
 
 impl Finder {
-    fn build(patterns: &[&str], packed_allowed: bool) -> Self {
-        if packed_allowed {
-            let searcher = packed::Config::new()
-                .match_kind(packed::MatchKind::LeftmostLongest)
-                .builder()
-                .extend(patterns)
-                .build();
-            if let Some(searcher) = searcher {
-                return Finder::Packed(searcher);
-            }
+    fn build(patterns: &[&str]) -> Self {
+        let searcher = packed::Config::new()
+            .match_kind(packed::MatchKind::LeftmostLongest)
+            .builder()
+            .extend(patterns)
+            .build();
+        if let Some(searcher) = searcher {
+            return Finder::Packed(searcher);
         }
         AhoCorasick::builder()
             .match_kind(MatchKind::LeftmostLongest)
@@ -191,18 +189,6 @@ impl Default for Redactor {
 impl Redactor {
     /// A redactor for the built-in rules and the given configured keys (empty keys are ignored).
     pub fn new(keys: &[&SecretString]) -> Self {
-        Self::build(keys, true)
-    }
-
-    /// The same redactor searching with an Aho-Corasick automaton instead of the SIMD searcher
-    /// (what is used where that one is unavailable). For tests and benchmarks.
-    #[doc(hidden)]
-    pub fn with_automaton_search(self) -> Self {
-        let keys: Vec<&SecretString> = self.keys.iter().collect();
-        Self::build(&keys, false)
-    }
-
-    fn build(keys: &[&SecretString], packed_allowed: bool) -> Self {
         let mut values: Vec<&str> = keys
             .iter()
             .map(|key| key.expose_secret())
@@ -213,7 +199,7 @@ impl Redactor {
         let mut patterns: Vec<&str> = ANCHORS.iter().map(|&(anchor, _)| anchor).collect();
         patterns.extend(values.iter().copied());
         Self {
-            finder: Finder::build(&patterns, packed_allowed),
+            finder: Finder::build(&patterns),
             keys: values.into_iter().map(SecretString::new).collect(),
         }
     }
@@ -362,11 +348,9 @@ fn apply(text: &str, mut spans: Vec<Span>) -> String {
             b.marker,
         ))
     });
-    let mut out = String::with_capacity(text.len() + spans.len() * LOCAL_PATH.len());
-    let mut copied = 0;
-    let mut current: Option<Span> = None;
+    let mut merged: Vec<Span> = Vec::with_capacity(spans.len());
     for span in spans {
-        match &mut current {
+        match merged.last_mut() {
             Some(cur) if span.start < cur.end => {
                 if span.end > cur.end {
                     // Partial overlap: one span, and the stronger marker.
@@ -374,19 +358,15 @@ fn apply(text: &str, mut spans: Vec<Span>) -> String {
                     cur.marker = Marker::Redacted;
                 }
             }
-            _ => {
-                if let Some(done) = current.replace(span) {
-                    out.push_str(&text[copied..done.start]);
-                    out.push_str(done.marker.text());
-                    copied = done.end;
-                }
-            }
+            _ => merged.push(span),
         }
     }
-    if let Some(done) = current {
-        out.push_str(&text[copied..done.start]);
-        out.push_str(done.marker.text());
-        copied = done.end;
+    let mut out = String::with_capacity(text.len() + merged.len() * LOCAL_PATH.len());
+    let mut copied = 0;
+    for span in merged {
+        out.push_str(&text[copied..span.start]);
+        out.push_str(span.marker.text());
+        copied = span.end;
     }
     out.push_str(&text[copied..]);
     out

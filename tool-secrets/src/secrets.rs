@@ -103,6 +103,7 @@ impl<'de> Deserialize<'de> for SecretString {
 /// Whether a key is available, as a UI may show it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum KeyStatus {
     /// No key is configured.
     Unset,
@@ -134,6 +135,7 @@ impl KeyStatus {
 /// `Debug` shows the keys as `[REDACTED]`; `Serialize` writes the [`SettingsView`], which holds no
 /// key. Keys are persisted through a [`crate::CredentialStore`], never with the settings.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct ProviderSettings {
     /// The model provider (`openai`, `anthropic`, …), if chosen.
     pub provider: Option<String>,
@@ -151,6 +153,7 @@ pub struct ProviderSettings {
 /// [`KeyStatus`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct SettingsView {
     /// The model provider, if chosen.
     pub provider: Option<String>,

@@ -25,19 +25,15 @@ mod tools {
             }
         }
 
-        pub static META: ::tool_runtime::ToolMeta = ::tool_runtime::ToolMeta {
-            name: "drawing_create",
-            title: "Create a drawing",
-            description: "Draws on a pane.",
-            safety: ::tool_runtime::Safety::ReadOnly,
-            mode: ::tool_runtime::Mode::Parallel,
-            category: None,
-            input_schema: ::tool_runtime::StaticSchema::Json(r#"{"type":"object"}"#),
-            output_schema: None,
-            errors: &[],
-            examples: &[],
-            source: "tools/drawing_create.toml",
-        };
+        pub static META: ::tool_runtime::ToolMeta = ::tool_runtime::ToolMeta::new(
+            "drawing_create",
+            ::tool_runtime::Safety::ReadOnly,
+            ::tool_runtime::Mode::Parallel,
+            ::tool_runtime::StaticSchema::Json(r#"{"type":"object"}"#),
+        )
+        .title("Create a drawing")
+        .description("Draws on a pane.")
+        .source("tools/drawing_create.toml");
     }
 }
 

@@ -17,7 +17,7 @@ use std::fmt::{self, Write as _};
 
 use serde_json::Value;
 
-use crate::model::{Mode, Safety, ToolSpec};
+use crate::model::ToolSpec;
 use crate::schema::{canonical_json, canonical_text};
 
 /// The lints the generated module allows. Its docs are the manifests' texts, written for people
@@ -409,73 +409,56 @@ fn error_enum(out: &mut Out, tool: &str, variants: &[ErrorVariant<'_>]) {
     out.close("}");
 }
 
-/// `META`: the frozen `ToolMeta` of a spec. The schemas are in canonical form (keys sorted, no
+/// `META`: the frozen `ToolMeta` of a spec, built by its `const` constructor and setters (a
+/// setter only for what the spec declares). The schemas are in canonical form (keys sorted, no
 /// `$schema`), the examples' inputs with their keys sorted.
 fn meta(out: &mut Out, spec: &ToolSpec) {
     doc(out, &format!("The frozen metadata of `{}`.", spec.name));
-    out.open("pub static META: ::tool_runtime::ToolMeta = ::tool_runtime::ToolMeta {");
-    out.line(format_args!("name: {},", lit(&spec.name)));
-    out.line(format_args!("title: {},", lit(&spec.title)));
-    out.line(format_args!("description: {},", lit(&spec.description)));
-    let safety = match spec.safety {
-        Safety::ReadOnly => "ReadOnly",
-        Safety::Destructive => "Destructive",
-    };
-    out.line(format_args!("safety: ::tool_runtime::Safety::{safety},"));
-    let mode = match spec.mode {
-        Mode::Parallel => "Parallel",
-        Mode::Sequential => "Sequential",
-    };
-    out.line(format_args!("mode: ::tool_runtime::Mode::{mode},"));
-    match &spec.category {
-        Some(category) => out.line(format_args!("category: Some({}),", lit(category))),
-        None => out.line("category: None,"),
-    }
+    out.open("pub static META: ::tool_runtime::ToolMeta = ::tool_runtime::ToolMeta::new(");
+    out.line(format_args!("{},", lit(&spec.name)));
+    out.line(format_args!("::tool_runtime::Safety::{:?},", spec.safety));
+    out.line(format_args!("::tool_runtime::Mode::{:?},", spec.mode));
     out.line(format_args!(
-        "input_schema: ::tool_runtime::StaticSchema::Json({}),",
+        "::tool_runtime::StaticSchema::Json({}),",
         lit(&canonical_text(&spec.input_schema))
     ));
-    match &spec.output_schema {
-        Some(schema) => out.line(format_args!(
-            "output_schema: Some(::tool_runtime::StaticSchema::Json({})),",
-            lit(&canonical_text(schema))
-        )),
-        None => out.line("output_schema: None,"),
+    out.close(")");
+    out.line(format_args!(".title({})", lit(&spec.title)));
+    out.line(format_args!(".description({})", lit(&spec.description)));
+    if let Some(category) = &spec.category {
+        out.line(format_args!(".category({})", lit(category)));
     }
-    if spec.errors.is_empty() {
-        out.line("errors: &[],");
-    } else {
-        out.open("errors: &[");
+    if let Some(schema) = &spec.output_schema {
+        out.line(format_args!(
+            ".output_schema(::tool_runtime::StaticSchema::Json({}))",
+            lit(&canonical_text(schema))
+        ));
+    }
+    if !spec.errors.is_empty() {
+        out.open(".errors(&[");
         for error in &spec.errors {
-            out.open("::tool_runtime::ErrorMeta {");
-            out.line(format_args!("code: {},", lit(&error.code)));
-            out.line(format_args!("message: {},", lit(&error.message)));
-            out.line(format_args!("retryable: {},", error.retryable));
             out.line(format_args!(
-                "recommended_action: {},",
+                "::tool_runtime::ErrorMeta::new({}, {}, {}, {}),",
+                lit(&error.code),
+                lit(&error.message),
+                error.retryable,
                 lit(&error.recommended_action)
             ));
-            out.close("},");
         }
-        out.close("],");
+        out.close("])");
     }
-    if spec.examples.is_empty() {
-        out.line("examples: &[],");
-    } else {
-        out.open("examples: &[");
+    if !spec.examples.is_empty() {
+        out.open(".examples(&[");
         for example in &spec.examples {
-            out.open("::tool_runtime::ExampleMeta {");
-            out.line(format_args!("description: {},", lit(&example.description)));
             out.line(format_args!(
-                "input: {},",
+                "::tool_runtime::ExampleMeta::new({}, {}),",
+                lit(&example.description),
                 lit(&canonical_json(&example.input).to_string())
             ));
-            out.close("},");
         }
-        out.close("],");
+        out.close("])");
     }
-    out.line(format_args!("source: {},", lit(&spec.source)));
-    out.close("};");
+    out.line(format_args!(".source({});", lit(&spec.source)));
 }
 
 /// `pub static ALL: &[&ToolMeta] = &[&module::META, …];`.

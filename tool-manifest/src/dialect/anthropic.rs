@@ -9,7 +9,7 @@
 //! definitions keep the whole canonical schema in front of the model, and the registry validates
 //! every call against that same schema before any tool code runs.
 
-use serde_json::{Map, Value};
+use serde_json::{Value, json};
 
 use super::{Report, Rule, check_2020_12, check_local_refs, check_object_root, join, walk};
 use crate::model::ToolSpec;
@@ -42,27 +42,11 @@ pub const RULES: &[Rule] = &[
     },
 ];
 
-pub(crate) const UNIQUE_NAMES: &str = "anthropic.unique-name";
-
-const DRAFT_2020_12: &[&str] = &[
-    "https://json-schema.org/draft/2020-12/schema",
-    "https://json-schema.org/draft/2020-12/schema#",
-];
-
 pub(crate) fn convert(spec: &ToolSpec, report: &mut Report) -> Value {
     let mut schema = spec.input_schema.clone();
-    if super::has_key(&schema, &["$schema"]) {
-        remove_2020_12_markers(&mut schema);
-    }
+    remove_2020_12_markers(&mut schema);
     merge_root_all_of(&mut schema, report);
-    let mut definition = Map::new();
-    definition.insert("name".to_owned(), Value::String(spec.name.clone()));
-    definition.insert(
-        "description".to_owned(),
-        Value::String(spec.description.clone()),
-    );
-    definition.insert("input_schema".to_owned(), schema);
-    Value::Object(definition)
+    json!({"name": spec.name, "description": spec.description, "input_schema": schema})
 }
 
 /// A root `allOf` of plain schemas is merged into the root (the request refuses combinators
@@ -100,7 +84,7 @@ fn remove_2020_12_markers(node: &mut Value) {
         && map
             .get("$schema")
             .and_then(Value::as_str)
-            .is_some_and(|s| DRAFT_2020_12.contains(&s))
+            .is_some_and(super::is_2020_12)
     {
         map.remove("$schema");
     }
@@ -108,18 +92,15 @@ fn remove_2020_12_markers(node: &mut Value) {
 }
 
 pub(crate) fn check(definition: &Value, report: &mut Report) {
-    let name = definition
-        .get("name")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
     let schema = definition.get("input_schema");
-    if !super::name_fits(name, 64, &[]) {
-        report.push(
-            "/name",
-            "anthropic.name",
-            format!("tool name `{name}` must match `^[a-zA-Z0-9_-]{{1,64}}$`"),
-        );
-    }
+    super::check_name(
+        definition,
+        64,
+        &[],
+        "anthropic.name",
+        |name| format!("tool name `{name}` must match `^[a-zA-Z0-9_-]{{1,64}}$`"),
+        report,
+    );
     check_object_root(
         schema,
         "/input_schema",
@@ -139,21 +120,19 @@ pub(crate) fn check(definition: &Value, report: &mut Report) {
     }
 
     let mut foreign = false;
-    if super::has_key(schema, &["$schema"]) {
-        walk(schema, "/input_schema", &mut |node, ptr| {
-            if let Some(draft) = node.get("$schema") {
-                foreign = true;
-                report.push(
-                    &join(ptr, "$schema"),
-                    "anthropic.draft",
-                    format!(
-                        "`$schema` {} is not draft 2020-12; write the schema in 2020-12 without `$schema`",
-                        super::compact(draft)
-                    ),
-                );
-            }
-        });
-    }
+    walk(schema, "/input_schema", &mut |node, ptr| {
+        if let Some(draft) = node.get("$schema") {
+            foreign = true;
+            report.push(
+                &join(ptr, "$schema"),
+                "anthropic.draft",
+                format!(
+                    "`$schema` {} is not draft 2020-12; write the schema in 2020-12 without `$schema`",
+                    super::compact(draft)
+                ),
+            );
+        }
+    });
     let before = report.len();
     check_local_refs(schema, "/input_schema", "anthropic.local-refs", report);
     let refs_resolve = report.len() == before;

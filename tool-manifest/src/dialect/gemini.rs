@@ -10,13 +10,13 @@
 //! every keyword outside the subset, keeping what it constrains in the description text. The
 //! registry keeps enforcing the canonical schema on every call.
 
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 
 use super::{
-    NUMBER_WIDTH_FORMATS, Notes, Report, Rule, append_notes, describe_keyword, join, json_type,
-    merge_into, rename_one_of, resolve_local, split_type_union, types_of, walk,
+    Notes, Report, Rule, append_notes, describe_keyword, inline_ref, join, json_type, merge_into,
+    rename_one_of, split_type_union, types_of, walk,
 };
-use crate::model::ToolSpec;
+use crate::model::{ToolSpec, backticked};
 
 /// The rules of Gemini function declarations, one entry each.
 pub const RULES: &[Rule] = &[
@@ -70,8 +70,6 @@ pub const RULES: &[Rule] = &[
     },
 ];
 
-pub(crate) const UNIQUE_NAMES: &str = "gemini.unique-name";
-
 /// Keywords of the `parameters` subset.
 pub const KEYWORDS: &[&str] = &[
     "type",
@@ -97,35 +95,6 @@ pub const KEYWORDS: &[&str] = &[
     "default",
     "example",
 ];
-
-/// Is `key` one of [`KEYWORDS`]? (A `match` rather than a scan of the list.)
-pub(super) fn is_keyword(key: &str) -> bool {
-    matches!(
-        key,
-        "type"
-            | "format"
-            | "title"
-            | "description"
-            | "nullable"
-            | "enum"
-            | "properties"
-            | "required"
-            | "items"
-            | "minItems"
-            | "maxItems"
-            | "minProperties"
-            | "maxProperties"
-            | "minLength"
-            | "maxLength"
-            | "pattern"
-            | "minimum"
-            | "maximum"
-            | "anyOf"
-            | "propertyOrdering"
-            | "default"
-            | "example"
-    )
-}
 
 /// The subset's type names.
 pub const TYPES: &[&str] = &["STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT"];
@@ -160,12 +129,6 @@ pub(crate) fn convert(spec: &ToolSpec, report: &mut Report) -> Value {
     inliner.inline(&mut parameters, "/parameters");
     normalize(&mut parameters, "/parameters", report);
 
-    let mut definition = Map::new();
-    definition.insert("name".to_owned(), Value::String(spec.name.clone()));
-    definition.insert(
-        "description".to_owned(),
-        Value::String(spec.description.clone()),
-    );
     let free_keys = spec.input_schema.get("patternProperties").is_some()
         || spec
             .input_schema
@@ -178,10 +141,11 @@ pub(crate) fn convert(spec: &ToolSpec, report: &mut Report) -> Value {
                     .get("properties")
                     .is_none_or(|p| p.as_object().is_some_and(Map::is_empty))
         });
-    if !no_parameters {
-        definition.insert("parameters".to_owned(), parameters);
+    if no_parameters {
+        json!({"name": spec.name, "description": spec.description})
+    } else {
+        json!({"name": spec.name, "description": spec.description, "parameters": parameters})
     }
-    Value::Object(definition)
 }
 
 struct Inliner<'a> {
@@ -209,7 +173,7 @@ impl Inliner<'_> {
         let Value::Object(map) = node else { return };
         map.remove("$defs");
         map.remove("definitions");
-        let mut pushed = 0;
+        let on_path = self.stack.len();
         while let Some(reference) = map
             .get("$ref")
             .map(|r| r.as_str().unwrap_or_default().to_owned())
@@ -223,19 +187,14 @@ impl Inliner<'_> {
                 );
                 break;
             }
-            match resolve_local(self.root, &reference) {
-                Some(Value::Object(target)) => {
-                    let mut merged = target.clone();
+            match inline_ref(self.root, &reference, map) {
+                Some(mut merged) => {
                     merged.remove("$defs");
                     merged.remove("definitions");
-                    for (key, value) in std::mem::take(map) {
-                        merged.insert(key, value);
-                    }
                     *map = merged;
                     self.stack.push(reference);
-                    pushed += 1;
                 }
-                _ => {
+                None => {
                     self.report.push(
                         &join(ptr, "$ref"),
                         "gemini.no-refs",
@@ -246,9 +205,7 @@ impl Inliner<'_> {
             }
         }
         super::for_each_child_mut(node, ptr, &mut |child, here| self.inline(child, here));
-        for _ in 0..pushed {
-            self.stack.pop();
-        }
+        self.stack.truncate(on_path);
     }
 }
 
@@ -275,32 +232,10 @@ fn normalize(node: &mut Value, ptr: &str, report: &mut Report) {
         .and_then(Value::as_str)
         .unwrap_or_default()
         .to_ascii_uppercase();
-    // Only the keys the loop below changes or reports (most are kept as they are).
-    let keys: Vec<String> = map
-        .iter()
-        .filter(|(key, value)| {
-            let key = key.as_str();
-            key == "format"
-                || key == "examples"
-                || (key == "items" && value.is_array())
-                || !is_keyword(key)
-        })
-        .map(|(key, _)| key.clone())
-        .collect();
+    let keys: Vec<String> = map.keys().cloned().collect();
     for key in keys {
         if key == "format" {
-            let format = map
-                .get("format")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_owned();
-            let format = format.as_str();
-            if !formats_for(&the_type).contains(&format)
-                && let Some(value) = map.remove("format")
-                && !NUMBER_WIDTH_FORMATS.contains(&format)
-            {
-                notes.keyword("format", &value);
-            }
+            notes.format(map, formats_for(&the_type));
         } else if key == "examples" {
             if let Some(Value::Array(values)) = map.remove("examples")
                 && let Some(first) = values.into_iter().next()
@@ -314,7 +249,7 @@ fn normalize(node: &mut Value, ptr: &str, report: &mut Report) {
                 "gemini.keywords",
                 "`items` as a list (a tuple) cannot be expressed",
             );
-        } else if !is_keyword(&key)
+        } else if !KEYWORDS.contains(&key.as_str())
             && let Some(value) = map.remove(&key)
         {
             notes.keyword(&key, &value);
@@ -434,12 +369,7 @@ fn rewrite(map: &mut Map<String, Value>, ptr: &str, report: &mut Report) {
             && let Some(first) = kinds.first()
             && kinds.iter().all(|k| k == first)
         {
-            let inferred = if kinds.contains(&"number") {
-                "number"
-            } else {
-                first
-            };
-            map.insert("type".to_owned(), Value::String(inferred.to_owned()));
+            map.insert("type".to_owned(), json!(first));
         }
         if !kinds.iter().all(|k| *k == "string") {
             if let Some(value) = map.remove("enum")
@@ -448,16 +378,16 @@ fn rewrite(map: &mut Map<String, Value>, ptr: &str, report: &mut Report) {
                 append_notes(map, &[note]);
             }
         } else if !map.contains_key("type") {
-            map.insert("type".to_owned(), Value::String("string".to_owned()));
+            map.insert("type".to_owned(), json!("string"));
         }
     }
 
     // Every node needs a type: infer it where the keywords say it.
     if !map.contains_key("type") && !map.contains_key("anyOf") {
         if map.contains_key("properties") {
-            map.insert("type".to_owned(), Value::String("object".to_owned()));
+            map.insert("type".to_owned(), json!("object"));
         } else if map.contains_key("items") {
-            map.insert("type".to_owned(), Value::String("array".to_owned()));
+            map.insert("type".to_owned(), json!("array"));
         }
     }
 }
@@ -533,7 +463,7 @@ fn collapse_string_choices(map: &mut Map<String, Value>) {
         return;
     }
     map.remove("anyOf");
-    map.insert("type".to_owned(), Value::String("string".to_owned()));
+    map.insert("type".to_owned(), json!("string"));
     map.insert("enum".to_owned(), Value::Array(values));
     append_notes(map, &notes);
 }
@@ -574,17 +504,14 @@ fn distribute_any_of(map: &mut Map<String, Value>, ptr: &str, report: &mut Repor
 }
 
 pub(crate) fn check(definition: &Value, report: &mut Report) {
-    let name = definition
-        .get("name")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
-    if !super::name_fits(name, 64, &[':', '.']) {
-        report.push(
-            "/name",
-            "gemini.name",
-            format!("function name `{name}` must be 1 to 64 characters of `[a-zA-Z0-9_:.-]`"),
-        );
-    }
+    super::check_name(
+        definition,
+        64,
+        &[':', '.'],
+        "gemini.name",
+        |name| format!("function name `{name}` must be 1 to 64 characters of `[a-zA-Z0-9_:.-]`"),
+        report,
+    );
     let Some(parameters) = definition.get("parameters") else {
         return;
     };
@@ -601,7 +528,7 @@ pub(crate) fn check(definition: &Value, report: &mut Report) {
             return;
         };
         for key in map.keys() {
-            if is_keyword(key) {
+            if KEYWORDS.contains(&key.as_str()) {
                 continue;
             }
             let rule = if matches!(key.as_str(), "$ref" | "$defs" | "definitions") {
@@ -617,42 +544,38 @@ pub(crate) fn check(definition: &Value, report: &mut Report) {
         }
         if map.contains_key("anyOf") {
             if map.len() > 1 {
-                let siblings: Vec<String> = map
-                    .keys()
-                    .filter(|k| *k != "anyOf")
-                    .map(|k| format!("`{k}`"))
-                    .collect();
                 report.push(
                     &join(ptr, "anyOf"),
                     "gemini.anyof-alone",
-                    format!("`anyOf` has sibling keywords {}", siblings.join(", ")),
+                    format!(
+                        "`anyOf` has sibling keywords {}",
+                        super::siblings(map, "anyOf")
+                    ),
                 );
             }
             return;
         }
         let the_type = match map.get("type") {
             Some(Value::String(t)) if TYPES.contains(&t.as_str()) => t.as_str(),
-            Some(Value::Array(_)) => {
-                report.push(
-                    &join(ptr, "type"),
-                    "gemini.nullable",
-                    "`type` must be one name; use `nullable: true` for null",
-                );
-                return;
-            }
-            Some(other) => {
-                report.push(
-                    &join(ptr, "type"),
-                    "gemini.typed",
-                    format!(
-                        "`type` {} is not one of `STRING`, `NUMBER`, `INTEGER`, `BOOLEAN`, `ARRAY`, `OBJECT`",
-                        super::compact(other)
+            found => {
+                let (at, rule, message) = match found {
+                    Some(Value::Array(_)) => (
+                        join(ptr, "type"),
+                        "gemini.nullable",
+                        "`type` must be one name; use `nullable: true` for null".to_owned(),
                     ),
-                );
-                return;
-            }
-            None => {
-                report.push(ptr, "gemini.typed", "the schema has no `type`");
+                    Some(other) => (
+                        join(ptr, "type"),
+                        "gemini.typed",
+                        format!("`type` {other} is not one of {}", backticked(TYPES)),
+                    ),
+                    None => (
+                        ptr.to_owned(),
+                        "gemini.typed",
+                        "the schema has no `type`".to_owned(),
+                    ),
+                };
+                report.push(&at, rule, message);
                 return;
             }
         };

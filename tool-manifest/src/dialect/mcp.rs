@@ -57,8 +57,6 @@ pub const RULES: &[Rule] = &[
     },
 ];
 
-pub(crate) const UNIQUE_NAMES: &str = "mcp.unique-name";
-
 /// Categories of tools that reach outside the application (the web, other services, code
 /// execution): their `openWorldHint` is true. Every other tool works on the host's own state.
 pub const OPEN_WORLD_CATEGORIES: &[&str] = &[
@@ -88,26 +86,22 @@ pub fn annotations(spec: &ToolSpec) -> Value {
 }
 
 pub(crate) fn convert(spec: &ToolSpec, _report: &mut Report) -> Value {
-    let mut definition = Map::new();
-    definition.insert("name".to_owned(), Value::String(spec.name.clone()));
-    definition.insert("title".to_owned(), Value::String(spec.title.clone()));
-    definition.insert(
-        "description".to_owned(),
-        Value::String(spec.description.clone()),
-    );
-    definition.insert("inputSchema".to_owned(), schema(&spec.input_schema, true));
-    if let Some(output) = &spec.output_schema {
-        definition.insert("outputSchema".to_owned(), schema(output, false));
+    let mut definition = json!({
+        "name": spec.name,
+        "title": spec.title,
+        "description": spec.description,
+        "inputSchema": schema(&spec.input_schema, true),
+        "annotations": annotations(spec),
+    });
+    if let (Some(output), Value::Object(fields)) = (&spec.output_schema, &mut definition) {
+        fields.insert("outputSchema".to_owned(), schema(output, false));
     }
-    definition.insert("annotations".to_owned(), annotations(spec));
-    Value::Object(definition)
+    definition
 }
 
 fn schema(canonical: &Value, input: bool) -> Value {
     let mut schema = canonical.clone();
-    if super::has_key(&schema, &["$schema"]) {
-        remove_everywhere(&mut schema, "$schema");
-    }
+    remove_everywhere(&mut schema, "$schema");
     if input && let Value::Object(root) = &mut schema {
         let no_properties = root
             .get("properties")
@@ -129,20 +123,17 @@ fn schema(canonical: &Value, input: bool) -> Value {
 }
 
 pub(crate) fn check(definition: &Value, spec: &ToolSpec, report: &mut Report) {
-    let name = definition
-        .get("name")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
     let input = definition.get("inputSchema");
     let output = definition.get("outputSchema");
     let found = definition.get("annotations");
-    if !super::name_fits(name, 128, &['.']) {
-        report.push(
-            "/name",
-            "mcp.name",
-            format!("tool name `{name}` must be 1 to 128 characters of `[A-Za-z0-9_.-]`"),
-        );
-    }
+    super::check_name(
+        definition,
+        128,
+        &['.'],
+        "mcp.name",
+        |name| format!("tool name `{name}` must be 1 to 128 characters of `[A-Za-z0-9_.-]`"),
+        report,
+    );
 
     check_object_root(input, "/inputSchema", "mcp.object-root", "object", report);
     if let Some(Value::Object(root)) = input {
@@ -169,17 +160,15 @@ pub(crate) fn check(definition: &Value, spec: &ToolSpec, report: &mut Report) {
     for (key, schema) in [("inputSchema", input), ("outputSchema", output)] {
         let Some(schema) = schema else { continue };
         let base = format!("/{key}");
-        if super::has_key(schema, &["$schema"]) {
-            walk(schema, &base, &mut |node, ptr| {
-                if node.get("$schema").is_some() {
-                    report.push(
-                        &join(ptr, "$schema"),
-                        "mcp.no-schema-url",
-                        "`$schema` must not be present",
-                    );
-                }
-            });
-        }
+        walk(schema, &base, &mut |node, ptr| {
+            if node.get("$schema").is_some() {
+                report.push(
+                    &join(ptr, "$schema"),
+                    "mcp.no-schema-url",
+                    "`$schema` must not be present",
+                );
+            }
+        });
         let before = report.len();
         check_local_refs(schema, &base, "mcp.local-refs", report);
         let refs_resolve = report.len() == before;

@@ -40,8 +40,8 @@ pub mod openai;
 pub(crate) mod schema;
 
 pub use openai::{openai_nullable_pointers, strip_openai_nulls};
-pub use schema::ANNOTATIONS;
 pub(crate) use schema::*;
+pub use schema::{ANNOTATIONS, DRAFT_2020_12, join as join_pointer};
 
 /// A consumer of tool definitions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -111,14 +111,12 @@ pub struct UnknownDialect(pub String);
 
 impl fmt::Display for UnknownDialect {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown dialect `{}`, expected one of ", self.0)?;
-        for (i, name) in Dialect::ACCEPTED.iter().enumerate() {
-            if i > 0 {
-                f.write_str(", ")?;
-            }
-            write!(f, "`{name}`")?;
-        }
-        Ok(())
+        let accepted = crate::model::backticked(Dialect::ACCEPTED);
+        write!(
+            f,
+            "unknown dialect `{}`, expected one of {accepted}",
+            self.0
+        )
     }
 }
 
@@ -138,6 +136,7 @@ impl FromStr for Dialect {
 
 /// One rule of a provider: what it rejects at request time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Rule {
     /// Stable id, `<dialect>.<rule>` (`openai.closed-objects`).
     pub id: &'static str,
@@ -145,8 +144,9 @@ pub struct Rule {
     pub text: &'static str,
 }
 
-/// A tool that breaks a rule of a dialect, after conversion.
+/// A tool that breaks a rule of a dialect, after conversion. Built with [`Violation::new`].
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+#[non_exhaustive]
 pub struct Violation {
     /// The tool's name.
     pub tool: String,
@@ -158,6 +158,23 @@ pub struct Violation {
     pub rule: &'static str,
     /// What exactly is wrong there.
     pub message: String,
+}
+
+impl Violation {
+    /// `tool` breaks `rule` at `pointer` (into its exported definition), as `message` says.
+    pub fn new(
+        tool: impl Into<String>,
+        pointer: impl Into<String>,
+        rule: &'static str,
+        message: impl Into<String>,
+    ) -> Self {
+        Violation {
+            tool: tool.into(),
+            pointer: pointer.into(),
+            rule,
+            message: message.into(),
+        }
+    }
 }
 
 impl fmt::Display for Violation {
@@ -175,13 +192,27 @@ impl fmt::Display for Violation {
     }
 }
 
-/// Every violation of one export. Display: one violation per line.
+/// Every violation of one export. Display: one violation per line. Built with
+/// [`ExportError::new`].
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ExportError {
     /// The dialect being exported.
     pub dialect: Dialect,
     /// Sorted by tool, pointer and rule.
     pub violations: Vec<Violation>,
+}
+
+impl ExportError {
+    /// The violations of an export to `dialect`, sorted, each once.
+    pub fn new(dialect: Dialect, mut violations: Vec<Violation>) -> Self {
+        violations.sort();
+        violations.dedup();
+        ExportError {
+            dialect,
+            violations,
+        }
+    }
 }
 
 impl fmt::Display for ExportError {
@@ -240,12 +271,7 @@ fn export_with(
     if violations.is_empty() {
         Ok(Value::Array(definitions))
     } else {
-        violations.sort();
-        violations.dedup();
-        Err(ExportError {
-            dialect,
-            violations,
-        })
+        Err(ExportError::new(dialect, violations))
     }
 }
 
@@ -278,15 +304,8 @@ pub fn convert(dialect: Dialect, spec: &ToolSpec) -> Result<Value, Vec<Violation
         Dialect::Gemini => gemini::convert(spec, &mut report),
     };
     let refused = report.violations.clone();
-    let mut checked = Report::new(&spec.name);
-    match dialect {
-        Dialect::Mcp => mcp::check(&definition, spec, &mut checked),
-        Dialect::OpenAi => openai::check(&definition, &mut checked),
-        Dialect::Anthropic => anthropic::check(&definition, &mut checked),
-        Dialect::Gemini => gemini::check(&definition, &mut checked),
-    }
     // What the checker finds where the converter already refused is a consequence, not news.
-    for found in checked.violations {
+    for found in check(dialect, &definition, spec) {
         if !refused
             .iter()
             .any(|r| is_consequence(&found.pointer, &r.pointer))
@@ -328,35 +347,36 @@ pub fn check(dialect: Dialect, definition: &Value, spec: &ToolSpec) -> Vec<Viola
 /// Rules about the whole set: unique names, and the number of functions in one request.
 fn check_set(dialect: Dialect, sorted: &[&ToolSpec], one_request: bool) -> Vec<Violation> {
     let mut violations = Vec::new();
-    let unique = match dialect {
-        Dialect::Mcp => mcp::UNIQUE_NAMES,
-        Dialect::OpenAi => openai::UNIQUE_NAMES,
-        Dialect::Anthropic => anthropic::UNIQUE_NAMES,
-        Dialect::Gemini => gemini::UNIQUE_NAMES,
-    };
+    // Every dialect's table has its `<dialect>.unique-name` rule.
+    let unique = dialect
+        .rules()
+        .iter()
+        .map(|r| r.id)
+        .find(|id| id.ends_with(".unique-name"))
+        .unwrap_or_default();
     for pair in sorted.windows(2) {
         if let [a, b] = pair
             && a.name == b.name
         {
-            violations.push(Violation {
-                tool: b.name.clone(),
-                pointer: "/name".to_owned(),
-                rule: unique,
-                message: format!("tool name `{}` is declared more than once", b.name),
-            });
+            violations.push(Violation::new(
+                &b.name,
+                "/name",
+                unique,
+                format!("tool name `{}` is declared more than once", b.name),
+            ));
         }
     }
     if one_request && dialect == Dialect::OpenAi && sorted.len() > openai::MAX_FUNCTIONS {
-        violations.push(Violation {
-            tool: sorted[openai::MAX_FUNCTIONS].name.clone(),
-            pointer: String::new(),
-            rule: openai::MAX_FUNCTIONS_RULE,
-            message: format!(
+        violations.push(Violation::new(
+            &sorted[openai::MAX_FUNCTIONS].name,
+            "",
+            "openai.max-functions",
+            format!(
                 "the export has {} functions, at most {} are accepted in one request",
                 sorted.len(),
                 openai::MAX_FUNCTIONS
             ),
-        });
+        ));
     }
     violations
 }
@@ -377,12 +397,8 @@ impl Report {
     }
 
     pub(crate) fn push(&mut self, pointer: &str, rule: &'static str, message: impl Into<String>) {
-        self.violations.push(Violation {
-            tool: self.tool.clone(),
-            pointer: pointer.to_owned(),
-            rule,
-            message: message.into(),
-        });
+        self.violations
+            .push(Violation::new(&self.tool, pointer, rule, message));
     }
 
     pub(crate) fn len(&self) -> usize {
@@ -396,36 +412,6 @@ impl Report {
             self.violations.sort();
             self.violations.dedup();
             Err(self.violations)
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn is_keyword_is_membership_of_the_list() {
-        type IsKeyword = fn(&str) -> bool;
-        let dialects: [(IsKeyword, &[&str]); 2] = [
-            (openai::is_keyword, openai::KEYWORDS),
-            (gemini::is_keyword, gemini::KEYWORDS),
-        ];
-        for (is_keyword, keywords) in dialects {
-            for key in keywords {
-                assert!(is_keyword(key), "{key}");
-            }
-            for key in [
-                "",
-                "Type",
-                "types",
-                "$ref",
-                "oneOf",
-                "patternProperties",
-                "minContains",
-            ] {
-                assert_eq!(is_keyword(key), keywords.contains(&key), "{key}");
-            }
         }
     }
 }

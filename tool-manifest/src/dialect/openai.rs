@@ -24,7 +24,7 @@
 use serde_json::{Map, Value, json};
 
 use super::{
-    ANNOTATIONS, NUMBER_WIDTH_FORMATS, Notes, Report, Rule, check_local_refs, join, merge_into,
+    ANNOTATIONS, Notes, Report, Rule, check_local_refs, inline_ref, join, merge_into,
     rename_one_of, required_names, resolve_local, split_type_union, walk,
 };
 use crate::model::ToolSpec;
@@ -81,8 +81,6 @@ pub const RULES: &[Rule] = &[
     },
 ];
 
-pub(crate) const UNIQUE_NAMES: &str = "openai.unique-name";
-pub(crate) const MAX_FUNCTIONS_RULE: &str = "openai.max-functions";
 /// At most this many functions in one request.
 pub const MAX_FUNCTIONS: usize = 128;
 
@@ -111,35 +109,6 @@ pub const KEYWORDS: &[&str] = &[
     "minItems",
     "maxItems",
 ];
-
-/// Is `key` one of [`KEYWORDS`]? (A `match` rather than a scan of the list.)
-pub(super) fn is_keyword(key: &str) -> bool {
-    matches!(
-        key,
-        "type"
-            | "description"
-            | "title"
-            | "properties"
-            | "required"
-            | "additionalProperties"
-            | "items"
-            | "enum"
-            | "const"
-            | "anyOf"
-            | "$ref"
-            | "$defs"
-            | "definitions"
-            | "pattern"
-            | "format"
-            | "multipleOf"
-            | "minimum"
-            | "maximum"
-            | "exclusiveMinimum"
-            | "exclusiveMaximum"
-            | "minItems"
-            | "maxItems"
-    )
-}
 
 /// String formats strict mode accepts.
 pub const FORMATS: &[&str] = &[
@@ -184,16 +153,13 @@ pub(crate) fn convert(spec: &ToolSpec, report: &mut Report) -> Value {
         inlining: Vec::new(),
     };
     strict_node(&mut parameters, "/parameters", true, &mut ctx);
-    let mut definition = Map::new();
-    definition.insert("type".to_owned(), Value::String("function".to_owned()));
-    definition.insert("name".to_owned(), Value::String(spec.name.clone()));
-    definition.insert(
-        "description".to_owned(),
-        Value::String(spec.description.clone()),
-    );
-    definition.insert("parameters".to_owned(), parameters);
-    definition.insert("strict".to_owned(), Value::Bool(true));
-    Value::Object(definition)
+    json!({
+        "type": "function",
+        "name": spec.name,
+        "description": spec.description,
+        "parameters": parameters,
+        "strict": true,
+    })
 }
 
 fn strict_node(node: &mut Value, ptr: &str, is_root: bool, ctx: &mut Ctx<'_>) {
@@ -206,37 +172,15 @@ fn strict_node(node: &mut Value, ptr: &str, is_root: bool, ctx: &mut Ctx<'_>) {
         return;
     };
 
-    let inlined = rewrite(map, ptr, ctx);
+    let on_path = ctx.inlining.len();
+    rewrite(map, ptr, ctx);
 
     // Keywords strict mode refuses: removed, their meaning kept in the description.
     let mut notes = Notes::default();
-    // Only the keys the loop below changes or reports (most are kept as they are).
-    let keys: Vec<String> = map
-        .iter()
-        .filter(|(key, value)| {
-            let key = key.as_str();
-            key == "format"
-                || key == "prefixItems"
-                || (key == "items" && value.is_array())
-                || (!is_keyword(key) && key != "patternProperties")
-        })
-        .map(|(key, _)| key.clone())
-        .collect();
+    let keys: Vec<String> = map.keys().cloned().collect();
     for key in keys {
-        let supported = is_keyword(&key);
         if key == "format" {
-            let format = map
-                .get("format")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_owned();
-            let format = format.as_str();
-            if !FORMATS.contains(&format)
-                && let Some(value) = map.remove("format")
-                && !NUMBER_WIDTH_FORMATS.contains(&format)
-            {
-                notes.keyword("format", &value);
-            }
+            notes.format(map, FORMATS);
         } else if key == "prefixItems"
             || (key == "items" && map.get("items").is_some_and(Value::is_array))
         {
@@ -245,8 +189,8 @@ fn strict_node(node: &mut Value, ptr: &str, is_root: bool, ctx: &mut Ctx<'_>) {
                 "openai.keywords",
                 format!("`{key}` (a tuple) cannot be expressed in strict mode"),
             );
-        } else if !supported
-            && !matches!(key.as_str(), "patternProperties")
+        } else if !KEYWORDS.contains(&key.as_str())
+            && key != "patternProperties"
             && let Some(value) = map.remove(&key)
         {
             notes.keyword(&key, &value);
@@ -279,15 +223,12 @@ fn strict_node(node: &mut Value, ptr: &str, is_root: bool, ctx: &mut Ctx<'_>) {
 
     close_object(map, ptr, is_root, ctx);
     notes.write(map);
-    for _ in 0..inlined {
-        ctx.inlining.pop();
-    }
+    ctx.inlining.truncate(on_path);
 }
 
-/// Inlines `$ref` with siblings, merges `allOf`, renames `oneOf`, splits type unions. Returns
-/// how many references it pushed on `ctx.inlining`.
-fn rewrite(map: &mut Map<String, Value>, ptr: &str, ctx: &mut Ctx<'_>) -> usize {
-    let mut inlined = 0;
+/// Inlines `$ref` with siblings, merges `allOf`, renames `oneOf`, splits type unions; pushes the
+/// references it inlines on `ctx.inlining`.
+fn rewrite(map: &mut Map<String, Value>, ptr: &str, ctx: &mut Ctx<'_>) {
     for _ in 0..MAX_REWRITES {
         if let Some(reference) = map.get("$ref").and_then(Value::as_str).map(str::to_owned)
             && map.len() > 1
@@ -296,27 +237,21 @@ fn rewrite(map: &mut Map<String, Value>, ptr: &str, ctx: &mut Ctx<'_>) -> usize 
                 // Recursion: inlining again would never end. The reference stays alone; its
                 // siblings only annotate or restate what the registry enforces anyway.
                 map.retain(|key, _| key == "$ref");
-                return inlined;
+                return;
             }
-            match resolve_local(ctx.root, &reference) {
-                Some(Value::Object(target)) => {
-                    let mut merged = target.clone();
-                    map.remove("$ref");
-                    for (key, value) in std::mem::take(map) {
-                        merged.insert(key, value);
-                    }
+            match inline_ref(ctx.root, &reference, map) {
+                Some(merged) => {
                     *map = merged;
                     ctx.inlining.push(reference);
-                    inlined += 1;
                     continue;
                 }
-                _ => {
+                None => {
                     ctx.report.push(
                         &join(ptr, "$ref"),
                         "openai.refs",
                         format!("`$ref` `{reference}` is not a local reference to a schema object"),
                     );
-                    return inlined;
+                    return;
                 }
             }
         }
@@ -334,19 +269,12 @@ fn rewrite(map: &mut Map<String, Value>, ptr: &str, ctx: &mut Ctx<'_>) -> usize 
                             continue;
                         }
                         Some(r) => {
-                            match resolve_local(ctx.root, r) {
-                                Some(Value::Object(target)) => {
-                                    let mut merged = target.clone();
-                                    for (k, v) in e {
-                                        if k != "$ref" {
-                                            merged.insert(k.clone(), v.clone());
-                                        }
-                                    }
+                            match inline_ref(ctx.root, r, e) {
+                                Some(merged) => {
                                     ctx.inlining.push(r.to_owned());
-                                    inlined += 1;
                                     merged
                                 }
-                                _ => {
+                                None => {
                                     ctx.report.push(
                                     &format!("{ptr}/allOf/{i}/$ref"),
                                     "openai.refs",
@@ -384,14 +312,13 @@ fn rewrite(map: &mut Map<String, Value>, ptr: &str, ctx: &mut Ctx<'_>) -> usize 
             *map = split;
             continue;
         }
-        return inlined;
+        return;
     }
     ctx.report.push(
         ptr,
         "openai.refs",
         "the `$ref`/`allOf` chain here does not end",
     );
-    inlined
 }
 
 fn is_object_node(map: &Map<String, Value>) -> bool {
@@ -439,37 +366,28 @@ fn close_object(map: &mut Map<String, Value>, ptr: &str, is_root: bool, ctx: &mu
 
 /// Does this schema already accept `null`?
 fn is_nullable(map: &Map<String, Value>, root: &Value, depth: usize) -> bool {
-    if super::has_type(map, "null") {
-        return true;
-    }
-    if map.get("const") == Some(&Value::Null) {
-        return true;
-    }
-    if map
+    let nullable = |schema: &Value| {
+        schema
+            .as_object()
+            .is_some_and(|s| is_nullable(s, root, depth + 1))
+    };
+    let in_enum = map
         .get("enum")
         .and_then(Value::as_array)
-        .is_some_and(|e| e.contains(&Value::Null))
-        && !map.contains_key("type")
-    {
-        return true;
-    }
-    for key in ["anyOf", "oneOf"] {
-        if let Some(Value::Array(branches)) = map.get(key)
-            && branches.iter().any(|b| {
-                b.as_object()
-                    .is_some_and(|b| is_nullable(b, root, depth + 1))
-            })
-        {
-            return true;
-        }
-    }
-    if depth < 8
-        && let Some(reference) = map.get("$ref").and_then(Value::as_str)
-        && let Some(Value::Object(target)) = resolve_local(root, reference)
-    {
-        return is_nullable(target, root, depth + 1);
-    }
-    false
+        .is_some_and(|e| e.contains(&Value::Null));
+    let in_branch = ["anyOf", "oneOf"].iter().any(|key| {
+        let branches = map.get(*key).and_then(Value::as_array);
+        branches.is_some_and(|branches| branches.iter().any(nullable))
+    });
+    let referenced = map.get("$ref").and_then(Value::as_str);
+    super::has_type(map, "null")
+        || map.get("const") == Some(&Value::Null)
+        || (in_enum && !map.contains_key("type"))
+        || in_branch
+        || (depth < 8
+            && referenced
+                .and_then(|r| resolve_local(root, r))
+                .is_some_and(nullable))
 }
 
 /// Makes a converted property schema accept `null`.
@@ -499,14 +417,8 @@ fn make_nullable(child: &mut Value) {
         return;
     }
     match map.get_mut("type") {
-        Some(Value::String(t)) => {
-            let t = std::mem::take(t);
-            map.insert(
-                "type".to_owned(),
-                Value::Array(vec![Value::String(t), Value::String("null".to_owned())]),
-            );
-        }
-        Some(Value::Array(list)) => list.push(Value::String("null".to_owned())),
+        Some(t @ Value::String(_)) => *t = json!([t.take(), "null"]),
+        Some(Value::Array(list)) => list.push(json!("null")),
         _ => {}
     }
     if let Some(Value::Array(values)) = map.get_mut("enum") {
@@ -605,17 +517,14 @@ fn strip(schema: &Value, root: &Value, value: &mut Value, depth: usize) {
 }
 
 pub(crate) fn check(definition: &Value, report: &mut Report) {
-    let name = definition
-        .get("name")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
-    if !super::name_fits(name, 64, &[]) {
-        report.push(
-            "/name",
-            "openai.name",
-            format!("function name `{name}` must match `^[a-zA-Z0-9_-]{{1,64}}$`"),
-        );
-    }
+    super::check_name(
+        definition,
+        64,
+        &[],
+        "openai.name",
+        |name| format!("function name `{name}` must match `^[a-zA-Z0-9_-]{{1,64}}$`"),
+        report,
+    );
     let parameters = definition.get("parameters");
     super::check_object_root(
         parameters,
@@ -634,14 +543,15 @@ pub(crate) fn check(definition: &Value, report: &mut Report) {
     }
 
     check_local_refs(parameters, "/parameters", "openai.refs", report);
-    let mut limits = Limits::default();
+    // Counted over every schema for `openai.limits`.
+    let (mut properties, mut enum_values, mut chars, mut large_enum) = (0, 0, 0, None);
     walk(parameters, "/parameters", &mut |node, ptr| {
         let Value::Object(map) = node else {
             report.push(ptr, "openai.typed", "a boolean schema cannot be expressed");
             return;
         };
         for key in map.keys() {
-            if !is_keyword(key) {
+            if !KEYWORDS.contains(&key.as_str()) {
                 report.push(
                     &join(ptr, key),
                     "openai.keywords",
@@ -663,15 +573,13 @@ pub(crate) fn check(definition: &Value, report: &mut Report) {
             }
         }
         if map.contains_key("$ref") && map.len() > 1 {
-            let siblings: Vec<String> = map
-                .keys()
-                .filter(|k| *k != "$ref")
-                .map(|k| format!("`{k}`"))
-                .collect();
             report.push(
                 &join(ptr, "$ref"),
                 "openai.refs",
-                format!("`$ref` has sibling keywords {}", siblings.join(", ")),
+                format!(
+                    "`$ref` has sibling keywords {}",
+                    super::siblings(map, "$ref")
+                ),
             );
         }
         if !["type", "enum", "const", "anyOf", "$ref"]
@@ -705,79 +613,52 @@ pub(crate) fn check(definition: &Value, report: &mut Report) {
                 }
             }
         }
-        limits.count(map);
-    });
-    let depth = nesting(parameters);
-    limits.report(depth, report);
-}
-
-#[derive(Default)]
-struct Limits {
-    properties: usize,
-    enum_values: usize,
-    chars: usize,
-    large_enum: Option<usize>,
-}
-
-impl Limits {
-    fn count(&mut self, map: &Map<String, Value>) {
         for key in ["properties", "$defs", "definitions"] {
             if let Some(Value::Object(entries)) = map.get(key) {
                 if key == "properties" {
-                    self.properties += entries.len();
+                    properties += entries.len();
                 }
-                self.chars += entries.keys().map(|k| k.chars().count()).sum::<usize>();
+                chars += entries.keys().map(|k| k.chars().count()).sum::<usize>();
             }
         }
         if let Some(Value::Array(values)) = map.get("enum") {
-            self.enum_values += values.len();
-            let chars: usize = values.iter().map(value_chars).sum();
-            self.chars += chars;
-            if values.len() > LARGE_ENUM && chars > LARGE_ENUM_CHARS {
-                self.large_enum = Some(chars);
+            enum_values += values.len();
+            let enum_chars: usize = values.iter().map(value_chars).sum();
+            chars += enum_chars;
+            if values.len() > LARGE_ENUM && enum_chars > LARGE_ENUM_CHARS {
+                large_enum = Some(enum_chars);
             }
         }
-        if let Some(value) = map.get("const") {
-            self.chars += value_chars(value);
+        chars += map.get("const").map_or(0, value_chars);
+    });
+    let depth = nesting(parameters);
+    let limits = [
+        (
+            properties > MAX_PROPERTIES,
+            format!("{properties} properties, at most {MAX_PROPERTIES} are accepted"),
+        ),
+        (
+            depth > MAX_NESTING,
+            format!("{depth} levels of object nesting, at most {MAX_NESTING} are accepted"),
+        ),
+        (
+            enum_values > MAX_ENUM_VALUES,
+            format!("{enum_values} enum values, at most {MAX_ENUM_VALUES} are accepted"),
+        ),
+        (
+            chars > MAX_CHARS,
+            format!(
+                "{chars} characters of names, enum and const values, at most {MAX_CHARS} are accepted"
+            ),
+        ),
+    ];
+    for (exceeded, message) in limits {
+        if exceeded {
+            report.push("/parameters", "openai.limits", message);
         }
     }
-
-    fn report(&self, depth: usize, report: &mut Report) {
-        let rule = "openai.limits";
-        let at = "/parameters";
-        if self.properties > MAX_PROPERTIES {
-            report.push(
-                at,
-                rule,
-                format!(
-                    "{} properties, at most {MAX_PROPERTIES} are accepted",
-                    self.properties
-                ),
-            );
-        }
-        if depth > MAX_NESTING {
-            report.push(
-                at,
-                rule,
-                format!("{depth} levels of object nesting, at most {MAX_NESTING} are accepted"),
-            );
-        }
-        if self.enum_values > MAX_ENUM_VALUES {
-            report.push(
-                at,
-                rule,
-                format!(
-                    "{} enum values, at most {MAX_ENUM_VALUES} are accepted",
-                    self.enum_values
-                ),
-            );
-        }
-        if self.chars > MAX_CHARS {
-            report.push(at, rule, format!("{} characters of names, enum and const values, at most {MAX_CHARS} are accepted", self.chars));
-        }
-        if let Some(chars) = self.large_enum {
-            report.push(at, rule, format!("an enum of more than {LARGE_ENUM} values has {chars} characters, at most {LARGE_ENUM_CHARS} are accepted"));
-        }
+    if let Some(chars) = large_enum {
+        report.push("/parameters", "openai.limits", format!("an enum of more than {LARGE_ENUM} values has {chars} characters, at most {LARGE_ENUM_CHARS} are accepted"));
     }
 }
 

@@ -2,11 +2,19 @@
 //! describing removed keywords in words, and the checks several providers make.
 
 use std::collections::BTreeSet;
-use std::fmt::Write as _;
 
 use serde_json::{Map, Value};
 
 use super::Report;
+use crate::model::backticked;
+
+/// The dialect every schema is written in.
+pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
+
+/// Does a `$schema` URI name draft 2020-12 (with or without the empty fragment)?
+pub(crate) fn is_2020_12(uri: &str) -> bool {
+    uri.strip_suffix('#').unwrap_or(uri) == DRAFT_2020_12
+}
 
 /// Keywords whose value is a map of names to subschemas.
 const SUBSCHEMA_MAPS: &[&str] = &[
@@ -33,120 +41,44 @@ const SUBSCHEMA_SINGLE: &[&str] = &[
     "propertyNames",
 ];
 
-/// Appends one JSON Pointer segment, escaped (RFC 6901), without the `/`.
-pub(crate) fn push_segment(out: &mut String, segment: &str) {
-    if segment.contains(['~', '/']) {
-        for c in segment.chars() {
-            match c {
-                '~' => out.push_str("~0"),
-                '/' => out.push_str("~1"),
-                c => out.push(c),
-            }
-        }
-    } else {
-        out.push_str(segment);
-    }
-}
-
-/// `ptr` + `/segment`, escaped.
-pub(crate) fn join(ptr: &str, segment: &str) -> String {
-    let mut out = String::with_capacity(ptr.len() + 1 + segment.len());
-    out.push_str(ptr);
-    out.push('/');
-    push_segment(&mut out, segment);
-    out
-}
-
-/// How a keyword holds subschemas.
-enum Holds {
-    /// A map of names to subschemas.
-    Map,
-    /// A list of subschemas.
-    List,
-    /// One subschema.
-    One,
-}
-
-fn holds(key: &str, value: &Value) -> Option<Holds> {
-    if SUBSCHEMA_MAPS.contains(&key) {
-        value.is_object().then_some(Holds::Map)
-    } else if SUBSCHEMA_LISTS.contains(&key) || (key == "items" && value.is_array()) {
-        value.is_array().then_some(Holds::List)
-    } else if SUBSCHEMA_SINGLE.contains(&key) && value.is_object() {
-        Some(Holds::One)
-    } else {
-        None
-    }
+/// `ptr` + `/segment`, the segment escaped as RFC 6901 says (`~` → `~0`, `/` → `~1`): how every
+/// JSON Pointer of the toolkit is built.
+pub fn join(ptr: &str, segment: &str) -> String {
+    format!("{ptr}/{}", segment.replace('~', "~0").replace('/', "~1"))
 }
 
 /// Calls `f` on every direct subschema of `node` (the walks below build on it).
 pub(crate) fn for_each_child(node: &Value, ptr: &str, f: &mut dyn FnMut(&Value, &str)) {
     let Value::Object(map) = node else { return };
-    // One buffer for every child's pointer: `ptr/key[/name]`.
-    let mut here = String::new();
     for (key, value) in map {
-        let Some(holds) = holds(key, value) else {
-            continue;
-        };
-        here.clear();
-        here.push_str(ptr);
-        here.push('/');
-        push_segment(&mut here, key);
-        let length = here.len();
-        match (holds, value) {
-            (Holds::Map, Value::Object(children)) => {
+        let key = key.as_str();
+        match value {
+            Value::Object(children) if SUBSCHEMA_MAPS.contains(&key) => {
+                let here = join(ptr, key);
                 for (name, child) in children {
-                    here.push('/');
-                    push_segment(&mut here, name);
-                    f(child, &here);
-                    here.truncate(length);
+                    f(child, &join(&here, name));
                 }
             }
-            (Holds::List, Value::Array(children)) => {
+            Value::Array(children) if SUBSCHEMA_LISTS.contains(&key) || key == "items" => {
+                let here = join(ptr, key);
                 for (i, child) in children.iter().enumerate() {
-                    // Writing to a String cannot fail.
-                    let _ = write!(here, "/{i}");
-                    f(child, &here);
-                    here.truncate(length);
+                    f(child, &format!("{here}/{i}"));
                 }
             }
-            (Holds::One, _) => f(value, &here),
+            Value::Object(_) if SUBSCHEMA_SINGLE.contains(&key) => f(value, &join(ptr, key)),
             _ => {}
         }
     }
 }
 
-/// Calls `f` on every direct subschema of `node`, mutably.
+/// Calls `f` on every direct subschema of `node`, mutably (`f` changes only the subschema it
+/// is given, so the pointers of its siblings stay valid).
 pub(crate) fn for_each_child_mut(node: &mut Value, ptr: &str, f: &mut dyn FnMut(&mut Value, &str)) {
-    let Value::Object(map) = node else { return };
-    let mut here = String::new();
-    for (key, value) in map.iter_mut() {
-        let Some(holds) = holds(key, value) else {
-            continue;
-        };
-        here.clear();
-        here.push_str(ptr);
-        here.push('/');
-        push_segment(&mut here, key);
-        let length = here.len();
-        match (holds, value) {
-            (Holds::Map, Value::Object(children)) => {
-                for (name, child) in children.iter_mut() {
-                    here.push('/');
-                    push_segment(&mut here, name);
-                    f(child, &here);
-                    here.truncate(length);
-                }
-            }
-            (Holds::List, Value::Array(children)) => {
-                for (i, child) in children.iter_mut().enumerate() {
-                    let _ = write!(here, "/{i}");
-                    f(child, &here);
-                    here.truncate(length);
-                }
-            }
-            (Holds::One, value) => f(value, &here),
-            _ => {}
+    let mut children = Vec::new();
+    for_each_child(node, "", &mut |_, here| children.push(here.to_owned()));
+    for here in children {
+        if let Some(child) = node.pointer_mut(&here) {
+            f(child, &format!("{ptr}{here}"));
         }
     }
 }
@@ -155,20 +87,6 @@ pub(crate) fn for_each_child_mut(node: &mut Value, ptr: &str, f: &mut dyn FnMut(
 pub(crate) fn walk(node: &Value, ptr: &str, f: &mut dyn FnMut(&Value, &str)) {
     f(node, ptr);
     for_each_child(node, ptr, &mut |child, here| walk(child, here, f));
-}
-
-/// Is one of `keys` (each starting with `$`) a key of an object anywhere in `value` (in a
-/// subschema or not)? `false` means no subschema has one either.
-pub(crate) fn has_key(value: &Value, keys: &[&str]) -> bool {
-    let nested =
-        |child: &Value| matches!(child, Value::Object(_) | Value::Array(_)) && has_key(child, keys);
-    match value {
-        Value::Object(map) => map.iter().any(|(key, child)| {
-            (key.starts_with('$') && keys.contains(&key.as_str())) || nested(child)
-        }),
-        Value::Array(items) => items.iter().any(nested),
-        _ => false,
-    }
 }
 
 /// Removes `key` from `node` and from every subschema below it.
@@ -184,6 +102,22 @@ pub(crate) fn resolve_local<'a>(root: &'a Value, reference: &str) -> Option<&'a 
     let pointer = reference.strip_prefix('#')?;
     let decoded = percent_decode(pointer)?;
     root.pointer(&decoded)
+}
+
+/// The schema object the local `reference` names, with the keywords of `node` but its `$ref`
+/// added (they win); `None` when the reference does not name a local schema object.
+pub(crate) fn inline_ref(
+    root: &Value,
+    reference: &str,
+    node: &Map<String, Value>,
+) -> Option<Map<String, Value>> {
+    let Some(Value::Object(target)) = resolve_local(root, reference) else {
+        return None;
+    };
+    let mut merged = target.clone();
+    let own = node.iter().filter(|(key, _)| *key != "$ref");
+    merged.extend(own.map(|(key, value)| (key.clone(), value.clone())));
+    Some(merged)
 }
 
 /// Decodes `%XX` escapes in a URI fragment.
@@ -211,10 +145,6 @@ pub(crate) fn check_local_refs(
     rule: &'static str,
     report: &mut Report,
 ) {
-    // Most schemas have no reference at all: no pointer need be built for them.
-    if !has_key(schema, &["$ref", "$dynamicRef"]) {
-        return;
-    }
     walk(schema, base, &mut |node, ptr| {
         for key in ["$ref", "$dynamicRef"] {
             let Some(reference) = node.get(key) else {
@@ -391,9 +321,7 @@ pub(crate) fn split_type_union(node: &Map<String, Value>) -> Option<Map<String, 
             .get("enum")
             .is_none_or(|e| e.as_array().is_some_and(|v| v.contains(&Value::Null)))
     {
-        let mut null = Map::new();
-        null.insert("type".to_owned(), Value::String("null".to_owned()));
-        branches.push(Value::Object(null));
+        branches.push(serde_json::json!({"type": "null"}));
     }
     for (key, value) in node {
         let typed =
@@ -453,123 +381,94 @@ pub(crate) fn merge_into(
 /// Human text for a keyword a provider cannot take, to keep in the description; `None` for
 /// keywords that can be dropped without telling the model anything.
 pub(crate) fn describe_keyword(key: &str, value: &Value) -> Option<String> {
-    let n = || number_text(value);
+    // A value's compact JSON text: for a number, the number as written.
+    let n = value.to_string();
+    let count = |one: &str, many: &str| {
+        let noun = if value.as_f64() == Some(1.0) {
+            one
+        } else {
+            many
+        };
+        format!("{n} {noun}")
+    };
+    let text = value.as_str().unwrap_or_default();
+    let list = || {
+        let values: Vec<String> = value
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(compact)
+            .collect();
+        values.join(", ")
+    };
+    // One part per entry of a keyword that maps names to something, joined by `; `.
+    let each = |part: &dyn Fn(&String, &Value) -> String| {
+        let parts: Vec<String> = value
+            .as_object()
+            .into_iter()
+            .flatten()
+            .map(|(k, v)| part(k, v))
+            .collect();
+        parts.join("; ")
+    };
     Some(match key {
-        "minLength" => format!("at least {} character{}", n(), plural(value)),
-        "maxLength" => format!("at most {} character{}", n(), plural(value)),
-        "minimum" => format!("at least {}", n()),
-        "maximum" => format!("at most {}", n()),
-        "exclusiveMinimum" => format!("greater than {}", n()),
-        "exclusiveMaximum" => format!("less than {}", n()),
-        "multipleOf" => format!("a multiple of {}", n()),
-        "minItems" => format!("at least {} item{}", n(), plural(value)),
-        "maxItems" => format!("at most {} item{}", n(), plural(value)),
+        "minLength" => format!("at least {}", count("character", "characters")),
+        "maxLength" => format!("at most {}", count("character", "characters")),
+        "minimum" => format!("at least {n}"),
+        "maximum" => format!("at most {n}"),
+        "exclusiveMinimum" => format!("greater than {n}"),
+        "exclusiveMaximum" => format!("less than {n}"),
+        "multipleOf" => format!("a multiple of {n}"),
+        "minItems" => format!("at least {}", count("item", "items")),
+        "maxItems" => format!("at most {}", count("item", "items")),
         "uniqueItems" if value == &Value::Bool(true) => "items are unique".to_owned(),
-        "minProperties" => format!("at least {} propert{}", n(), ies(value)),
-        "maxProperties" => format!("at most {} propert{}", n(), ies(value)),
-        "pattern" => format!(
-            "matches the pattern `{}`",
-            value.as_str().unwrap_or_default()
-        ),
-        "format" => format!("format `{}`", value.as_str().unwrap_or_default()),
-        "const" => format!("always {}", compact(value)),
-        "enum" => {
-            let values: Vec<String> = value
-                .as_array()
-                .map(|v| v.iter().map(compact).collect())
-                .unwrap_or_default();
-            format!("one of {}", values.join(", "))
-        }
-        "default" => format!("default: {}", compact(value)),
-        "examples" => {
-            let values: Vec<String> = value
-                .as_array()
-                .map(|v| v.iter().map(compact).collect())
-                .unwrap_or_default();
-            if values.is_empty() {
-                return None;
-            }
-            format!("for example {}", values.join(", "))
+        "minProperties" => format!("at least {}", count("property", "properties")),
+        "maxProperties" => format!("at most {}", count("property", "properties")),
+        "pattern" => format!("matches the pattern `{text}`"),
+        "format" => format!("format `{text}`"),
+        "const" => format!("always {n}"),
+        "enum" => format!("one of {}", list()),
+        "default" => format!("default: {n}"),
+        "examples" if value.as_array().is_some_and(|v| !v.is_empty()) => {
+            format!("for example {}", list())
         }
         "deprecated" if value == &Value::Bool(true) => "deprecated".to_owned(),
-        "dependentRequired" => {
-            let mut parts = Vec::new();
-            if let Value::Object(map) = value {
-                for (name, needs) in map {
-                    let needs: Vec<String> = needs
-                        .as_array()
-                        .map(|v| {
-                            v.iter()
-                                .filter_map(Value::as_str)
-                                .map(|s| format!("`{s}`"))
-                                .collect()
-                        })
-                        .unwrap_or_default();
-                    parts.push(format!("`{name}` requires {}", needs.join(", ")));
-                }
-            }
-            parts.join("; ")
-        }
+        "dependentRequired" => each(&|name, needs| {
+            let needs = needs.as_array().into_iter().flatten();
+            format!(
+                "`{name}` requires {}",
+                backticked(needs.filter_map(Value::as_str))
+            )
+        }),
         "dependentSchemas" => {
-            let mut parts = Vec::new();
-            if let Value::Object(map) = value {
-                for (name, schema) in map {
-                    parts.push(format!("with `{name}` it also matches {}", compact(schema)));
-                }
-            }
-            parts.join("; ")
+            each(&|name, schema| format!("with `{name}` it also matches {}", compact(schema)))
         }
-        "not" => format!("must not match {}", compact(value)),
-        "if" => format!("if it matches {}", compact(value)),
-        "then" => format!("then it matches {}", compact(value)),
-        "else" => format!("otherwise it matches {}", compact(value)),
-        "contains" => format!("contains an item matching {}", compact(value)),
-        "minContains" => format!("at least {} matching item{}", n(), plural(value)),
-        "maxContains" => format!("at most {} matching item{}", n(), plural(value)),
-        "propertyNames" => format!("property names match {}", compact(value)),
-        "patternProperties" => {
-            let mut parts = Vec::new();
-            if let Value::Object(map) = value {
-                for (pattern, schema) in map {
-                    parts.push(format!(
-                        "properties named like `{pattern}` match {}",
-                        compact(schema)
-                    ));
-                }
-            }
-            parts.join("; ")
-        }
+        "not" => format!("must not match {n}"),
+        "if" => format!("if it matches {n}"),
+        "then" => format!("then it matches {n}"),
+        "else" => format!("otherwise it matches {n}"),
+        "contains" => format!("contains an item matching {n}"),
+        "minContains" => format!("at least {}", count("matching item", "matching items")),
+        "maxContains" => format!("at most {}", count("matching item", "matching items")),
+        "propertyNames" => format!("property names match {n}"),
+        "patternProperties" => each(&|pattern, schema| {
+            format!(
+                "properties named like `{pattern}` match {}",
+                compact(schema)
+            )
+        }),
         "additionalProperties" | "unevaluatedProperties" if value.is_object() => {
-            format!("other properties match {}", compact(value))
+            format!("other properties match {n}")
         }
-        "contentEncoding" => format!("encoded as {}", value.as_str().unwrap_or_default()),
-        "contentMediaType" => format!("media type {}", value.as_str().unwrap_or_default()),
+        "contentEncoding" => format!("encoded as {text}"),
+        "contentMediaType" => format!("media type {text}"),
         _ => return None,
     })
 }
 
-fn number_text(value: &Value) -> String {
-    match value {
-        Value::Number(n) => n.to_string(),
-        other => compact(other),
-    }
-}
-
-fn plural(value: &Value) -> &'static str {
-    if value.as_f64() == Some(1.0) { "" } else { "s" }
-}
-
-fn ies(value: &Value) -> &'static str {
-    if value.as_f64() == Some(1.0) {
-        "y"
-    } else {
-        "ies"
-    }
-}
-
 /// Compact JSON text of a value (strings quoted).
 pub(crate) fn compact(value: &Value) -> String {
-    serde_json::to_string(value).unwrap_or_default()
+    value.to_string()
 }
 
 /// The order notes are written in (bounds read "at least … ; at most …"), then by keyword.
@@ -622,6 +521,25 @@ impl Notes {
         }
     }
 
+    /// Removes a `format` outside `accepted`, noting it unless it only restates the width of a
+    /// number.
+    pub(crate) fn format(&mut self, node: &mut Map<String, Value>, accepted: &[&str]) {
+        let format = node
+            .get("format")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let (kept, width) = (
+            accepted.contains(&format),
+            NUMBER_WIDTH_FORMATS.contains(&format),
+        );
+        if !kept
+            && let Some(value) = node.remove("format")
+            && !width
+        {
+            self.keyword("format", &value);
+        }
+    }
+
     /// A note ranked as `key`.
     pub(crate) fn push(&mut self, key: &str, text: String) {
         let rank = NOTE_ORDER
@@ -654,18 +572,38 @@ pub(crate) fn append_notes(node: &mut Map<String, Value>, notes: &[String]) {
 
 /// Formats that only restate the width of a Rust number (schemars writes them); dropping them
 /// tells the model nothing it needs.
-pub(crate) const NUMBER_WIDTH_FORMATS: &[&str] = &[
+const NUMBER_WIDTH_FORMATS: &[&str] = &[
     "int", "int8", "int16", "int32", "int64", "int128", "uint", "uint8", "uint16", "uint32",
     "uint64", "uint128", "float", "double",
 ];
 
-/// `^[A-Za-z0-9_-]{1,max}$` plus `extra` characters.
-pub(crate) fn name_fits(name: &str, max: usize, extra: &[char]) -> bool {
-    !name.is_empty()
+/// Checks a definition's `name`: `^[A-Za-z0-9_-]{1,max}$` plus the `extra` characters; `message`
+/// says what is wrong with a name that does not fit.
+pub(crate) fn check_name(
+    definition: &Value,
+    max: usize,
+    extra: &[char],
+    rule: &'static str,
+    message: impl Fn(&str) -> String,
+    report: &mut Report,
+) {
+    let name = definition
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let fits = !name.is_empty()
         && name.chars().count() <= max
         && name
             .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || extra.contains(&c))
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || extra.contains(&c));
+    if !fits {
+        report.push("/name", rule, message(name));
+    }
+}
+
+/// What follows `key` in `map`, for messages: `` `a`, `b` ``.
+pub(crate) fn siblings(map: &Map<String, Value>, key: &str) -> String {
+    backticked(map.keys().filter(|k| *k != key))
 }
 
 /// Checks the root of an input schema: `type: "object"`.

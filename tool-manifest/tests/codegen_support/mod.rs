@@ -11,9 +11,9 @@ const CHECK_STACK_BYTES: usize = 64 << 20;
 /// What the tests look at in a parsed file.
 #[derive(Debug, Default)]
 pub struct Parsed {
-    /// The string literals of the `META`s by the field they are the value of (`name: "…"`,
-    /// `code: "…"` in `errors`, `input_schema: StaticSchema::Json("…")`), tool by tool, in
-    /// order.
+    /// The string literals of the `META`s by the field they set (`name` for the first argument
+    /// of `ToolMeta::new`, `title` for `.title("…")`, `code` for the first argument of
+    /// `ErrorMeta::new`, `input_schema` for `StaticSchema::Json("…")`), tool by tool, in order.
     pub meta: std::collections::BTreeMap<String, Vec<String>>,
     /// The structs and enums declared in the tool modules.
     pub types: Vec<String>,
@@ -90,16 +90,35 @@ fn parsed(file: &syn::File) -> Parsed {
             _ => None,
         }
     }
+    fn record(parsed: &mut Parsed, field: &str, expr: &syn::Expr) {
+        if let Some(text) = string_in(expr) {
+            parsed.meta.entry(field.to_owned()).or_default().push(text);
+        }
+    }
     fn walk(expr: &syn::Expr, parsed: &mut Parsed) {
         match expr {
-            syn::Expr::Struct(s) => {
-                for value in &s.fields {
-                    if let syn::Member::Named(name) = &value.member
-                        && let Some(text) = string_in(&value.expr)
-                    {
-                        parsed.meta.entry(name.to_string()).or_default().push(text);
-                    }
-                    walk(&value.expr, parsed);
+            // A setter: `.title("…")`, `.errors(&[…])`.
+            syn::Expr::MethodCall(call) => {
+                walk(&call.receiver, parsed);
+                for arg in &call.args {
+                    record(parsed, &call.method.to_string(), arg);
+                    walk(arg, parsed);
+                }
+            }
+            // A constructor: its arguments are the fields named here.
+            syn::Expr::Call(call) => {
+                let syn::Expr::Path(path) = &*call.func else {
+                    return;
+                };
+                let of = path.path.segments.iter().rev().nth(1);
+                let fields: &[&str] = match of.map(|s| s.ident.to_string()).as_deref() {
+                    Some("ToolMeta") => &["name", "safety", "mode", "input_schema"],
+                    Some("ErrorMeta") => &["code", "message", "retryable", "recommended_action"],
+                    Some("ExampleMeta") => &["description", "input"],
+                    _ => &[],
+                };
+                for (field, arg) in fields.iter().zip(&call.args) {
+                    record(parsed, field, arg);
                 }
             }
             syn::Expr::Reference(r) => walk(&r.expr, parsed),

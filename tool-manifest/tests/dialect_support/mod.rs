@@ -8,19 +8,10 @@ use tool_manifest::{Mode, Safety, ToolSpec};
 
 /// A parallel tool of the given safety.
 pub fn spec_with(name: &str, safety: Safety, input: Value) -> ToolSpec {
-    ToolSpec {
-        name: name.to_owned(),
-        title: "A tool".to_owned(),
-        description: "Does a thing.".to_owned(),
-        safety,
-        mode: Mode::Parallel,
-        category: None,
-        input_schema: input,
-        output_schema: None,
-        errors: Vec::new(),
-        examples: Vec::new(),
-        source: String::new(),
-    }
+    let mut spec = ToolSpec::new(name, safety, Mode::Parallel, input);
+    spec.title = "A tool".to_owned();
+    spec.description = "Does a thing.".to_owned();
+    spec
 }
 
 /// A read-only, parallel tool.

@@ -34,19 +34,15 @@
 //!     ToolMeta, ToolOutput,
 //! };
 //!
-//! static PANES_LIST: ToolMeta = ToolMeta {
-//!     name: "panes_list",
-//!     title: "List panes",
-//!     description: "Lists the chart's panes.",
-//!     safety: Safety::ReadOnly,
-//!     mode: Mode::Parallel,
-//!     category: None,
-//!     input_schema: StaticSchema::Json(r#"{"type":"object","additionalProperties":false}"#),
-//!     output_schema: None,
-//!     errors: &[],
-//!     examples: &[],
-//!     source: "tools/panes_list.toml",
-//! };
+//! static PANES_LIST: ToolMeta = ToolMeta::new(
+//!     "panes_list",
+//!     Safety::ReadOnly,
+//!     Mode::Parallel,
+//!     StaticSchema::Json(r#"{"type":"object","additionalProperties":false}"#),
+//! )
+//! .title("List panes")
+//! .description("Lists the chart's panes.")
+//! .source("tools/panes_list.toml");
 //!
 //! fn panes_list<'a>(panes: &'a Vec<String>, _args: &'a Value) -> BoxFuture<'a, CallResult> {
 //!     Box::pin(async move { Ok(ToolOutput { data: json!(panes).into(), state_changed: false }) })

@@ -36,19 +36,10 @@ impl Home {
 }
 
 const fn meta(name: &'static str, safety: Safety, mode: Mode, schema: &'static str) -> ToolMeta {
-    ToolMeta {
-        name,
-        title: name,
-        description: "A tool of the providers' function calling examples.",
-        safety,
-        mode,
-        category: None,
-        input_schema: StaticSchema::Json(schema),
-        output_schema: None,
-        errors: &[],
-        examples: &[],
-        source: "tests/home_tools/mod.rs",
-    }
+    ToolMeta::new(name, safety, mode, StaticSchema::Json(schema))
+        .title(name)
+        .description("A tool of the providers' function calling examples.")
+        .source("tests/home_tools/mod.rs")
 }
 
 pub static GET_WEATHER: ToolMeta = meta(

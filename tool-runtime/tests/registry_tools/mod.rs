@@ -60,19 +60,10 @@ pub const fn meta(
     schema: &'static str,
     errors: &'static [ErrorMeta],
 ) -> ToolMeta {
-    ToolMeta {
-        name,
-        title: name,
-        description: "A test tool.",
-        safety,
-        mode,
-        category: None,
-        input_schema: StaticSchema::Json(schema),
-        output_schema: None,
-        errors,
-        examples: &[],
-        source: name,
-    }
+    ToolMeta::new(name, safety, mode, StaticSchema::Json(schema))
+        .description("A test tool.")
+        .errors(errors)
+        .source(name)
 }
 
 pub const EMPTY_OBJECT: &str = r#"{"type":"object","additionalProperties":false}"#;
@@ -126,12 +117,12 @@ pub const DRAWING_SCHEMA: &str = r#"{
   "additionalProperties": false
 }"#;
 
-pub static DRAWING_ERRORS: &[ErrorMeta] = &[ErrorMeta {
-    code: "PANE_NOT_FOUND",
-    message: "Pane not found.",
-    retryable: true,
-    recommended_action: "Call panes_list to get the valid pane IDs, then retry.",
-}];
+pub static DRAWING_ERRORS: &[ErrorMeta] = &[ErrorMeta::new(
+    "PANE_NOT_FOUND",
+    "Pane not found.",
+    true,
+    "Call panes_list to get the valid pane IDs, then retry.",
+)];
 
 pub static DRAWING_CREATE: ToolMeta = meta(
     "drawing_create",
