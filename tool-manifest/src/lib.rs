@@ -3,10 +3,13 @@
 //! - [`model`]: [`Safety`], [`Mode`], the frozen [`ToolMeta`] and the owned [`ToolSpec`]. Always
 //!   available; the runtime depends on this alone.
 //! - [`suggest`]: "did you mean" suggestions for misspelt names. Always available.
+//! - [`import`]: existing tool definitions (MCP, OpenAI, BFCL) → manifests, with the
+//!   `generator` feature; [`import::default_title`] is always available.
 //! - With the `generator` feature (default): TOML manifests ([`manifest`]), whole-set checks
 //!   ([`check`]), JSON Schema support ([`schema`]), Rust code generation ([`codegen`]) with the
 //!   build-script API ([`Builder`]), and the reference docs ([`docs`]).
 
+pub mod import;
 pub mod model;
 pub mod suggest;
 
