@@ -497,3 +497,37 @@ fn import_exits_2_when_the_input_cannot_be_read() {
         stderr(&unknown)
     );
 }
+
+/// The first block of `kind` after `heading` in the repository's README.
+fn readme_block(heading: &str, kind: &str) -> String {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md"))
+            .expect("the README");
+    readme
+        .split(heading)
+        .nth(1)
+        .and_then(|section| section.split(&format!("```{kind}\n")).nth(1))
+        .and_then(|block| block.split("```").next())
+        .unwrap_or_else(|| panic!("a {kind} block after {heading:?}"))
+        .to_owned()
+}
+
+#[test]
+fn the_readme_import_example_is_what_import_writes_and_reports() {
+    let root = tempfile::tempdir().expect("temp dir");
+    let tools = r#"{"tools":[
+      {"name":"get-issue!","description":"Get details of a specific issue in a GitHub repository.","inputSchema":{"type":"object","properties":{"number":{"type":"integer"}}}},
+      {"name":"list_issues","title":"List issues","description":"Lists issues.","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}}
+    ]}"#;
+    std::fs::write(root.path().join("tools.json"), tools).expect("input");
+    let output = run(root.path(), &["import", "tools.json", "--out", "tools"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(
+        stderr(&output),
+        readme_block("### Bring existing tools", "text")
+    );
+    assert_eq!(
+        std::fs::read_to_string(root.path().join("tools/get_issue.toml")).expect("manifest"),
+        readme_block("### Bring existing tools", "toml")
+    );
+}
