@@ -4,6 +4,7 @@
 use proc_macro2::Span;
 use syn::ext::IdentExt;
 use syn::{Ident, Path};
+use tool_manifest::model::default_title;
 use tool_manifest::model::is_valid_tool_name;
 use tool_manifest::{Mode, Safety};
 
@@ -159,16 +160,6 @@ fn tool_name(args: &Args, ident: &Ident, errors: &mut Errors) -> String {
     }
 }
 
-/// `drawing_create` -> `Drawing create`.
-pub(crate) fn default_title(name: &str) -> String {
-    let spaced = name.replace('_', " ");
-    let mut chars = spaced.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => spaced,
-    }
-}
-
 fn check_code_first(args: &Args, tool: &ToolFn<'_>, errors: &mut Errors) -> Option<CodeFirst> {
     let name = tool_name(args, tool.ident(), errors);
     if !args.mentioned("safety") {
@@ -236,13 +227,6 @@ mod tests {
         let function = ToolFn::from_item(item, &mut errors);
         let _ = check(&args, &function, &mut errors);
         errors.messages()
-    }
-
-    #[test]
-    fn default_titles_read_like_words() {
-        assert_eq!(default_title("drawing_create"), "Drawing create");
-        assert_eq!(default_title("x"), "X");
-        assert_eq!(default_title(""), "");
     }
 
     #[test]

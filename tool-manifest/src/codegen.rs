@@ -875,7 +875,7 @@ fn pascal_case(s: &str) -> String {
 }
 
 /// `paneId` → `pane_id`.
-fn snake_case(s: &str) -> String {
+pub(crate) fn snake_case(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 4);
     walk_words(s, |c, starts| {
         if starts && !out.is_empty() {

@@ -11,7 +11,8 @@
 //!   whole-set checks ([`check`]), JSON Schema support ([`schema`]), Rust code generation
 //!   ([`codegen`]) with the build-script API ([`Builder`]), the reference docs ([`docs`]) and the
 //!   checked-in outputs ([`outputs`]: `tools.json`, the schema files and the provider catalogs,
-//!   all written by `serde_json`, and the docs pages).
+//!   all written by `serde_json`, and the docs pages), and [`import`]: existing tool
+//!   definitions (MCP, OpenAI, BFCL) → manifests.
 
 pub mod model;
 pub mod suggest;
@@ -32,6 +33,8 @@ pub mod diagnostic;
 pub mod dialect;
 #[cfg(feature = "generator")]
 pub mod docs;
+#[cfg(feature = "generator")]
+pub mod import;
 #[cfg(feature = "generator")]
 pub mod manifest;
 #[cfg(feature = "generator")]

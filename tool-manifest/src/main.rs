@@ -4,12 +4,22 @@
 //! tool-manifest generate [--manifests DIR] [--out DIR] [--docs DIR] [--config FILE]
 //! tool-manifest check    [--manifests DIR] [--out DIR] [--docs DIR] [--config FILE]
 //! tool-manifest export --dialect mcp|openai|anthropic|gemini [--read-only] [--manifests DIR] [--config FILE]
+//! tool-manifest import [--from mcp|openai|bfcl|auto] [--out DIR] [--force] FILE|-
 //! ```
 //!
 //! Defaults come from `tool-manifest.toml` in the current directory (keys `manifests`, `out`,
 //! `docs`; paths relative to the file). Exit codes: 0 ok; 1 `check` found stale outputs (each
 //! is named, with the command that refreshes them); 2 invalid manifests (every diagnostic is
 //! printed) or any other failure.
+//!
+//! `import` writes one manifest per tool (`<name>.toml`, with its schemas in `<name>.input.json`
+//! and `<name>.output.json`) into `--out` (default: the current directory) from MCP tool
+//! definitions (a `tools/list` result, a JSON-RPC response or an array of `Tool` objects), OpenAI
+//! function definitions or BFCL function docs (JSON or JSON Lines; `-` reads standard input).
+//! Every change it makes (renamed tools, mapped BFCL types, filled-in titles and descriptions,
+//! safety defaulted to `destructive`) is a line on standard error, then a summary. Existing
+//! files are kept unless `--force` is given. Exit codes: 0 every tool imported; 1 some were
+//! skipped (each is named with its place in the input); 2 the input cannot be read.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -20,6 +30,7 @@ use toml::de::{DeTable, DeValue};
 
 use tool_manifest::diagnostic::{Diagnostic, Diagnostics};
 use tool_manifest::dialect::{self, Dialect};
+use tool_manifest::import::{self, Format};
 use tool_manifest::manifest;
 use tool_manifest::outputs::{self, OutputDirs};
 
@@ -29,6 +40,8 @@ const CONFIG_KEYS: &[&str] = &["manifests", "out", "docs"];
 
 /// Exit code of `check` when outputs are stale.
 const EXIT_STALE: u8 = 1;
+/// Exit code of `import` when some definitions were not imported.
+const EXIT_SKIPPED: u8 = 1;
 /// Exit code for invalid manifests, a bad config or any other failure.
 const EXIT_INVALID: u8 = 2;
 
@@ -51,6 +64,24 @@ enum Command {
     Check(Locations),
     /// Prints the tool definitions in one provider's dialect as JSON.
     Export(ExportArgs),
+    /// Writes a manifest per tool from MCP, OpenAI or BFCL tool definitions.
+    Import(ImportArgs),
+}
+
+#[derive(Debug, Args)]
+struct ImportArgs {
+    /// What the file holds: `mcp`, `openai`, `bfcl`, or `auto` (each definition by its shape).
+    #[arg(long, value_name = "FORMAT", default_value_t = Format::Auto)]
+    from: Format,
+    /// Where the manifests and schema files go (created if missing).
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    out: PathBuf,
+    /// Overwrite existing files.
+    #[arg(long)]
+    force: bool,
+    /// The tool definitions (JSON or JSON Lines); `-` reads standard input.
+    #[arg(value_name = "FILE")]
+    file: PathBuf,
 }
 
 #[derive(Debug, Args)]
@@ -109,6 +140,7 @@ fn main() -> ExitCode {
         Command::Generate(locations) => generate(locations),
         Command::Check(locations) => check(locations),
         Command::Export(args) => export(args),
+        Command::Import(args) => import(args),
     };
     match result {
         Ok(code) => code,
@@ -160,6 +192,43 @@ fn export(args: &ExportArgs) -> Result<ExitCode, Failure> {
     }
     let text = dialect::export_json(args.dialect, &specs).map_err(message)?;
     print!("{text}");
+    Ok(ExitCode::SUCCESS)
+}
+
+fn import(args: &ImportArgs) -> Result<ExitCode, Failure> {
+    let text = if args.file.as_os_str() == "-" {
+        std::io::read_to_string(std::io::stdin())
+            .map_err(|e| Failure::Message(format!("cannot read standard input: {e}")))?
+    } else {
+        std::fs::read_to_string(&args.file)
+            .map_err(|e| Failure::Message(format!("cannot read `{}`: {e}", args.file.display())))?
+    };
+    let reading = import::read(&text, args.from).map_err(|e| {
+        let input = if args.file.as_os_str() == "-" {
+            "standard input".to_owned()
+        } else {
+            format!("`{}`", args.file.display())
+        };
+        Failure::Message(format!("{input}: {e}"))
+    })?;
+    std::fs::create_dir_all(&args.out)
+        .map_err(|e| Failure::Message(format!("cannot create `{}`: {e}", args.out.display())))?;
+    let outcome = import::write(reading, &args.out, args.force);
+    for path in &outcome.written {
+        println!("wrote {}", path.display());
+    }
+    for line in &outcome.report {
+        eprintln!("{line}");
+    }
+    eprintln!("{}", outcome.summary(&args.out));
+    if outcome.skipped > 0 {
+        eprintln!(
+            "skipped {} tool{} (see the errors above)",
+            outcome.skipped,
+            if outcome.skipped == 1 { "" } else { "s" }
+        );
+        return Ok(ExitCode::from(EXIT_SKIPPED));
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -502,6 +502,17 @@ impl ToolSpec {
     }
 }
 
+/// The title of a tool that declares none: its name with `_` as spaces and a capital first
+/// letter (`drawing_create` → `Drawing create`). The `#[tool]` attribute and the import use it.
+pub fn default_title(name: &str) -> String {
+    let spaced = name.replace('_', " ");
+    let mut chars = spaced.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => spaced,
+    }
+}
+
 /// Does `name` fit every provider? `^[a-z][a-z0-9_]{0,63}$`.
 pub fn is_valid_tool_name(name: &str) -> bool {
     let bytes = name.as_bytes();
@@ -527,6 +538,13 @@ pub fn is_screaming_snake_case(code: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn default_titles_read_like_words() {
+        assert_eq!(default_title("drawing_create"), "Drawing create");
+        assert_eq!(default_title("x"), "X");
+        assert_eq!(default_title(""), "");
+    }
 
     #[test]
     fn safety_and_mode_round_trip_through_their_one_spelling() {

@@ -329,3 +329,205 @@ fn a_missing_manifest_directory_exits_2() {
         "error: nowhere: the manifest directory does not exist\n"
     );
 }
+
+/// Runs the binary with `stdin` as its standard input.
+fn run_with_input(root: &Path, args: &[&str], stdin: &str) -> Output {
+    use std::io::Write as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tool-manifest"))
+        .args(args)
+        .current_dir(root)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run the binary");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin.as_bytes())
+        .expect("write stdin");
+    child.wait_with_output().expect("wait")
+}
+
+const MCP_TOOLS: &str = r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[
+  {"name":"get-issue!","title":"Get issue","description":"Reads one issue.","inputSchema":{"type":"object","properties":{"number":{"type":"integer"}},"required":["number"]},"annotations":{"readOnlyHint":true,"idempotentHint":true}},
+  {"name":"close_issue","description":"Closes an issue.","inputSchema":{"type":"object","properties":{"number":{"type":"integer"},"reason":{"type":["string","null"],"default":null}}}}
+]}}"#;
+
+#[test]
+fn import_writes_a_manifest_per_tool_and_reports_every_change() {
+    let root = tempfile::tempdir().expect("temp dir");
+    std::fs::write(root.path().join("tools.json"), MCP_TOOLS).expect("input");
+    let output = run(root.path(), &["import", "tools.json", "--out", "tools"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(
+        stderr(&output),
+        "renamed \"get-issue!\" -> \"get_issue\"\n\
+         close_issue: no title; \"Close issue\" is derived from the name\n\
+         close_issue: safety \"destructive\", mode \"sequential\": the source declares no readOnlyHint; review close_issue.toml\n\
+         imported 2 tools into tools (1 need review)\n"
+    );
+    assert_eq!(
+        stdout(&output),
+        "wrote tools/get_issue.toml\nwrote tools/get_issue.input.json\n\
+         wrote tools/close_issue.toml\nwrote tools/close_issue.input.json\n"
+    );
+    let files = snapshot(&root.path().join("tools"));
+    let names: Vec<&Path> = files.iter().map(|(path, _)| path.as_path()).collect();
+    assert_eq!(
+        names,
+        [
+            Path::new("close_issue.input.json"),
+            Path::new("close_issue.toml"),
+            Path::new("get_issue.input.json"),
+            Path::new("get_issue.toml"),
+        ]
+    );
+    assert_eq!(
+        files[1].1,
+        "name = \"close_issue\"\ntitle = \"Close issue\"\ndescription = \"Closes an issue.\"\n\
+         # safety: the source declares no readOnlyHint; review: is this tool read-only?\n\
+         safety = \"destructive\"\nmode = \"sequential\"\n\
+         input = { file = \"close_issue.input.json\" }\n"
+    );
+    assert_eq!(
+        files[0].1,
+        "{\n  \"type\": \"object\",\n  \"properties\": {\n    \"number\": {\n      \"type\": \"integer\"\n    },\n    \"reason\": {\n      \"type\": [\n        \"string\",\n        \"null\"\n      ],\n      \"default\": null\n    }\n  }\n}\n"
+    );
+}
+
+#[test]
+fn import_reads_bfcl_json_lines_from_standard_input() {
+    let root = tempfile::tempdir().expect("temp dir");
+    let lines = concat!(
+        r#"{"name": "add", "description": "Adds.", "parameters": {"type": "dict", "properties": {"a": {"type": "float"}}, "required": ["a"]}}"#,
+        "\n",
+        r#"{"name": "uber.ride", "description": "Orders a ride.", "parameters": {"type": "dict", "properties": {}}}"#,
+        "\n"
+    );
+    let output = run_with_input(root.path(), &["import", "-", "--out", "bfcl"], lines);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let report = stderr(&output);
+    for line in [
+        "add: parameters at /: BFCL type \"dict\" -> \"object\"\n",
+        "add: parameters at /properties/a: BFCL type \"float\" -> \"number\"\n",
+        "renamed \"uber.ride\" -> \"uber_ride\"\n",
+        "imported 2 tools into bfcl (2 need review)\n",
+    ] {
+        assert!(report.contains(line), "{line:?} in:\n{report}");
+    }
+    let schema =
+        std::fs::read_to_string(root.path().join("bfcl/add.input.json")).expect("schema file");
+    assert!(
+        schema.contains("\"number\"") && !schema.contains("float"),
+        "{schema}"
+    );
+}
+
+#[test]
+fn import_exits_1_when_a_tool_is_skipped_and_keeps_existing_files_unless_forced() {
+    let root = tempfile::tempdir().expect("temp dir");
+    let input = r#"{"tools":[{"name":"ok","title":"OK","description":"d","inputSchema":{},"annotations":{"readOnlyHint":true}},{"name":"bad","inputSchema":"{}"}]}"#;
+    std::fs::write(root.path().join("tools.json"), input).expect("input");
+
+    let output = run(root.path(), &["import", "tools.json"]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert_eq!(
+        stderr(&output),
+        "error: tools[1].inputSchema: expected an object, found a string; the tool is skipped\n\
+         imported 1 tool into . (0 need review)\n\
+         skipped 1 tool (see the errors above)\n"
+    );
+    assert!(root.path().join("ok.toml").is_file());
+
+    let again = run(root.path(), &["import", "tools.json", "--from", "mcp"]);
+    assert_eq!(again.status.code(), Some(1));
+    assert!(
+        stderr(&again).contains(
+            "error: ok: ok.toml, ok.input.json exist in .; pass --force to overwrite; the tool is skipped\n"
+        ),
+        "{}",
+        stderr(&again)
+    );
+    assert!(stdout(&again).is_empty());
+
+    std::fs::write(
+        root.path().join("tools.json"),
+        r#"[{"name":"ok","description":"new","inputSchema":{}}]"#,
+    )
+    .expect("input");
+    let forced = run(root.path(), &["import", "--force", "tools.json"]);
+    assert_eq!(forced.status.code(), Some(0), "{}", stderr(&forced));
+    let manifest = std::fs::read_to_string(root.path().join("ok.toml")).expect("manifest");
+    assert!(manifest.contains("description = \"new\""), "{manifest}");
+}
+
+#[test]
+fn import_exits_2_when_the_input_cannot_be_read() {
+    let root = tempfile::tempdir().expect("temp dir");
+    let missing = run(root.path(), &["import", "missing.json"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(
+        stderr(&missing).starts_with("error: cannot read `missing.json`: "),
+        "{}",
+        stderr(&missing)
+    );
+
+    std::fs::write(
+        root.path().join("broken.json"),
+        "{\"tools\": [\n  {\"name\": }\n]}",
+    )
+    .expect("input");
+    let broken = run(root.path(), &["import", "broken.json"]);
+    assert_eq!(broken.status.code(), Some(2));
+    assert!(
+        stderr(&broken).starts_with("error: `broken.json`: the input is not JSON: ")
+            && stderr(&broken).contains("line 2 column 12"),
+        "{}",
+        stderr(&broken)
+    );
+    assert_eq!(std::fs::read_dir(root.path()).expect("dir").count(), 1);
+
+    let unknown = run(root.path(), &["import", "--from", "json", "broken.json"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(
+        stderr(&unknown).contains(r#"expected the format to be "auto", "mcp", "openai" or "bfcl""#),
+        "{}",
+        stderr(&unknown)
+    );
+}
+
+/// The first block of `kind` after `heading` in the repository's README.
+fn readme_block(heading: &str, kind: &str) -> String {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md"))
+            .expect("the README");
+    readme
+        .split(heading)
+        .nth(1)
+        .and_then(|section| section.split(&format!("```{kind}\n")).nth(1))
+        .and_then(|block| block.split("```").next())
+        .unwrap_or_else(|| panic!("a {kind} block after {heading:?}"))
+        .to_owned()
+}
+
+#[test]
+fn the_readme_import_example_is_what_import_writes_and_reports() {
+    let root = tempfile::tempdir().expect("temp dir");
+    let tools = r#"{"tools":[
+      {"name":"get-issue!","description":"Get details of a specific issue in a GitHub repository.","inputSchema":{"type":"object","properties":{"number":{"type":"integer"}}}},
+      {"name":"list_issues","title":"List issues","description":"Lists issues.","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}}
+    ]}"#;
+    std::fs::write(root.path().join("tools.json"), tools).expect("input");
+    let output = run(root.path(), &["import", "tools.json", "--out", "tools"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(
+        stderr(&output),
+        readme_block("### Bring existing tools", "text")
+    );
+    assert_eq!(
+        std::fs::read_to_string(root.path().join("tools/get_issue.toml")).expect("manifest"),
+        readme_block("### Bring existing tools", "toml")
+    );
+}

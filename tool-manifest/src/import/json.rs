@@ -1,0 +1,195 @@
+//! A JSON value that keeps the order of every object's keys.
+//!
+//! An imported schema is written back exactly as its source published it, key order included.
+//! `serde_json::Value` sorts keys unless `serde_json` is built with `preserve_order`, and that
+//! feature is unified across every crate of a build: enabling it changes the provider exports
+//! this workspace checks in (their keys come out in insertion order). A `RawValue` keeps the
+//! text but can be neither re-indented nor rewritten (BFCL types are mapped in place). So the
+//! import reads into this small tree, with `serde_json` doing all parsing and printing.
+
+use std::fmt;
+
+use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
+use serde_json::Number;
+
+/// A JSON value; objects keep their keys in document order (duplicates included, as written).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Json {
+    Null,
+    Bool(bool),
+    Number(Number),
+    String(String),
+    Array(Vec<Json>),
+    Object(Vec<(String, Json)>),
+}
+
+impl Json {
+    /// The value of `key` in an object; the last one when a key is repeated (as `serde_json`
+    /// reads it).
+    pub(crate) fn get(&self, key: &str) -> Option<&Json> {
+        match self {
+            Json::Object(entries) => entries.iter().rev().find(|(k, _)| k == key).map(|e| &e.1),
+            _ => None,
+        }
+    }
+
+    /// The value of `key`, `None` when absent or `null` (sources write `"title": null` for
+    /// "no title").
+    pub(crate) fn field(&self, key: &str) -> Option<&Json> {
+        self.get(key).filter(|v| !matches!(v, Json::Null))
+    }
+
+    pub(crate) fn as_str(&self) -> Option<&str> {
+        match self {
+            Json::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// `a string`, `an object`, … for messages.
+    pub(crate) fn kind(&self) -> &'static str {
+        match self {
+            Json::Null => "null",
+            Json::Bool(_) => "a boolean",
+            Json::Number(_) => "a number",
+            Json::String(_) => "a string",
+            Json::Array(_) => "an array",
+            Json::Object(_) => "an object",
+        }
+    }
+
+    /// Pretty JSON text (`serde_json`'s pretty printer), followed by a newline.
+    pub(crate) fn pretty(&self) -> Result<String, serde_json::Error> {
+        let mut text = serde_json::to_string_pretty(self)?;
+        text.push('\n');
+        Ok(text)
+    }
+}
+
+impl Serialize for Json {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Json::Null => serializer.serialize_unit(),
+            Json::Bool(b) => serializer.serialize_bool(*b),
+            Json::Number(n) => n.serialize(serializer),
+            Json::String(s) => serializer.serialize_str(s),
+            Json::Array(items) => {
+                let mut seq = serializer.serialize_seq(Some(items.len()))?;
+                for item in items {
+                    seq.serialize_element(item)?;
+                }
+                seq.end()
+            }
+            Json::Object(entries) => {
+                let mut map = serializer.serialize_map(Some(entries.len()))?;
+                for (key, value) in entries {
+                    map.serialize_entry(key, value)?;
+                }
+                map.end()
+            }
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Json {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(JsonVisitor)
+    }
+}
+
+struct JsonVisitor;
+
+impl<'de> Visitor<'de> for JsonVisitor {
+    type Value = Json;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_unit<E>(self) -> Result<Json, E> {
+        Ok(Json::Null)
+    }
+
+    fn visit_none<E>(self) -> Result<Json, E> {
+        Ok(Json::Null)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Json, D::Error> {
+        Json::deserialize(deserializer)
+    }
+
+    fn visit_bool<E>(self, value: bool) -> Result<Json, E> {
+        Ok(Json::Bool(value))
+    }
+
+    fn visit_i64<E>(self, value: i64) -> Result<Json, E> {
+        Ok(Json::Number(value.into()))
+    }
+
+    fn visit_u64<E>(self, value: u64) -> Result<Json, E> {
+        Ok(Json::Number(value.into()))
+    }
+
+    fn visit_f64<E: de::Error>(self, value: f64) -> Result<Json, E> {
+        Number::from_f64(value)
+            .map(Json::Number)
+            .ok_or_else(|| E::custom("a number that is not finite"))
+    }
+
+    fn visit_str<E>(self, value: &str) -> Result<Json, E> {
+        Ok(Json::String(value.to_owned()))
+    }
+
+    fn visit_string<E>(self, value: String) -> Result<Json, E> {
+        Ok(Json::String(value))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Json, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(64));
+        while let Some(item) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(Json::Array(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json, A::Error> {
+        let mut entries = Vec::with_capacity(map.size_hint().unwrap_or(0).min(64));
+        while let Some((key, value)) = map.next_entry::<String, Json>()? {
+            entries.push((key, value));
+        }
+        Ok(Json::Object(entries))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_order_nulls_and_numbers_survive_a_round_trip() {
+        let text = r#"{"z":1,"a":null,"m":[1.5,-2,{"y":true,"b":"x"}],"e":{}}"#;
+        let json: Json = serde_json::from_str(text).expect("json");
+        assert_eq!(serde_json::to_string(&json).expect("serialize"), text);
+        assert_eq!(json.get("a"), Some(&Json::Null));
+        assert_eq!(json.field("a"), None);
+        assert_eq!(json.get("e").map(Json::kind), Some("an object"));
+    }
+
+    #[test]
+    fn a_repeated_key_reads_as_its_last_value_and_is_written_twice() {
+        let text = r#"{"k":1,"k":2}"#;
+        let json: Json = serde_json::from_str(text).expect("json");
+        assert_eq!(json.get("k"), Some(&Json::Number(2.into())));
+        assert_eq!(serde_json::to_string(&json).expect("serialize"), text);
+    }
+
+    #[test]
+    fn pretty_text_is_serde_json_pretty_with_a_final_newline() {
+        let json: Json = serde_json::from_str(r#"{"b":[1],"a":{}}"#).expect("json");
+        assert_eq!(
+            json.pretty().expect("pretty"),
+            "{\n  \"b\": [\n    1\n  ],\n  \"a\": {}\n}\n"
+        );
+    }
+}

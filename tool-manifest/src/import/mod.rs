@@ -1,0 +1,37 @@
+//! Existing tool definitions → manifests: the way in for tools written elsewhere.
+//!
+//! [`read`] takes what other tool libraries publish and [`write`] writes one manifest per tool
+//! (`<name>.toml`) with its schemas as JSON files next to it (`<name>.input.json`,
+//! `<name>.output.json`: TOML has no `null`, and a JSON file keeps the source's key order):
+//!
+//! - **MCP** tool definitions: a `tools/list` result (`{"tools": [...]}`), a whole JSON-RPC
+//!   response (`{"jsonrpc", "id", "result": {"tools": [...]}}`) or an array of `Tool` objects
+//!   (`name`, `title`, `description`, `inputSchema`, `outputSchema`, `annotations`). Keys the
+//!   reader does not know are ignored, as MCP clients do.
+//! - **OpenAI** function definitions: Chat Completions tools (`{"type": "function", "function":
+//!   {...}}`), Responses API tools (`{"type": "function", "name", ...}`) or bare `{name,
+//!   description, parameters}`.
+//! - **BFCL** function docs (the Berkeley Function Calling Leaderboard): JSON Lines or an array
+//!   of `{name, description, parameters, response}`, or test entries holding them in
+//!   `function`; the BFCL type names are mapped to JSON Schema 2020-12 (see [`BFCL_TYPES`]).
+//!
+//! Schemas are kept exactly: the JSON value the source published, key order included (BFCL
+//! schemas once their type names are mapped). What the sources leave out is filled in and
+//! reported ([`Line`]): a name that is not a valid tool name is made valid (and made unique
+//! with a numeric suffix), a missing title is derived from the name, a missing description is
+//! the title, and a tool whose source does not declare `readOnlyHint: true` is `destructive`
+//! (`sequential`), with a comment in its manifest asking for a review. `idempotentHint` and
+//! `openWorldHint` become `idempotent` and `open_world` when the source declares them.
+
+mod bfcl;
+mod convert;
+mod json;
+mod source;
+#[cfg(test)]
+mod tests;
+
+pub use bfcl::{Mapped, TYPES as BFCL_TYPES};
+pub use convert::{
+    Format, InputError, Line, Outcome, Reading, Review, Tool, UnknownFormat, read, valid_name,
+    write,
+};
