@@ -198,7 +198,10 @@ impl RegistryProblem {
 }
 
 /// Why a registry cannot be built: every problem found, sorted by tool name.
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// `Debug` writes the same text as `Display`: a `main` returning `Result<_, RegistryError>`
+/// prints the error with `Debug`, and should print the readable problems.
+#[derive(Clone, PartialEq, Eq)]
 pub struct RegistryError {
     problems: Vec<RegistryProblem>,
 }
@@ -226,6 +229,12 @@ impl fmt::Display for RegistryError {
                 Ok(())
             }
         }
+    }
+}
+
+impl fmt::Debug for RegistryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
     }
 }
 

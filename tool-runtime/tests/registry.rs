@@ -744,6 +744,25 @@ fn two_tools_with_one_name_do_not_build() {
     );
 }
 
+#[test]
+fn a_registry_error_debugs_as_it_displays() {
+    // What `main` prints when it returns the error: the readable problems, not the structure.
+    let error = build_error(
+        Registry::builder()
+            .tool(panes_list_def())
+            .tool(panes_list_def())
+            .timeout("web_search", std::time::Duration::from_secs(1)),
+    );
+    assert_eq!(error.problems().len(), 2);
+    assert_eq!(format!("{error:?}"), error.to_string());
+    assert!(
+        format!("{error:?}").starts_with(
+            "the tool registry cannot be built (2 problems):\n- two tools are named `panes_list`"
+        ),
+        "{error:?}"
+    );
+}
+
 static DECLARED_ONLY: ToolMeta = ToolMeta::new(
     "comparison_create",
     Safety::Destructive,
