@@ -590,10 +590,13 @@ impl<C: Send + Sync + 'static> McpServer<C> {
 }
 
 /// The MCP form of a call's envelope: `structuredContent` and one text content with the same
-/// JSON; `isError` exactly when the call did not succeed.
+/// envelope as JSON text, its keys in the envelope's order; `isError` exactly when the call did
+/// not succeed.
 pub fn call_tool_result(result: &ToolResult) -> CallToolResult {
+    // The text is written from the envelope itself, in its field order (`success`, then `data`
+    // or `error`, then `stateChanged`); a `Value` keeps its keys sorted.
+    let text = serde_json::to_string(result).unwrap_or_default();
     let envelope = serde_json::to_value(result).unwrap_or(Value::Null);
-    let text = envelope.to_string();
     let mut answer = if result.is_success() {
         CallToolResult::success(vec![ContentBlock::text(text)])
     } else {

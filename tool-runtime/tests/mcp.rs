@@ -201,6 +201,11 @@ impl Session {
             .map(|c| c.as_text().expect("text content").text.clone())
             .collect();
         assert_eq!(texts.len(), 1, "one text content");
+        assert!(
+            texts[0].starts_with(r#"{"success":"#),
+            "the text keeps the envelope's key order: {}",
+            texts[0]
+        );
         let text: Value = serde_json::from_str(&texts[0]).expect("the text is the JSON envelope");
         assert_eq!(text, structured, "the text and the structure agree");
         assert_eq!(
@@ -870,4 +875,49 @@ async fn an_approver_that_decides_at_once_needs_no_client_support() {
         "The call to `drawing_create` was not approved: Only the main pane."
     );
     assert_eq!(session.chart.read().await.drawings, ["d1"]);
+}
+
+#[test]
+fn the_text_content_keeps_the_envelope_key_order() {
+    use tool_runtime::mcp::call_tool_result;
+    use tool_runtime::{ErrorBody, RuntimeCode, ToolData, ToolResult};
+
+    let text = |result: &CallToolResult| {
+        result.content[0]
+            .as_text()
+            .expect("text content")
+            .text
+            .clone()
+    };
+    let failure = call_tool_result(&ToolResult::failure(
+        ErrorBody::runtime(
+            RuntimeCode::NotFound,
+            "No tool `x`.",
+            "Call one of the offered tools.",
+        ),
+        false,
+    ));
+    assert_eq!(
+        text(&failure),
+        r#"{"success":false,"error":{"code":"TOOL_NOT_FOUND","message":"No tool `x`.","retryable":true,"recommendedAction":"Call one of the offered tools."},"stateChanged":false}"#
+    );
+    assert_eq!(failure.is_error, Some(true));
+    // The tool's own output keeps its order too (here its fields' order, not sorted); the
+    // structured content is the same envelope.
+    #[derive(serde::Serialize)]
+    struct Output {
+        z: u8,
+        a: [u8; 1],
+    }
+    let data = ToolData::from_serialize(&Output { z: 1, a: [2] }).expect("JSON");
+    let success = call_tool_result(&ToolResult::success(data, true));
+    assert_eq!(
+        text(&success),
+        r#"{"success":true,"data":{"z":1,"a":[2]},"stateChanged":true}"#
+    );
+    assert_eq!(
+        success.structured_content,
+        Some(json!({"success": true, "data": {"z": 1, "a": [2]}, "stateChanged": true}))
+    );
+    assert_eq!(success.is_error, Some(false));
 }
