@@ -23,9 +23,11 @@
 //!
 //! What the model sees is always an envelope, `{"success":true,"data":…,"stateChanged":…}` or
 //! `{"success":false,"error":{"code","message","retryable","recommendedAction"},"stateChanged":…}`.
-//! `stateChanged` is false for refusals, invalid input and declared domain errors, true for a
-//! destructive tool that reports a change, and true for a destructive tool that panicked, timed
-//! out or failed without a declared code (it may have changed state half-way). Invalid input is
+//! `stateChanged` is false for refusals, invalid input and declared domain errors, and for
+//! read-only tools; a destructive tool's success reports a change unless it answers
+//! [`Unchanged`] or a [`Changed`] whose `changed` is false; a destructive tool that panicked,
+//! timed out or failed without a declared code reports one (it may have changed state
+//! half-way). The table is in [`tool`]. A tool without arguments takes [`NoArgs`]. Invalid input is
 //! reported as `The tool input is invalid: <pointer>: <message>; …` with at most
 //! [`TOOL_INPUT_ERROR_LIMIT`] errors, then `; … and N more` (see [`validate`]).
 //!
@@ -70,8 +72,8 @@
 pub mod tool;
 
 pub use tool::{
-    BoxFuture, CallResult, DeclaredError, ExclusiveFn, Failure, Fault, Handler, IntoToolOutput,
-    SharedFn, ToolDef, ToolError, ToolOutput, Unchanged,
+    BoxFuture, CallResult, Changed, DeclaredError, ExclusiveFn, Failure, Fault, Handler,
+    IntoToolOutput, NoArgs, SharedFn, ToolDef, ToolError, ToolOutput, Unchanged,
 };
 pub use tool_manifest::{
     ErrorMeta, ErrorSpec, ExampleMeta, ExampleSpec, Mode, Safety, StaticSchema, ToolMeta, ToolSpec,

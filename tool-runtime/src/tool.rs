@@ -4,12 +4,32 @@
 //! The adapter receives arguments that the registry has already validated against the tool's
 //! schema, deserializes them into the typed input (`T::deserialize(&value)`, no clone), calls the
 //! function and turns its result into a [`ToolOutput`] or a [`ToolError`].
+//!
+//! # Where `stateChanged` comes from
+//!
+//! Every envelope says whether the call changed state, so that the model knows whether a retry
+//! is safe. A read-only tool never changes state, whatever it returns. For a destructive tool:
+//!
+//! | the call | `stateChanged` |
+//! |---|---|
+//! | returns `Ok(T)` | `true` |
+//! | returns `Ok(Unchanged(T))` | `false`: the tool changed nothing |
+//! | returns `Ok(Changed { data, changed })` | `changed`, decided by the tool at run time |
+//! | fails with a declared code (`Failure<E>`, `E: DeclaredError`) | `false` |
+//! | refuses with `ToolError::NotAllowed` | `false`: a refusal comes before any change |
+//! | fails with `ToolError::Failed`, panics, or times out | `true`: it may have changed state half-way |
+//!
+//! Calls that never reach the tool (a refusal of the run's policy or the approver, an unknown
+//! tool, arguments that fail the schema) answer `stateChanged: false`.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 
 use crate::envelope::ToolData;
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tool_manifest::{Mode, Safety, ToolMeta};
 
@@ -99,9 +119,71 @@ pub struct ToolOutput {
 }
 
 /// Wrap a destructive tool's output in `Unchanged` to report that nothing was changed
-/// (`stateChanged: false`). Any other output of a destructive tool reports a change.
+/// (`stateChanged: false`). Any other output of a destructive tool reports a change, or says
+/// whether it did with [`Changed`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct Unchanged<T>(pub T);
+
+/// A destructive tool's output and whether the call changed anything, decided at run time:
+/// `stateChanged` is `changed` (a read-only tool's is always false).
+///
+/// ```
+/// use tool_runtime::{Changed, IntoToolOutput, Safety};
+///
+/// // Deleting what is not there changes nothing.
+/// let output = Changed::new(vec!["d1"], false)
+///     .into_tool_output(Safety::Destructive)
+///     .expect("a list serializes");
+/// assert!(!output.state_changed);
+/// assert_eq!(output.data.json(), r#"["d1"]"#);
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Changed<T> {
+    /// What the tool answers (the envelope's `data`).
+    pub data: T,
+    /// Whether the call changed state.
+    pub changed: bool,
+}
+
+impl<T> Changed<T> {
+    /// `data`, with `stateChanged: changed`.
+    pub fn new(data: T, changed: bool) -> Self {
+        Changed { data, changed }
+    }
+}
+
+/// The input of a tool that takes no arguments.
+///
+/// Its schema is `{"type":"object","additionalProperties":false}`: a call with any property
+/// fails validation (`TOOL_INPUT_INVALID`) before the tool runs, and `{}` is the only input.
+///
+/// ```
+/// use tool_runtime::{NoArgs, ToolError, tool};
+///
+/// /// Lists the panes of the chart.
+/// #[tool(safety = "read-only", mode = "parallel")]
+/// fn panes_list(_input: NoArgs) -> Result<Vec<String>, ToolError> {
+///     Ok(vec!["main".to_owned()])
+/// }
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NoArgs {}
+
+/// Written by hand: the derived schema would also carry an empty `properties`.
+impl JsonSchema for NoArgs {
+    fn schema_name() -> Cow<'static, str> {
+        "NoArgs".into()
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({"type": "object", "additionalProperties": false})
+    }
+}
 
 /// Turns what a tool function returns on success into a [`ToolOutput`].
 pub trait IntoToolOutput {
@@ -126,8 +208,14 @@ impl<T: serde::Serialize> IntoToolOutput for T {
 
 impl<T: serde::Serialize> IntoToolOutput for Unchanged<T> {
     fn into_tool_output(self, safety: Safety) -> Result<ToolOutput, ToolError> {
-        let mut output = self.0.into_tool_output(safety)?;
-        output.state_changed = false;
+        Changed::new(self.0, false).into_tool_output(safety)
+    }
+}
+
+impl<T: serde::Serialize> IntoToolOutput for Changed<T> {
+    fn into_tool_output(self, safety: Safety) -> Result<ToolOutput, ToolError> {
+        let mut output = self.data.into_tool_output(safety)?;
+        output.state_changed &= self.changed;
         Ok(output)
     }
 }

@@ -2,10 +2,10 @@
 
 use tool_runtime::tool;
 
-use super::{Written, declared_errors};
+use super::declared_errors;
 use crate::chart::{Chart, ChartError, ComparisonView, ComparisonsCleared, ComparisonsList};
 use crate::tools;
-use tool_runtime::Fault;
+use tool_runtime::{Changed, Fault};
 
 declared_errors!(comparisons_list_error: tools::comparisons_list::Error { PaneNotFound });
 declared_errors!(comparison_create_error: tools::comparison_create::Error {
@@ -39,10 +39,10 @@ pub(crate) fn comparison_create(
 pub(crate) fn comparisons_clear(
     chart: &mut Chart,
     input: tools::comparisons_clear::Input,
-) -> Result<Written<ComparisonsCleared>, Fault<tools::comparisons_clear::Error>> {
+) -> Result<Changed<ComparisonsCleared>, Fault<tools::comparisons_clear::Error>> {
     let cleared = chart
         .comparisons_clear(input.pane_id.as_deref())
         .map_err(comparisons_clear_error)?;
     let changed = !cleared.removed.is_empty();
-    Ok(Written::new(cleared, changed))
+    Ok(Changed::new(cleared, changed))
 }

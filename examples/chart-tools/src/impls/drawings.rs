@@ -3,13 +3,13 @@
 
 use tool_runtime::tool;
 
-use super::{Written, declared_errors};
+use super::declared_errors;
 use crate::chart::{
     Anchor, Chart, ChartError, Drawing, DrawingDeleted, DrawingsCleared, DrawingsCopied,
     DrawingsList, StyleChange,
 };
 use crate::tools;
-use tool_runtime::Fault;
+use tool_runtime::{Changed, Fault};
 
 declared_errors!(drawings_list_error: tools::drawings_list::Error { PaneNotFound });
 declared_errors!(drawing_create_error: tools::drawing_create::Error {
@@ -86,7 +86,7 @@ pub(crate) fn drawing_create(
 pub(crate) fn drawing_update(
     chart: &mut Chart,
     input: tools::drawing_update::Input,
-) -> Result<Written<Drawing>, Fault<tools::drawing_update::Error>> {
+) -> Result<Changed<Drawing>, Fault<tools::drawing_update::Error>> {
     let before = chart
         .drawings_list(None)
         .ok()
@@ -100,7 +100,7 @@ pub(crate) fn drawing_update(
         )
         .map_err(drawing_update_error)?;
     let changed = before.as_ref() != Some(&after);
-    Ok(Written::new(after, changed))
+    Ok(Changed::new(after, changed))
 }
 
 #[tool(manifest = crate::tools::drawing_delete)]
@@ -117,7 +117,7 @@ pub(crate) fn drawing_delete(
 pub(crate) fn drawings_copy(
     chart: &mut Chart,
     input: tools::drawings_copy::Input,
-) -> Result<Written<DrawingsCopied>, Fault<tools::drawings_copy::Error>> {
+) -> Result<Changed<DrawingsCopied>, Fault<tools::drawings_copy::Error>> {
     let copied = chart
         .drawings_copy(
             &input.from_pane_id,
@@ -126,17 +126,17 @@ pub(crate) fn drawings_copy(
         )
         .map_err(drawings_copy_error)?;
     let changed = !copied.copied.is_empty();
-    Ok(Written::new(copied, changed))
+    Ok(Changed::new(copied, changed))
 }
 
 #[tool(manifest = crate::tools::drawings_clear)]
 pub(crate) fn drawings_clear(
     chart: &mut Chart,
     input: tools::drawings_clear::Input,
-) -> Result<Written<DrawingsCleared>, Fault<tools::drawings_clear::Error>> {
+) -> Result<Changed<DrawingsCleared>, Fault<tools::drawings_clear::Error>> {
     let cleared = chart
         .drawings_clear(input.pane_id.as_deref())
         .map_err(drawings_clear_error)?;
     let changed = !cleared.removed.is_empty();
-    Ok(Written::new(cleared, changed))
+    Ok(Changed::new(cleared, changed))
 }

@@ -8,10 +8,9 @@
 //!   detail. A chart error the tool does not declare (the chart's methods share one error type,
 //!   and some of its codes cannot happen for a given tool) becomes `TOOL_FAILED`.
 //! - A write that changed nothing (clearing what is already empty, setting a value it already
-//!   has) answers with `stateChanged: false` ([`Written`]).
+//!   has) answers with `stateChanged: false` ([`tool_runtime::Changed`]).
 
-use serde::Serialize;
-use tool_runtime::{Fault, IntoToolOutput, Safety, ToolDef, ToolError, ToolOutput};
+use tool_runtime::{Fault, ToolDef};
 
 use crate::chart::{Chart, ChartError};
 
@@ -87,31 +86,4 @@ pub(crate) fn undeclared<E>(error: &ChartError) -> Fault<E> {
         error.code(),
         error.detail()
     ))
-}
-
-/// The output of a write, and whether it changed anything: a write that changed nothing reports
-/// `stateChanged: false` (it is answered as [`tool_runtime::Unchanged`]).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Written<T> {
-    /// What the tool answers.
-    pub output: T,
-    /// Whether the chart changed.
-    pub changed: bool,
-}
-
-impl<T> Written<T> {
-    /// An output that changed the chart when `changed` is true.
-    pub fn new(output: T, changed: bool) -> Self {
-        Written { output, changed }
-    }
-}
-
-impl<T: Serialize> IntoToolOutput for Written<T> {
-    fn into_tool_output(self, safety: Safety) -> Result<ToolOutput, ToolError> {
-        if self.changed {
-            self.output.into_tool_output(safety)
-        } else {
-            tool_runtime::Unchanged(self.output).into_tool_output(safety)
-        }
-    }
 }

@@ -2,12 +2,12 @@
 
 use tool_runtime::tool;
 
-use super::{Written, declared_errors};
+use super::declared_errors;
 use crate::chart::{
     Chart, ChartError, IndicatorParams, IndicatorRequest, PaneView, PanesCleared, PanesList,
 };
 use crate::tools;
-use tool_runtime::Fault;
+use tool_runtime::{Changed, Fault};
 
 declared_errors!(panes_list_error: tools::panes_list::Error {});
 declared_errors!(pane_create_error: tools::pane_create::Error {
@@ -72,7 +72,7 @@ pub(crate) fn pane_create(
 pub(crate) fn pane_replace_content(
     chart: &mut Chart,
     input: tools::pane_replace_content::Input,
-) -> Result<Written<PaneView>, Fault<tools::pane_replace_content::Error>> {
+) -> Result<Changed<PaneView>, Fault<tools::pane_replace_content::Error>> {
     let before = pane_view(chart, &input.pane_id);
     let indicators = input.indicators.map(|list| indicator_requests!(list));
     let after = chart
@@ -84,17 +84,17 @@ pub(crate) fn pane_replace_content(
         )
         .map_err(pane_replace_content_error)?;
     let changed = before.as_ref() != Some(&after);
-    Ok(Written::new(after, changed))
+    Ok(Changed::new(after, changed))
 }
 
 #[tool(manifest = crate::tools::panes_clear)]
 pub(crate) fn panes_clear(
     chart: &mut Chart,
     _input: tools::panes_clear::Input,
-) -> Result<Written<PanesCleared>, Fault<tools::panes_clear::Error>> {
+) -> Result<Changed<PanesCleared>, Fault<tools::panes_clear::Error>> {
     let cleared = chart.panes_clear().map_err(panes_clear_error)?;
     let changed = !cleared.removed_panes.is_empty();
-    Ok(Written::new(cleared, changed))
+    Ok(Changed::new(cleared, changed))
 }
 
 /// The pane as `panes_list` shows it, if it exists.

@@ -2,11 +2,11 @@
 
 use tool_runtime::tool;
 
+use super::declared_errors;
 use super::words::setting_keys;
-use super::{Written, declared_errors};
 use crate::chart::{Chart, ChartError, SettingChanged, SettingValue, SettingsList};
 use crate::tools;
-use tool_runtime::Fault;
+use tool_runtime::{Changed, Fault};
 
 declared_errors!(settings_update_error: tools::settings_update::Error {
     SettingReadOnly,
@@ -26,7 +26,7 @@ pub(crate) fn settings_get(
 pub(crate) fn settings_update(
     chart: &mut Chart,
     input: tools::settings_update::Input,
-) -> Result<Written<SettingChanged>, Fault<tools::settings_update::Error>> {
+) -> Result<Changed<SettingChanged>, Fault<tools::settings_update::Error>> {
     let key = input.key.into();
     let value = match SettingValue::from_json(&input.value) {
         Some(value) => value,
@@ -49,17 +49,17 @@ pub(crate) fn settings_update(
         .settings_update(key, value)
         .map_err(settings_update_error)?;
     let differs = changed.previous != changed.value;
-    Ok(Written::new(changed, differs))
+    Ok(Changed::new(changed, differs))
 }
 
 #[tool(manifest = crate::tools::settings_reset)]
 pub(crate) fn settings_reset(
     chart: &mut Chart,
     input: tools::settings_reset::Input,
-) -> Result<Written<SettingsList>, Fault<tools::settings_reset::Error>> {
+) -> Result<Changed<SettingsList>, Fault<tools::settings_reset::Error>> {
     let keys = setting_keys(input.keys);
     let before = chart.settings_get(&keys);
     let reset = chart.settings_reset(&keys).map_err(settings_reset_error)?;
     let changed = before.settings.iter().any(|s| s.value != s.default);
-    Ok(Written::new(reset, changed))
+    Ok(Changed::new(reset, changed))
 }
