@@ -34,16 +34,37 @@ fn input_schema<T: schemars::JsonSchema>() -> Value {
     schema.to_value()
 }
 
-/// The input of a tool: deserialized from the validated arguments, described by a schema.
+/// The input of a tool: deserialized from the validated arguments ([`InputDeserialize`]),
+/// described by a schema ([`InputJsonSchema`]). Two traits, so that a type missing one of them
+/// is told which.
+pub trait ToolInput: InputDeserialize + InputJsonSchema {}
+
+impl<T: InputDeserialize + InputJsonSchema> ToolInput for T {}
+
+/// The deserialization half of [`ToolInput`].
 #[diagnostic::on_unimplemented(
-    message = "the input of a tool must derive `Deserialize` and `JsonSchema`, `{Self}` does not",
-    label = "the tool's arguments are deserialized into this type and its schema is shown to the model",
-    note = "add `#[derive(serde::Deserialize, schemars::JsonSchema)]` to the input type"
+    message = "the input of a tool must derive `Deserialize`, `{Self}` does not",
+    label = "the tool's arguments are deserialized into this type",
+    note = "add `#[derive(serde::Deserialize)]` to the input type"
 )]
-pub trait ToolInput: DeserializeOwned + schemars::JsonSchema {}
+pub trait InputDeserialize: DeserializeOwned {}
 
 #[diagnostic::do_not_recommend]
-impl<T: DeserializeOwned + schemars::JsonSchema> ToolInput for T {}
+impl<T: DeserializeOwned> InputDeserialize for T {}
+
+/// The schema half of [`ToolInput`]: `JsonSchema` of schemars 1, the version this crate
+/// re-exports. A type deriving another major version's `JsonSchema` has a trait of the same
+/// name that is not this one; the note says so.
+#[diagnostic::on_unimplemented(
+    message = "the input of a tool must derive `JsonSchema` (schemars 1), `{Self}` does not",
+    label = "the schema of this type is shown to the model",
+    note = "add `#[derive(schemars::JsonSchema)]` to the input type",
+    note = "the input derives `JsonSchema` of schemars 0.8? this toolkit needs schemars 1: depend on `schemars = \"1\"`"
+)]
+pub trait InputJsonSchema: schemars::JsonSchema {}
+
+#[diagnostic::do_not_recommend]
+impl<T: schemars::JsonSchema> InputJsonSchema for T {}
 
 /// Asserts that a manifest-bound tool takes the input struct generated for its manifest.
 #[diagnostic::on_unimplemented(
@@ -154,7 +175,7 @@ pub struct InputFns<I> {
 }
 
 /// The input of a code-first tool: any `Deserialize + JsonSchema` type.
-pub const fn code_first_input<I: ToolInput>() -> InputFns<I> {
+pub const fn code_first_input<I: InputDeserialize + InputJsonSchema>() -> InputFns<I> {
     InputFns {
         schema: input_schema::<I>,
         deserialize: deserialize::<I>,

@@ -1,5 +1,6 @@
 use tool_runtime::{ToolError, tool};
 
+#[derive(schemars::JsonSchema)]
 struct Args {
     pane_id: String,
 }
