@@ -1,13 +1,15 @@
-//! What `#[tool]` and `tool_def!` emit.
+//! What `#[tool]`, `tool_def!` and `tool_defs!` emit.
 //!
-//! Next to the function, unchanged, `#[tool]` emits one hidden function
-//! `__tool_def_<fn name>() -> ::tool_runtime::ToolDef<C>` holding the tool's frozen metadata
-//! `static` and its adapter; `tool_def!(path::to::f)` calls it. The per-tool code is a few
-//! `const`s (where a wrong input or return type is reported, once, on the type) and one call
-//! into `::tool_runtime::__private`, which does the work. With a mistake in the attribute or
-//! the function, the function is emitted with the errors and a fallback definition of the same
-//! name and signature (see [`fallback_def_fn`]), so that one mistake stays one error even where
-//! the tool is used.
+//! Next to the function, unchanged, `#[tool]` emits a hidden type of the same name (a type and
+//! a function do not share a namespace) implementing `::tool_runtime::__private::Tool<C>`, whose
+//! `def()` holds the tool's frozen metadata `static` and its adapter, and `ToolName`, the tool's
+//! name as a constant; `tool_def!(path::to::f)` is `<f as Tool<_>>::def()`, reached through an
+//! import that falls back to `NotATool` when `f` is not a tool (see [`import_tool`]). The
+//! per-tool code is a few `const`s (where a wrong input or return type is reported, once, on
+//! the type) and one call into `::tool_runtime::__private`, which does the work. With a mistake
+//! in the attribute or the function, the function is emitted with the errors and a fallback
+//! definition of the same shape (see [`fallback_definition`]), so that one mistake stays one
+//! error even where the tool is used.
 //!
 //! # Spans
 //!
@@ -20,7 +22,7 @@
 //! only the edited function is checked and compiled again.
 
 use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
-use quote::{ToTokens, format_ident, quote, quote_spanned};
+use quote::{ToTokens, quote, quote_spanned};
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 use syn::{GenericParam, Item, ItemFn, Path};
@@ -31,7 +33,7 @@ use crate::attr;
 use crate::valid::{self, CodeFirst, ManifestBound, Tool};
 
 /// `#[tool(...)]` on `item`. On any mistake: the item unchanged, every error, and for a
-/// function a fallback definition (see [`fallback_def_fn`]).
+/// function a fallback definition (see [`fallback_definition`]).
 pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     let mut errors = Errors::default();
     let parsed = match syn::parse2::<Item>(item.clone()) {
@@ -53,14 +55,14 @@ pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     let function = ToolFn::from_item(&parsed, &mut errors);
     let tool = valid::check(&args, &function, &mut errors);
     if let Err(error) = errors.into_result() {
-        let fallback = fallback_def_fn(&function, Spans::of(&parsed));
+        let fallback = fallback_definition(&function, Spans::of(&parsed));
         let errors = error.into_compile_error();
         return quote! { #item #errors #fallback };
     }
     match tool {
         Some(tool) => {
             let spans = Spans::of(&parsed);
-            let def = tool_def_fn(&function, &tool, spans);
+            let def = definition(&function, &tool, spans);
             quote! { #item #def }
         }
         // Unreachable in practice: every `None` comes with an error.
@@ -68,31 +70,194 @@ pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     }
 }
 
-/// `tool_def!(path::to::f)`: the `ToolDef` of the tool function `f`.
+/// `tool_def!(path::to::f)`: the `ToolDef` of the tool function `f`,
+/// `{ <imports of f as __Tool> <__Tool as Tool<_>>::def() }` (see [`import_tool`]).
 pub fn tool_def(input: TokenStream) -> TokenStream {
-    let mut path = match syn::parse2::<Path>(input) {
+    let path = match tool_path(input) {
         Ok(path) => path,
-        Err(error) => {
-            return syn::Error::new(
-                error.span(),
-                "expected the path of a `#[tool]` function, like `tool_def!(tools::my_tool)`",
-            )
-            .into_compile_error();
-        }
+        Err(error) => return error.into_compile_error(),
     };
-    let Some(last) = path.segments.last_mut() else {
-        return syn::Error::new(
-            Span::call_site(),
-            "expected the path of a `#[tool]` function",
+    let span = path_span(&path);
+    let import = import_tool(&path, span);
+    // Every token carries the path's span rather than this macro's: the function holding the
+    // call is then unchanged, for incremental compilation, when it moves.
+    let mut block = Group::new(
+        Delimiter::Brace,
+        quote_spanned! {span=>
+            #import
+            <__Tool as ::tool_runtime::__private::Tool<_>>::def()
+        },
+    );
+    block.set_span(span);
+    TokenStream::from(TokenTree::Group(block))
+}
+
+/// The path given to `tool_def!`: a path without generic arguments.
+fn tool_path(input: TokenStream) -> syn::Result<Path> {
+    let path = syn::parse2::<Path>(input).map_err(|error| {
+        syn::Error::new(
+            error.span(),
+            "expected the path of a `#[tool]` function, like `tool_def!(tools::my_tool)`",
         )
-        .into_compile_error();
-    };
-    last.ident = def_ident(&last.ident);
-    // The call's parentheses carry the path's span rather than this macro's: the function
-    // holding the call is then unchanged, for incremental compilation, when it moves.
-    let mut call = Group::new(Delimiter::Parenthesis, TokenStream::new());
-    call.set_span(last.ident.span());
-    quote!(#path #call)
+    })?;
+    if let Some(segment) = path.segments.iter().find(|s| !s.arguments.is_none()) {
+        return Err(syn::Error::new_spanned(
+            &segment.arguments,
+            "expected the path of a `#[tool]` function, without generic arguments",
+        ));
+    }
+    Ok(path)
+}
+
+/// The span of a path's last segment (where its errors point).
+fn path_span(path: &Path) -> Span {
+    path.segments
+        .last()
+        .map_or_else(Span::call_site, |s| s.ident.span())
+}
+
+/// `path` imported as `__Tool`, over a glob import whose `__Tool` is `NotATool`.
+///
+/// A named import shadows a glob one namespace by namespace. `#[tool]` emits, next to the
+/// function `f`, a hidden type also named `f`: for a tool, `__Tool` in the type namespace is
+/// that type, whose `Tool<C>` implementation holds the definition; for any other function,
+/// `path` names nothing in the type namespace, `__Tool` is `NotATool`, and the one error is
+/// `Tool`'s "this function is not a tool", on the path.
+fn import_tool(path: &Path, span: Span) -> TokenStream {
+    quote_spanned! {span=>
+        #[allow(unused_imports)]
+        use ::tool_runtime::__private::not_a_tool::*;
+        #[allow(unused_imports)]
+        use #path as __Tool;
+    }
+}
+
+/// `tool_defs![declared, except names; f, g, #[cfg(...)] h]`: the `ToolDef`s of the listed
+/// `#[tool]` functions, as an array, and a `const` assertion that every tool of `declared`
+/// (a `&[&ToolMeta]`, the generator's `ALL`) but those in `except` (a `&[&str]`) is listed:
+/// a declared tool without an implementation is a compile error naming it and its manifest.
+/// Without `declared ...;`, only the array.
+pub fn tool_defs(input: TokenStream) -> TokenStream {
+    match syn::parse::Parser::parse2(ToolList::parse, input) {
+        Ok(list) => list.expand(),
+        Err(error) => error.into_compile_error(),
+    }
+}
+
+/// What `tool_defs!` reads.
+struct ToolList {
+    /// The declared tools and the names excepted from them.
+    declared: Option<(syn::Expr, Option<syn::Expr>)>,
+    /// Each tool, with its `#[cfg(...)]` attributes.
+    tools: Vec<(Vec<syn::Attribute>, Path)>,
+}
+
+impl ToolList {
+    fn parse(input: syn::parse::ParseStream<'_>) -> syn::Result<Self> {
+        let has_declared = input.fork().step(|cursor| {
+            let mut rest = *cursor;
+            while let Some((token, next)) = rest.token_tree() {
+                if matches!(&token, TokenTree::Punct(p) if p.as_char() == ';') {
+                    return Ok((true, next));
+                }
+                rest = next;
+            }
+            Ok((false, rest))
+        })?;
+        let declared = if has_declared {
+            let declared: syn::Expr = input.parse()?;
+            let except = if input.parse::<Option<syn::Token![,]>>()?.is_some() {
+                let keyword: syn::Ident = input.call(syn::Ident::parse_any)?;
+                if keyword != "except" {
+                    return Err(syn::Error::new(
+                        keyword.span(),
+                        "expected `except NAMES` (a `&[&str]` of declared tools this list leaves out) or `;`",
+                    ));
+                }
+                Some(input.parse()?)
+            } else {
+                None
+            };
+            input.parse::<syn::Token![;]>()?;
+            Some((declared, except))
+        } else {
+            None
+        };
+        let mut tools = Vec::new();
+        while !input.is_empty() {
+            let attrs = input.call(syn::Attribute::parse_outer)?;
+            if let Some(attr) = attrs.iter().find(|a| !a.path().is_ident("cfg")) {
+                return Err(syn::Error::new_spanned(
+                    attr,
+                    "only `#[cfg(...)]` may precede a tool in `tool_defs!`",
+                ));
+            }
+            let path = input
+                .parse::<Path>()
+                .and_then(|path| tool_path(path.to_token_stream()))?;
+            tools.push((attrs, path));
+            if input.is_empty() {
+                break;
+            }
+            input.parse::<syn::Token![,]>()?;
+        }
+        Ok(ToolList { declared, tools })
+    }
+
+    fn expand(self) -> TokenStream {
+        let defs = self.tools.iter().map(|(attrs, path)| {
+            let span = path_span(path);
+            let import = import_tool(path, span);
+            quote_spanned! {span=>
+                #(#attrs)* {
+                    #import
+                    <__Tool as ::tool_runtime::__private::Tool<_>>::def()
+                }
+            }
+        });
+        let check = self.declared.as_ref().map(|(declared, except)| {
+            let span = declared
+                .to_token_stream()
+                .into_iter()
+                .next()
+                .map_or_else(Span::call_site, |token| token.span());
+            let names = self.tools.iter().map(|(attrs, path)| {
+                let span = path_span(path);
+                let import = import_tool(path, span);
+                quote_spanned! {span=>
+                    #(#attrs)* {
+                        #import
+                        <__Tool as ::tool_runtime::__private::ToolName>::NAME
+                    }
+                }
+            });
+            let except = except
+                .as_ref()
+                .map_or_else(|| quote_spanned!(span=> &[]), ToTokens::to_token_stream);
+            quote_spanned! {span=>
+                // Never used: evaluated for its panic.
+                #[allow(dead_code)]
+                const EVERY_DECLARED_TOOL_IS_LISTED: () = {
+                    const __DECLARED: &[&::tool_runtime::ToolMeta] = #declared;
+                    const __EXCEPT: &[&str] = #except;
+                    const __NAMES: &[::core::option::Option<&str>] = &[#(#names),*];
+                    const __LEN: usize =
+                        ::tool_runtime::__private::unimplemented::<0>(__DECLARED, __EXCEPT, __NAMES).len();
+                    const __TEXT: ::tool_runtime::__private::Text<{ __LEN }> =
+                        ::tool_runtime::__private::unimplemented(__DECLARED, __EXCEPT, __NAMES);
+                    if !__TEXT.is_empty() {
+                        ::core::panic!("{}", __TEXT.as_str());
+                    }
+                };
+            }
+        });
+        quote! {
+            {
+                #check
+                [#(#defs),*]
+            }
+        }
+    }
 }
 
 /// The spans of a tool's generated definition.
@@ -174,13 +339,8 @@ fn item_kind(item: &Item) -> (&'static str, Span) {
     }
 }
 
-/// The hidden function holding a tool's definition: `__tool_def_<fn name>`.
-pub(crate) fn def_ident(ident: &syn::Ident) -> syn::Ident {
-    format_ident!("__tool_def_{}", ident.unraw(), span = ident.span())
-}
-
-/// The hidden definition function of a checked tool.
-pub(crate) fn tool_def_fn(function: &ToolFn<'_>, tool: &Tool<'_>, spans: Spans) -> TokenStream {
+/// The hidden type and implementations of a checked tool (see [`marker`]).
+pub(crate) fn definition(function: &ToolFn<'_>, tool: &Tool<'_>, spans: Spans) -> TokenStream {
     let (Some(input), Some(output)) = (function.input, function.output) else {
         return TokenStream::new();
     };
@@ -193,7 +353,7 @@ pub(crate) fn tool_def_fn(function: &ToolFn<'_>, tool: &Tool<'_>, spans: Spans) 
     // errors point at them.
     let (input_span, output_span) = (input.span(), output.span());
 
-    let (input_fns, return_fns, meta, checks) = match tool {
+    let (input_fns, return_fns, meta, statics) = match tool {
         Tool::CodeFirst(code_first) => {
             let input_fns = quote_spanned!(input_span=>
                 ::tool_runtime::__private::code_first_input::<#input>());
@@ -204,23 +364,32 @@ pub(crate) fn tool_def_fn(function: &ToolFn<'_>, tool: &Tool<'_>, spans: Spans) 
                 quote_spanned!(at=> const __INPUT: #private::InputFns<#input> = #input_fns #semi);
             (input_fns, return_fns, quote_spanned!(at=> &__META), meta)
         }
-        Tool::Manifest(bound) => {
+        Tool::Manifest(_) => {
             let input_fns = quote_spanned!(input_span=>
                 ::tool_runtime::__private::manifest_input::<#input, __ManifestInput>());
             let return_fns = quote_spanned!(output_span=>
                 ::tool_runtime::__private::manifest_return::<#output, __ManifestError>());
-            let checks = manifest_checks(function, bound, spans);
-            let imports = manifest_imports(bound.path, spans);
             let input_fns = quote_spanned! {at=>
-                #imports
                 const __INPUT: #private::BoundInputFns<#input> = #input_fns #semi
             };
             (
                 input_fns,
                 return_fns,
                 quote_spanned!(at=> &__MANIFEST_META),
-                checks,
+                TokenStream::new(),
             )
+        }
+    };
+    // Beside the implementations: the manifest's items, and the checks against the manifest.
+    let (beside, name) = match tool {
+        Tool::CodeFirst(code_first) => (
+            TokenStream::new(),
+            string(&code_first.name, at).into_token_stream(),
+        ),
+        Tool::Manifest(bound) => {
+            let mut beside = manifest_imports(bound.path, spans);
+            beside.extend(manifest_checks(function, bound, spans));
+            (beside, quote_spanned!(at=> __MANIFEST_META.name))
         }
     };
 
@@ -254,29 +423,37 @@ pub(crate) fn tool_def_fn(function: &ToolFn<'_>, tool: &Tool<'_>, spans: Spans) 
         Some(context) if context.is_mut() => quote_spanned!(at=> exclusive),
         _ => quote_spanned!(at=> shared),
     };
-    let head = def_head(function, function.context.as_ref(), spans);
-    let body = def_body(
+    let body = braces(
         quote_spanned! {at=>
             #input_fns
             const __RETURN: #private::ReturnFns<#output> = #return_fns #semi
-            #checks
+            #statics
             #private::#constructor(#meta, #adapter)
         },
         spans,
     );
-    quote!(#head #body)
+    let name = quote_spanned!(at=> ::core::option::Option::Some(#name));
+    marker(
+        function,
+        function.context.as_ref(),
+        spans,
+        &beside,
+        &name,
+        body,
+    )
 }
 
-/// The definition emitted beside the errors of a tool with a mistake: the same name and
-/// signature as the real one, so that `tool_def!(f)` elsewhere still resolves and type-checks
-/// instead of adding "cannot find function `__tool_def_f`" to the one error of the mistake.
-/// Its body is `unreachable!()`: it is never run, since the crate does not compile.
+/// The definition emitted beside the errors of a tool with a mistake: the same hidden type and
+/// implementations as a real one, so that `tool_def!(f)` elsewhere still resolves and
+/// type-checks instead of adding "this function is not a tool" to the one error of the mistake.
+/// `def` is `unreachable!()`: it is never run, since the crate does not compile. The name is
+/// `None`, so that `tool_defs!` adds nothing either.
 ///
 /// A context type that names a type or const parameter of the (then generic, so mistaken)
 /// function cannot be named outside it: the fallback is then generic over its context, as the
 /// definition of a tool without context is. A method (it takes `self`) gets none: `tool_def!`
-/// cannot name it, and in a trait impl an extra function would be an error of its own.
-fn fallback_def_fn(function: &ToolFn<'_>, spans: Spans) -> TokenStream {
+/// cannot name it, and in a trait impl an extra item would be an error of its own.
+fn fallback_definition(function: &ToolFn<'_>, spans: Spans) -> TokenStream {
     if function.item.sig.receiver().is_some() {
         return TokenStream::new();
     }
@@ -285,9 +462,9 @@ fn fallback_def_fn(function: &ToolFn<'_>, spans: Spans) -> TokenStream {
         .context
         .as_ref()
         .filter(|context| !names_any_of(context.reference.elem.to_token_stream(), generics));
-    let head = def_head(function, context, spans);
-    let body = def_body(quote_spanned!(spans.at=> ::core::unreachable!()), spans);
-    quote!(#head #body)
+    let body = braces(quote_spanned!(spans.at=> ::core::unreachable!()), spans);
+    let name = quote_spanned!(spans.at=> ::core::option::Option::None);
+    marker(function, context, spans, &TokenStream::new(), &name, body)
 }
 
 /// Whether `tokens` name one of the type or const parameters of `generics`.
@@ -303,15 +480,33 @@ fn names_any_of(tokens: TokenStream, generics: &syn::Generics) -> bool {
     })
 }
 
-/// The definition function up to its body:
-/// `fn __tool_def_<fn name><__C>() -> ::tool_runtime::ToolDef<__C>` without a context,
-/// `fn __tool_def_<fn name>() -> ::tool_runtime::ToolDef<C>` with `&C` or `&mut C`; with the
-/// function's visibility and `cfg`s.
-fn def_head(function: &ToolFn<'_>, context: Option<&Context<'_>>, spans: Spans) -> TokenStream {
+/// A tool's hidden type, named like the function (functions are values, this type is a type:
+/// the two names do not collide), and in one anonymous `const`, `beside` (the manifest's items,
+/// which both implementations use, and the checks against the manifest) and its
+/// implementations of `ToolName` (`name`) and `Tool<C>` (`def`), `C` being the context type, or
+/// any `C` for a tool without context. With the function's visibility and `cfg`s:
+///
+/// ```text
+/// #[doc(hidden)] #vis struct f {}
+/// const _: () = {
+///     #beside
+///     impl ToolName for f { const NAME: Option<&'static str> = #name; }
+///     impl<__C> Tool<__C> for f { fn def() -> ToolDef<__C> #def }
+/// };
+/// ```
+fn marker(
+    function: &ToolFn<'_>,
+    context: Option<&Context<'_>>,
+    spans: Spans,
+    beside: &TokenStream,
+    name: &TokenStream,
+    def: Group,
+) -> TokenStream {
     let at = spans.at;
+    let semi = spans.semi();
     let item: &ItemFn = function.item;
     let vis = respan(item.vis.to_token_stream(), at);
-    let def = def_ident(function.ident());
+    let ident = function.ident();
     let (generics, context_ty) = match context {
         None => (quote_spanned!(at=> <__C>), quote_spanned!(at=> __C)),
         Some(context) => {
@@ -319,22 +514,55 @@ fn def_head(function: &ToolFn<'_>, context: Option<&Context<'_>>, spans: Spans) 
             (TokenStream::new(), quote!(#elem))
         }
     };
-    // The definition exists exactly when the function does.
-    let cfgs = item.attrs.iter().filter(|attr| attr.path().is_ident("cfg"));
+    let private = quote_spanned!(at=> ::tool_runtime::__private);
+    let name_impl = braces(
+        quote_spanned!(at=> const NAME: ::core::option::Option<&'static str> = #name #semi),
+        spans,
+    );
+    let def_impl = braces(
+        quote_spanned!(at=> fn def() -> ::tool_runtime::ToolDef<#context_ty> #def),
+        spans,
+    );
+    // The other tools' implementations are no hint for a function that is not a tool.
+    let block = braces(
+        quote_spanned! {at=>
+            #beside
+            #[diagnostic::do_not_recommend]
+            impl #private::ToolName for #ident #name_impl
+            #[diagnostic::do_not_recommend]
+            impl #generics #private::Tool<#context_ty> for #ident #def_impl
+        },
+        spans,
+    );
+    let fields = braces(TokenStream::new(), spans);
+    // Both exist exactly when the function does.
+    let cfgs: Vec<_> = item
+        .attrs
+        .iter()
+        .filter(|attr| attr.path().is_ident("cfg"))
+        .collect();
     quote_spanned! {at=>
-        // Unused when the tool is not registered; the function it wraps is then unused too.
+        // Named like the function; never constructed (and unused when the tool is not
+        // registered, as the function is then).
         #(#cfgs)*
         #[doc(hidden)]
-        #[allow(dead_code)]
-        #vis fn #def #generics() -> ::tool_runtime::ToolDef<#context_ty>
+        #[allow(
+            non_camel_case_types,
+            dead_code,
+            missing_debug_implementations,
+            clippy::empty_structs_with_brackets
+        )]
+        #vis struct #ident #fields
+        #(#cfgs)*
+        const _: () = #block #semi
     }
 }
 
-/// `{ statements }`, ending where the signature does (see [`Spans`]).
-fn def_body(statements: TokenStream, spans: Spans) -> Group {
-    let mut body = Group::new(Delimiter::Brace, statements);
-    body.set_span(spans.end);
-    body
+/// `{ tokens }`, ending where the signature does (see [`Spans`]).
+fn braces(tokens: TokenStream, spans: Spans) -> Group {
+    let mut group = Group::new(Delimiter::Brace, tokens);
+    group.set_span(spans.end);
+    group
 }
 
 fn code_first_meta(tool: &CodeFirst, ident: &syn::Ident, spans: Spans) -> TokenStream {
@@ -372,46 +600,65 @@ fn code_first_meta(tool: &CodeFirst, ident: &syn::Ident, spans: Spans) -> TokenS
 }
 
 /// `const` assertions of a manifest-bound tool: what the attribute restates, and the `&mut`
-/// rule when the attribute leaves safety or mode to the manifest.
+/// rule from what the manifest declares.
+///
+/// A restated value that disagrees with the manifest is the one error: the `&mut` rule is
+/// checked only where every restated value agrees (the attribute may be the part to fix, and
+/// "take `&C`" would then be the wrong fix). Since the macro knows the restated values, each
+/// case's test is written with only what is still open: a restated `safety = "destructive"`
+/// leaves no read-only case, a restated `mode = "sequential"` no parallel one.
 fn manifest_checks(function: &ToolFn<'_>, bound: &ManifestBound<'_>, spans: Spans) -> TokenStream {
     let at = spans.at;
     let meta = quote_spanned!(at=> __MANIFEST_META);
     let name = &bound.name;
+    let read_only = quote_spanned!(at=> #meta.safety.is_read_only());
+    let sequential = quote_spanned!(at=> #meta.mode.is_sequential());
     let mut checks = TokenStream::new();
     if let Some(safety) = bound.safety {
         let (test, found) = match safety.value {
-            Safety::ReadOnly => (
-                quote_spanned!(at=> !#meta.safety.is_read_only()),
-                Safety::Destructive,
-            ),
-            Safety::Destructive => (
-                quote_spanned!(at=> #meta.safety.is_read_only()),
-                Safety::ReadOnly,
-            ),
+            Safety::ReadOnly => (quote_spanned!(at=> !#read_only), Safety::Destructive),
+            Safety::Destructive => (read_only.clone(), Safety::ReadOnly),
         };
         let message = disagreement(name, "safety", safety.value.as_str(), found.as_str());
-        checks.extend(assertion(safety.span, &[(test, message)], &meta, spans));
+        checks.extend(assertion(
+            "SAFETY_AGREES_WITH_THE_MANIFEST",
+            safety.span,
+            &[(test, message)],
+            &meta,
+            spans,
+        ));
     }
     if let Some(mode) = bound.mode {
         let (test, found) = match mode.value {
-            Mode::Parallel => (
-                quote_spanned!(at=> #meta.mode.is_sequential()),
-                Mode::Sequential,
-            ),
-            Mode::Sequential => (
-                quote_spanned!(at=> !#meta.mode.is_sequential()),
-                Mode::Parallel,
-            ),
+            Mode::Parallel => (sequential.clone(), Mode::Sequential),
+            Mode::Sequential => (quote_spanned!(at=> !#sequential), Mode::Parallel),
         };
         let message = disagreement(name, "mode", mode.value.as_str(), found.as_str());
-        checks.extend(assertion(mode.span, &[(test, message)], &meta, spans));
+        checks.extend(assertion(
+            "MODE_AGREES_WITH_THE_MANIFEST",
+            mode.span,
+            &[(test, message)],
+            &meta,
+            spans,
+        ));
     }
     if let Some(context) = function.context.as_ref().filter(|c| c.is_mut()) {
-        // What the attribute restates was checked by the macro; the rest is the manifest's.
         let exclusive = type_text(&syn::Type::Reference(context.reference.clone()));
-        let read_only = bound.safety.is_none().then(|| {
+        let restated_safety = bound.safety.map(|s| s.value);
+        let restated_mode = bound.mode.map(|m| m.value);
+        // Where the restated values agree: the manifest's safety is the restated one.
+        let safety_agrees = restated_safety.map(|safety| match safety {
+            Safety::ReadOnly => read_only.clone(),
+            Safety::Destructive => quote_spanned!(at=> !#read_only),
+        });
+        let mode_agrees = restated_mode.map(|mode| match mode {
+            Mode::Parallel => quote_spanned!(at=> !#sequential),
+            Mode::Sequential => sequential.clone(),
+        });
+        let read_only_case = (restated_safety != Some(Safety::Destructive)).then(|| {
             (
-                quote_spanned!(at=> #meta.safety.is_read_only()),
+                // `safety_agrees`, when there is one, is the same test.
+                and(read_only.clone(), mode_agrees.clone(), at),
                 [
                     format!("read-only tool `{name}` cannot take the context as `{exclusive}`: its manifest `"),
                     "` declares `safety = \"read-only\"`; take a shared reference: a read-only tool changes \
@@ -420,9 +667,9 @@ fn manifest_checks(function: &ToolFn<'_>, bound: &ManifestBound<'_>, spans: Span
                 ],
             )
         });
-        let parallel = bound.mode.is_none().then(|| {
+        let parallel_case = (restated_mode != Some(Mode::Sequential)).then(|| {
             (
-                quote_spanned!(at=> !#meta.mode.is_sequential()),
+                and(quote_spanned!(at=> !#sequential), safety_agrees.clone(), at),
                 [
                     format!("parallel tool `{name}` cannot take the context as `{exclusive}`: its manifest `"),
                     "` declares `mode = \"parallel\"`; take a shared reference: the calls of a parallel \
@@ -431,10 +678,24 @@ fn manifest_checks(function: &ToolFn<'_>, bound: &ManifestBound<'_>, spans: Span
                 ],
             )
         });
-        let cases: Vec<_> = read_only.into_iter().chain(parallel).collect();
-        checks.extend(assertion(context.mut_span(), &cases, &meta, spans));
+        let cases: Vec<_> = read_only_case.into_iter().chain(parallel_case).collect();
+        checks.extend(assertion(
+            "CONTEXT_FITS_THE_MANIFEST",
+            context.mut_span(),
+            &cases,
+            &meta,
+            spans,
+        ));
     }
     checks
+}
+
+/// `test && also`, or `test` alone.
+fn and(test: TokenStream, also: Option<TokenStream>, at: Span) -> TokenStream {
+    match also {
+        Some(also) => quote_spanned!(at=> #test && #also),
+        None => test,
+    }
 }
 
 /// One `use` of the generated module's three items. When the path is not a generated tool
@@ -467,9 +728,11 @@ fn string(text: &str, span: Span) -> proc_macro2::Literal {
     literal
 }
 
-/// `const _: () = if <test> { panic!(<message naming META.source>) } else if ...;`: one
-/// const, so one mistake gives one message.
+/// `const NAME: () = if <test> { panic!(<message naming META.source>) } else if ...;`: one
+/// const, so one mistake gives one message. The name is what rustc's error says was being
+/// evaluated ("evaluation of `_::SAFETY_AGREES_WITH_THE_MANIFEST` failed here").
 fn assertion(
+    name: &str,
     span: Span,
     cases: &[(TokenStream, [String; 2])],
     meta: &TokenStream,
@@ -497,7 +760,12 @@ fn assertion(
     if cases.is_empty() {
         return TokenStream::new();
     }
-    quote_spanned!(at=> const _: () = #chain #semi)
+    let name = syn::Ident::new(name, at);
+    quote_spanned! {at=>
+        // Never used: evaluated for its panic.
+        #[allow(dead_code)]
+        const #name: () = #chain #semi
+    }
 }
 
 #[cfg(test)]
@@ -618,25 +886,49 @@ mod tests {
 
         let out = tool(args, item.to_token_stream());
         let out: syn::File = syn::parse2(out).expect("the expansion parses");
-        assert_eq!(out.items.len(), 2, "the function and its definition");
-        let Item::Fn(def) = &out.items[1] else {
-            panic!("the definition is a function");
-        };
-        let mut all = Vec::new();
-        ranges(def.to_token_stream(), &mut all);
-        for range in &all {
-            assert!(
-                *range == at || (first <= range.start && range.end <= last),
-                "a token at {range:?}, outside the attribute and the signature ({first}..{last})"
-            );
-        }
         assert_eq!(
-            last_range(def.to_token_stream()).end,
-            last,
-            "the definition's end"
+            out.items.len(),
+            3,
+            "the function, its type and their `const`"
         );
+        let (Item::Struct(marker), Item::Const(block)) = (&out.items[1], &out.items[2]) else {
+            panic!("the function's hidden type, then the `const` of its implementations");
+        };
+        for generated in [marker.to_token_stream(), block.to_token_stream()] {
+            let mut all = Vec::new();
+            ranges(generated.clone(), &mut all);
+            for range in &all {
+                assert!(
+                    *range == at || (first <= range.start && range.end <= last),
+                    "a token at {range:?}, outside the attribute and the signature ({first}..{last})"
+                );
+            }
+            assert_eq!(last_range(generated).end, last, "the item's end");
+        }
+        let syn::Expr::Block(block) = &*block.expr else {
+            panic!("the `const` is a block");
+        };
         let mut nested = 0;
-        for statement in &def.block.stmts {
+        let mut def = None;
+        for statement in &block.block.stmts {
+            let syn::Stmt::Item(item) = statement else {
+                continue;
+            };
+            let tokens = item.to_token_stream();
+            assert_eq!(
+                last_range(tokens.clone()).end,
+                last,
+                "the end of `{tokens}`"
+            );
+            nested += 1;
+            if let Item::Impl(implementation) = item
+                && let Some(syn::ImplItem::Fn(function)) = implementation.items.first()
+            {
+                def = Some(function.block.clone());
+            }
+        }
+        let def = def.expect("the implementation of `Tool<C>`");
+        for statement in &def.stmts {
             if let syn::Stmt::Item(item) = statement {
                 let tokens = item.to_token_stream();
                 assert_eq!(
@@ -647,7 +939,10 @@ mod tests {
                 nested += 1;
             }
         }
-        assert!(nested >= 3, "the definition holds its consts and statics");
+        assert!(
+            nested >= 5,
+            "the implementations, imports and checks, and the definition's consts and statics"
+        );
     }
 
     #[test]
@@ -675,25 +970,84 @@ mod tests {
     }
 
     #[test]
-    fn tool_def_calls_the_hidden_function() {
+    fn tool_def_imports_the_path_over_the_fallback() {
         let out = tool_def(quote!(crate::tools::panes_list));
         assert_eq!(
             out.to_string(),
-            quote!(crate::tools::__tool_def_panes_list()).to_string()
+            "{ # [allow (unused_imports)] use :: tool_runtime :: __private :: not_a_tool :: * ; \
+             # [allow (unused_imports)] use crate :: tools :: panes_list as __Tool ; \
+             < __Tool as :: tool_runtime :: __private :: Tool < _ >> :: def () }"
         );
-        let out = tool_def(quote!(r#type));
-        assert_eq!(out.to_string(), quote!(__tool_def_type()).to_string());
+        let out = tool_def(quote!(r#type)).to_string();
+        assert!(out.contains("use r#type as __Tool"), "{out}");
     }
 
     #[test]
-    fn tool_def_spans_the_call_with_the_path() {
+    fn tool_def_spans_every_token_with_the_path() {
         let path: TokenStream = "\n  tools::panes_list".parse().expect("a path");
         let ident = last_range(path.clone());
         let out = tool_def(path);
-        let Some(TokenTree::Group(call)) = out.into_iter().last() else {
-            panic!("the call ends with its parentheses");
-        };
-        assert_eq!(call.span().byte_range(), ident, "the parentheses");
+        let mut all = Vec::new();
+        ranges(out, &mut all);
+        for range in all {
+            assert!(
+                range == ident || (range.start >= 1 && range.end <= ident.end),
+                "a token at {range:?}, not on the path ({ident:?})"
+            );
+        }
+    }
+
+    #[test]
+    fn tool_def_rejects_generic_arguments() {
+        let out = tool_def(quote!(tools::panes_list::<u8>)).to_string();
+        assert!(out.contains("without generic arguments"), "{out}");
+    }
+
+    #[test]
+    fn tool_defs_lists_the_tools_and_checks_the_declared_ones() {
+        let out = tool_defs(quote!(tools::ALL, except SKIPPED; a::x, #[cfg(test)] y)).to_string();
+        for part in [
+            "const __DECLARED : & [& :: tool_runtime :: ToolMeta] = tools :: ALL ;",
+            "const __EXCEPT : & [& str] = SKIPPED ;",
+            "use a :: x as __Tool ;",
+            "# [cfg (test)] { # [allow (unused_imports)]",
+            "< __Tool as :: tool_runtime :: __private :: ToolName > :: NAME",
+            "< __Tool as :: tool_runtime :: __private :: Tool < _ >> :: def ()",
+        ] {
+            assert!(out.contains(part), "`{part}` in {out}");
+        }
+        assert_eq!(
+            out.matches("use y as __Tool").count(),
+            2,
+            "a name and a def"
+        );
+
+        let out = tool_defs(quote!(tools::ALL; a)).to_string();
+        assert!(out.contains("const __EXCEPT : & [& str] = & [] ;"), "{out}");
+
+        // Without the declared tools: the array alone.
+        let out = tool_defs(quote!(a, b,)).to_string();
+        assert!(!out.contains("__DECLARED"), "{out}");
+        assert_eq!(out.matches("Tool < _ >> :: def ()").count(), 2, "{out}");
+    }
+
+    #[test]
+    fn tool_defs_says_what_it_expects() {
+        for (input, expected) in [
+            (
+                quote!(tools::ALL, but SKIPPED; a),
+                "expected `except NAMES`",
+            ),
+            (
+                quote!(tools::ALL; #[doc = "x"] a),
+                "only `#[cfg(...)]` may precede a tool",
+            ),
+            (quote!(tools::ALL; a::<u8>), "without generic arguments"),
+            (quote!(tools::ALL; a b), "expected `,`"),
+        ] {
+            let out = tool_defs(input.clone()).to_string();
+            assert!(out.contains(expected), "{input}: {out}");
+        }
     }
 
     #[test]
@@ -705,19 +1059,22 @@ mod tests {
         );
     }
 
-    /// The last item of an expansion, formatted, and how many `compile_error!`s it holds.
-    fn last_item_and_errors(tokens: TokenStream) -> (String, usize) {
+    /// The items after the function and the errors of an expansion, formatted, and how many
+    /// `compile_error!`s it holds.
+    fn fallback_and_errors(tokens: TokenStream) -> (String, usize) {
         let file: syn::File = syn::parse2(tokens).expect("the expansion parses as a file");
-        let errors = file
+        let is_error = |item: &Item| {
+            matches!(item, Item::Macro(m)
+                if m.mac.path.segments.last().is_some_and(|s| s.ident == "compile_error"))
+        };
+        let errors = file.items.iter().filter(|item| is_error(item)).count();
+        let fallback: Vec<Item> = file
             .items
-            .iter()
-            .filter(|item| {
-                matches!(item, Item::Macro(m)
-                    if m.mac.path.segments.last().is_some_and(|s| s.ident == "compile_error"))
-            })
-            .count();
-        let last = file.items.last().cloned().expect("an item");
-        (pretty(quote!(#last)), errors)
+            .into_iter()
+            .skip(1)
+            .filter(|item| !is_error(item))
+            .collect();
+        (pretty(quote!(#(#fallback)*)), errors)
     }
 
     #[test]
@@ -731,14 +1088,30 @@ mod tests {
         assert!(text.contains("did you mean `safety`"), "{text}");
         assert!(text.contains("does not state its `mode`"), "{text}");
         assert!(text.contains("has no description"), "{text}");
-        let (fallback, errors) = last_item_and_errors(out);
+        let (fallback, errors) = fallback_and_errors(out);
         assert_eq!(errors, 3);
         assert_eq!(
             fallback,
             "#[doc(hidden)]\n\
-             #[allow(dead_code)]\n\
-             fn __tool_def_panes_list<__C>() -> ::tool_runtime::ToolDef<__C> {\n    \
-             ::core::unreachable!()\n}\n"
+             #[allow(\n    \
+                 non_camel_case_types,\n    \
+                 dead_code,\n    \
+                 missing_debug_implementations,\n    \
+                 clippy::empty_structs_with_brackets\n\
+             )]\n\
+             struct panes_list {}\n\
+             const _: () = {\n    \
+                 #[diagnostic::do_not_recommend]\n    \
+                 impl ::tool_runtime::__private::ToolName for panes_list {\n        \
+                     const NAME: ::core::option::Option<&'static str> = ::core::option::Option::None;\n    \
+                 }\n    \
+                 #[diagnostic::do_not_recommend]\n    \
+                 impl<__C> ::tool_runtime::__private::Tool<__C> for panes_list {\n        \
+                     fn def() -> ::tool_runtime::ToolDef<__C> {\n            \
+                         ::core::unreachable!()\n        \
+                     }\n    \
+                 }\n\
+             };\n"
         );
     }
 
@@ -754,15 +1127,31 @@ mod tests {
                 }
             },
         );
-        let (fallback, errors) = last_item_and_errors(out);
+        let (fallback, errors) = fallback_and_errors(out);
         assert_eq!(errors, 1);
-        assert_eq!(
-            fallback,
-            "#[cfg(feature = \"drawings\")]\n\
-             #[doc(hidden)]\n\
-             #[allow(dead_code)]\n\
-             pub(crate) fn __tool_def_drawing_create() -> ::tool_runtime::ToolDef<Chart> {\n    \
-             ::core::unreachable!()\n}\n"
+        assert!(
+            fallback.starts_with(
+                "#[cfg(feature = \"drawings\")]\n\
+                 #[doc(hidden)]\n\
+                 #[allow(\n    \
+                     non_camel_case_types,\n    \
+                     dead_code,\n    \
+                     missing_debug_implementations,\n    \
+                     clippy::empty_structs_with_brackets\n\
+                 )]\n\
+                 pub(crate) struct drawing_create {}\n\
+                 #[cfg(feature = \"drawings\")]\n\
+                 const _: () = {\n"
+            ),
+            "{fallback}"
+        );
+        assert!(
+            fallback.contains(
+                "impl ::tool_runtime::__private::Tool<Chart> for drawing_create {\n        \
+                 fn def() -> ::tool_runtime::ToolDef<Chart> {\n            \
+                 ::core::unreachable!()"
+            ),
+            "{fallback}"
         );
     }
 
@@ -782,12 +1171,12 @@ mod tests {
                     }
                 },
             );
-            let (fallback, errors) = last_item_and_errors(out);
+            let (fallback, errors) = fallback_and_errors(out);
             assert_eq!(errors, 2, "{fallback}");
             let shape = if generic {
-                "fn __tool_def_panes_list<__C>() -> ::tool_runtime::ToolDef<__C> {"
+                "impl<__C> ::tool_runtime::__private::Tool<__C> for panes_list {"
             } else {
-                "fn __tool_def_panes_list() -> ::tool_runtime::ToolDef<Chart> {"
+                "impl ::tool_runtime::__private::Tool<Chart> for panes_list {"
             };
             assert!(fallback.contains(shape), "{context}: {fallback}");
         }
@@ -803,7 +1192,7 @@ mod tests {
         )
         .to_string();
         assert!(out.contains("applies to a free function"), "{out}");
-        assert!(!out.contains("__tool_def"), "{out}");
+        assert!(!out.contains("__private"), "{out}");
     }
 
     #[test]
@@ -817,6 +1206,6 @@ mod tests {
         )
         .to_string();
         assert!(out.contains("cannot take `self`"), "{out}");
-        assert!(!out.contains("__tool_def"), "{out}");
+        assert!(!out.contains("__private"), "{out}");
     }
 }

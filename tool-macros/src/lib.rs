@@ -1,15 +1,19 @@
 //! The `#[tool]` attribute: a tool declared once, as a function.
 //!
 //! Use it through `tool_runtime`, which re-exports it as `tool_runtime::tool` along with
-//! `tool_runtime::tool_def!`. See the `tool_runtime` crate docs for the full guide.
+//! `tool_runtime::tool_def!` and `tool_runtime::tool_defs!`. See the `tool_runtime` crate docs
+//! for the full guide.
 //!
 //! - [`macro@tool`] reads the function and its attribute (`attr.rs`, `ast.rs`), checks them
-//!   together (`valid.rs`), and emits the function unchanged plus one hidden definition
-//!   function (`expand.rs`). Every mistake is reported at once, each on its own tokens; with
-//!   mistakes, the definition emitted beside the function is a fallback with the same name and
-//!   signature whose body is `unreachable!()`, so that a `tool_def!` of the tool still resolves:
-//!   one mistake gives one message.
-//! - [`tool_def!`] turns the path of a `#[tool]` function into its `ToolDef`.
+//!   together (`valid.rs`), and emits the function unchanged plus a hidden type of the same name
+//!   that holds its definition (`expand.rs`). Every mistake is reported at once, each on its own
+//!   tokens; with mistakes, the hidden type is still emitted, with a definition whose body is
+//!   `unreachable!()`, so that a `tool_def!` of the tool still resolves: one mistake gives one
+//!   message.
+//! - [`tool_def!`] turns the path of a `#[tool]` function into its `ToolDef`; the path of any
+//!   other function is an error saying it is not a tool.
+//! - [`tool_defs!`] lists a crate's tools, and checks at compile time that every tool its
+//!   manifests declare is in the list.
 
 use proc_macro::TokenStream;
 
@@ -23,9 +27,9 @@ mod valid;
 /// # Code-first tools
 ///
 /// ```
-/// use serde::{Deserialize, Serialize};
+/// use serde::Deserialize;
 /// use schemars::JsonSchema;
-/// use tool_runtime::{ToolDef, ToolError, tool, tool_def};
+/// use tool_runtime::{NoArgs, ToolDef, ToolError, tool, tool_def};
 ///
 /// struct Chart {
 ///     panes: Vec<String>,
@@ -51,9 +55,6 @@ mod valid;
 ///     Ok(())
 /// }
 ///
-/// #[derive(Deserialize, JsonSchema)]
-/// struct NoArgs {}
-///
 /// let tools: [ToolDef<Chart>; 2] = [tool_def!(panes_list), tool_def!(pane_create)];
 /// assert_eq!(tools[1].meta.description, "Creates a pane.");
 /// ```
@@ -64,15 +65,17 @@ mod valid;
 ///   `category` is optional.
 /// - **Description**: the doc comment (common indentation removed, trimmed). A code-first tool
 ///   without one does not compile: the model reads it to decide when to call the tool.
-/// - **Input**: the one by-value parameter. Its type derives `Deserialize` and `JsonSchema`; its
-///   schemars schema (draft 2020-12, `$schema` key dropped, everything else kept) is the tool's
-///   input schema. The schema's root must be an object, so use a struct.
+/// - **Input**: the one by-value parameter. Its type derives `Deserialize` and `JsonSchema`
+///   (schemars 1); its schemars schema (draft 2020-12, `$schema` key dropped, everything else
+///   kept) is the tool's input schema. The schema's root must be an object, so use a struct; a
+///   tool without arguments takes `tool_runtime::NoArgs`.
 /// - **Context**: the optional reference parameter, `&C` or `&mut C`, in any position. `&mut C`
 ///   only for a `destructive`, `sequential` tool: reads and parallel calls run side by side
 ///   sharing the context. A tool without a context works with any `C`.
-/// - **Result**: `Result<T, E>` with `T: Serialize` (or `Unchanged<T>`) and `E: Into<ToolError>`
-///   (`ToolError`, or `Failure<E>` of a `DeclaredError` enum). An `async fn`'s future must be
-///   `Send`.
+/// - **Result**: `Result<T, E>` with `T: Serialize` and `E: Into<ToolError>` (`ToolError`, or
+///   `Failure<E>` of a `DeclaredError` enum). A destructive tool reports a change
+///   (`stateChanged: true`) unless `T` is `Unchanged<T>` (never a change) or `Changed<T>` (a
+///   change when its `changed` is true). An `async fn`'s future must be `Send`.
 /// - **Shape**: a free, non-generic, safe function (lifetime parameters are fine).
 ///
 /// # Manifest-bound tools
@@ -86,12 +89,13 @@ mod valid;
 ///
 /// # What is emitted
 ///
-/// The function, unchanged, and a hidden `__tool_def_<fn name>` function returning its
-/// `ToolDef` (frozen metadata `static` + adapter); call it through [`tool_def!`]. With any
-/// mistake, the function is emitted with every error, each on the offending tokens, and a
-/// fallback `__tool_def_<fn name>` of the same signature whose body is `unreachable!()`: a
-/// `tool_def!` of the tool resolves and type-checks, so it adds no error of its own (the crate
-/// does not compile anyway).
+/// The function, unchanged, and a hidden type of the same name (`struct f {}`: a function is a
+/// value and this is a type, so the names do not collide, but no other type, module or import
+/// named like the function may sit next to it) implementing the hidden traits that
+/// [`tool_def!`] and [`tool_defs!`] call: its frozen metadata `static` and its adapter. With
+/// any mistake, the function is emitted with every error, each on the offending tokens, and the
+/// same hidden type whose definition's body is `unreachable!()`: a `tool_def!` of the tool
+/// resolves and type-checks, so it adds no error of its own (the crate does not compile anyway).
 #[proc_macro_attribute]
 pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     expand::tool(args.into(), item.into()).into()
@@ -100,8 +104,53 @@ pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
 /// `tool_def!(path::to::tool_fn)`: the `::tool_runtime::ToolDef<C>` of a `#[tool]` function,
 /// ready for the registry (`Registry::builder().tool(tool_def!(tools::panes_list))`).
 ///
-/// `C` is the context type the function takes; for a tool without context, any `C`.
+/// `C` is the context type the function takes; for a tool without context, any `C`. Any path
+/// that names the function works (`crate::`, `super::`, an import, a glob import). A function
+/// without `#[tool]` is one error on the path: "this function is not a tool".
 #[proc_macro]
 pub fn tool_def(input: TokenStream) -> TokenStream {
     expand::tool_def(input.into()).into()
+}
+
+/// `tool_defs![tools::ALL; a, b, c]`: the `ToolDef`s of a crate's `#[tool]` functions, as an
+/// array for `RegistryBuilder::tools`, checked at compile time against the tools its manifests
+/// declare.
+///
+/// Before the `;`, the declared tools: a `&[&ToolMeta]` constant or static, usually the
+/// generator's `tools::ALL`. Every declared tool must be one of the listed functions (a
+/// manifest-bound tool, or a code-first tool of the same name); one that is not is a compile
+/// error naming the tool and its manifest file:
+///
+/// ```text
+/// error[E0080]: evaluation panicked: tool `drawing_delete` is declared in `tools/drawing_delete.toml` but has no implementation in `tool_defs!`: add its `#[tool]` function to the list, or its name to `except`
+/// ```
+///
+/// - `tool_defs![tools::ALL, except SKIPPED; ...]` leaves out the declared tools named in
+///   `SKIPPED` (a `&[&str]` constant: tools this build does not register); a name there that no
+///   manifest declares is an error too.
+/// - A tool may be preceded by `#[cfg(...)]`: it is then listed (and counted as implemented)
+///   exactly when the `cfg` holds.
+/// - Code-first tools need no manifest and may be listed too; `tool_defs![a, b]` (no `;`) is
+///   the array alone.
+///
+/// ```
+/// use tool_runtime::{NoArgs, Registry, ToolError, tool, tool_defs};
+///
+/// struct Chart;
+///
+/// /// Lists the panes of the chart.
+/// #[tool(safety = "read-only", mode = "parallel")]
+/// fn panes_list(_chart: &Chart, _input: NoArgs) -> Result<Vec<String>, ToolError> {
+///     Ok(vec!["main".to_owned()])
+/// }
+///
+/// let registry = Registry::<Chart>::builder()
+///     .tools(tool_defs![panes_list])
+///     .build()
+///     .expect("valid tools");
+/// assert_eq!(registry.len(), 1);
+/// ```
+#[proc_macro]
+pub fn tool_defs(input: TokenStream) -> TokenStream {
+    expand::tool_defs(input.into()).into()
 }

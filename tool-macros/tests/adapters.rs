@@ -3,17 +3,14 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tool_runtime::{
-    CallResult, DeclaredError, Failure, Handler, Mode, Safety, ToolDef, ToolError, ToolOutput,
-    Unchanged, tool, tool_def,
+    CallResult, Changed, DeclaredError, Failure, Handler, Mode, NoArgs, Safety, ToolDef, ToolError,
+    ToolMeta, ToolOutput, Unchanged, tool, tool_def, tool_defs,
 };
 
 #[derive(Debug, Default)]
 struct Chart {
     panes: Vec<String>,
 }
-
-#[derive(Deserialize, schemars::JsonSchema)]
-struct NoArgs {}
 
 /// A pane to create.
 #[derive(Deserialize, schemars::JsonSchema)]
@@ -418,4 +415,84 @@ fn settings_get(_input: NoArgs) -> Result<&'static str, ToolError> {
 fn a_cfg_below_the_attribute_applies_to_the_definition_too() {
     let output = call_shared::<()>(tool_def!(settings_get), &(), json!({})).expect("settings");
     assert_eq!(output.data, json!("dark"));
+}
+
+/// Removes a pane; removing one that is not there changes nothing.
+#[tool(safety = "destructive", mode = "sequential")]
+fn pane_remove(chart: &mut Chart, input: PaneArgs) -> Result<Changed<usize>, ToolError> {
+    let before = chart.panes.len();
+    chart.panes.retain(|pane| *pane != input.pane_id);
+    Ok(Changed::new(chart.panes.len(), chart.panes.len() != before))
+}
+
+#[test]
+fn a_tool_reports_at_run_time_whether_it_changed_anything() {
+    let mut chart = chart();
+    let def: ToolDef<Chart> = tool_def!(pane_remove);
+    let removed = call_exclusive(def, &mut chart, json!({"pane_id": "lower"})).expect("removed");
+    assert_eq!(
+        removed,
+        ToolOutput {
+            data: json!(1).into(),
+            state_changed: true
+        }
+    );
+    let nothing = call_exclusive(def, &mut chart, json!({"pane_id": "lower"})).expect("no-op");
+    assert_eq!(
+        nothing,
+        ToolOutput {
+            data: json!(1).into(),
+            state_changed: false
+        }
+    );
+}
+
+/// The declared tools of this file, as the generator's `ALL` lists them.
+static ALL: &[&ToolMeta] = &[&tools::drawing_create::META, &tools::drawings_list::META];
+
+#[test]
+fn tool_defs_lists_every_tool_in_order_and_keeps_only_those_whose_cfg_holds() {
+    let defs: [ToolDef<Chart>; 4] = tool_defs![ALL;
+        drawing_create,
+        crate::tools_elsewhere::drawings_list,
+        #[cfg(not(test))]
+        code_interpreter,
+        #[cfg(test)]
+        settings_get,
+        self::pane_remove,
+    ];
+    let names: Vec<&str> = defs.iter().map(|def| def.meta.name).collect();
+    assert_eq!(
+        names,
+        [
+            "drawing_create",
+            "drawings_list",
+            "settings_get",
+            "pane_remove"
+        ]
+    );
+    // The definition is the one `tool_def!` gives.
+    assert!(std::ptr::eq(defs[0].meta, tool_def!(drawing_create).meta));
+
+    let skipped: [ToolDef<Chart>; 1] = tool_defs![ALL, except &["drawing_create"]; drawings_list];
+    assert_eq!(skipped[0].meta.name, "drawings_list");
+    let code_first: [ToolDef<()>; 2] = tool_defs![search, settings_get];
+    assert_eq!(code_first[0].meta.name, "web_search");
+}
+
+/// Tools reached through another module, by a glob import and by `super::`.
+mod tools_elsewhere {
+    pub(crate) use super::drawings_list;
+    use super::*;
+
+    #[test]
+    fn tool_def_takes_any_path_that_names_the_function() {
+        let by_glob: ToolDef<Chart> = tool_def!(panes_list);
+        let by_super: ToolDef<Chart> = tool_def!(super::panes_list);
+        let by_crate: ToolDef<Chart> = tool_def!(crate::panes_list);
+        let by_import: ToolDef<Chart> = tool_def!(drawings_list);
+        assert!(std::ptr::eq(by_glob.meta, by_super.meta));
+        assert!(std::ptr::eq(by_glob.meta, by_crate.meta));
+        assert_eq!(by_import.meta.name, "drawings_list");
+    }
 }

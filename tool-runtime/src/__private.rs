@@ -298,34 +298,121 @@ pub const fn exclusive<C>(meta: &'static ToolMeta, f: crate::ExclusiveFn<C>) -> 
     }
 }
 
-/// The length of a compile-time message assembled from `parts` (see [`message`]).
-pub const fn message_len(parts: &[&str]) -> usize {
-    let mut len = 0;
+/// A `#[tool]` function, seen through the hidden type of the same name that `#[tool]` emits
+/// next to it: `tool_def!(f)` is `<f as Tool<_>>::def()`.
+///
+/// `tool_def!` and `tool_defs!` import the path they are given as `__Tool` next to a glob import
+/// of [`not_a_tool`], whose `__Tool` is [`NotATool`]: a glob import is shadowed, namespace by
+/// namespace, by a named one. The path of a `#[tool]` function names a type (the hidden one),
+/// which shadows `NotATool`; the path of any other function names only a value, so `__Tool` is
+/// `NotATool` as a type, and this trait's message is the one error.
+#[diagnostic::on_unimplemented(
+    message = "this function is not a tool: `tool_def!` and `tool_defs!` take functions with `#[tool(...)]`",
+    label = "not a `#[tool]` function",
+    note = "add `#[tool(safety = \"...\", mode = \"...\")]` (a code-first tool) or `#[tool(manifest = path::to::tools::name)]` (a tool declared by a manifest) to the function"
+)]
+pub trait Tool<C> {
+    /// The tool's definition: frozen metadata and adapter.
+    fn def() -> crate::ToolDef<C>;
+}
+
+/// The name of a `#[tool]` function's tool, known at compile time (for `tool_defs!`'s check).
+pub trait ToolName {
+    /// The tool's name; `None` for [`NotATool`] and for a tool with a mistake (already an error).
+    const NAME: Option<&'static str>;
+}
+
+/// What `__Tool` is when the path given to `tool_def!` is not a `#[tool]` function (see [`Tool`]).
+#[derive(Debug)]
+pub struct NotATool;
+
+impl ToolName for NotATool {
+    const NAME: Option<&'static str> = None;
+}
+
+/// Glob-imported by `tool_def!` and `tool_defs!` (see [`Tool`]).
+pub mod not_a_tool {
+    pub use super::NotATool as __Tool;
+}
+
+/// Text written at compile time into `N` bytes, measuring what does not fit.
+///
+/// A `const` assertion's panic message can only be a `&str` computed at compile time: a writer
+/// first runs with `N = 0` to measure the text ([`Text::len`]), then again with `N` that length.
+/// Hand-written because `core::fmt` does not run in `const` code.
+#[derive(Debug)]
+pub struct Text<const N: usize> {
+    bytes: [u8; N],
+    len: usize,
+}
+
+impl<const N: usize> Text<N> {
+    /// Empty text.
+    pub const fn new() -> Self {
+        Text {
+            bytes: [0; N],
+            len: 0,
+        }
+    }
+
+    /// Appends `text` (the part beyond `N` bytes is only counted).
+    pub const fn push(&mut self, text: &str) {
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            if self.len < N {
+                self.bytes[self.len] = bytes[i];
+            }
+            self.len += 1;
+            i += 1;
+        }
+    }
+
+    /// The length of everything pushed.
+    pub const fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether nothing was pushed.
+    pub const fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The text written (whole `&str`s concatenate into UTF-8; empty when `N` was too small).
+    pub const fn as_str(&self) -> &str {
+        match std::str::from_utf8(&self.bytes) {
+            Ok(text) if self.len == N => text,
+            _ => "",
+        }
+    }
+}
+
+impl<const N: usize> Default for Text<N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// `parts` concatenated into a [`Text`].
+const fn concat<const N: usize>(parts: &[&str]) -> Text<N> {
+    let mut text = Text::new();
     let mut i = 0;
     while i < parts.len() {
-        len += parts[i].len();
+        text.push(parts[i]);
         i += 1;
     }
-    len
+    text
+}
+
+/// The length of a compile-time message assembled from `parts` (see [`message`]).
+pub const fn message_len(parts: &[&str]) -> usize {
+    concat::<0>(parts).len()
 }
 
 /// Concatenates `parts` at compile time, so a `const` assertion can name a manifest's file
 /// (`META.source`) in its panic message. `N` is [`message_len`] of the same parts.
 pub const fn message<const N: usize>(parts: &[&str]) -> [u8; N] {
-    let mut out = [0u8; N];
-    let mut at = 0;
-    let mut i = 0;
-    while i < parts.len() {
-        let bytes = parts[i].as_bytes();
-        let mut j = 0;
-        while j < bytes.len() && at < N {
-            out[at] = bytes[j];
-            at += 1;
-            j += 1;
-        }
-        i += 1;
-    }
-    out
+    concat::<N>(parts).bytes
 }
 
 /// The text of a [`message`] (whole `&str` parts concatenate into UTF-8).
@@ -333,5 +420,199 @@ pub const fn message_str(bytes: &[u8]) -> &str {
     match std::str::from_utf8(bytes) {
         Ok(text) => text,
         Err(_) => "",
+    }
+}
+
+/// `tool_defs!`'s check, as the message of its compile error (empty when every declared tool
+/// is implemented): the declared tools that are neither `implemented` nor in `except`, each with
+/// its manifest, and the names in `except` that are not declared. When a listed function is not
+/// a tool (a `None` name), that is the error already, and nothing is added.
+pub const fn unimplemented<const N: usize>(
+    declared: &[&ToolMeta],
+    except: &[&str],
+    implemented: &[Option<&str>],
+) -> Text<N> {
+    let mut text = Text::new();
+    let mut i = 0;
+    while i < implemented.len() {
+        if implemented[i].is_none() {
+            return text;
+        }
+        i += 1;
+    }
+    let mut missing = 0;
+    let mut i = 0;
+    while i < declared.len() {
+        let meta = declared[i];
+        if !contains(except, meta.name) && !contains_some(implemented, meta.name) {
+            text.push(if missing == 0 { "" } else { "; " });
+            text.push("tool `");
+            text.push(meta.name);
+            text.push("` is declared in `");
+            text.push(meta.source);
+            text.push("` but has no implementation in `tool_defs!`");
+            missing += 1;
+        }
+        i += 1;
+    }
+    if missing > 0 {
+        text.push(": add its `#[tool]` function to the list, or its name to `except`");
+    }
+    let mut i = 0;
+    while i < except.len() {
+        let mut found = false;
+        let mut j = 0;
+        while j < declared.len() {
+            found |= same(declared[j].name, except[i]);
+            j += 1;
+        }
+        if !found {
+            text.push(if text.is_empty() { "" } else { "; " });
+            text.push("`except` names `");
+            text.push(except[i]);
+            text.push("`, which no manifest declares");
+        }
+        i += 1;
+    }
+    text
+}
+
+const fn contains(names: &[&str], name: &str) -> bool {
+    let mut i = 0;
+    while i < names.len() {
+        if same(names[i], name) {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+const fn contains_some(names: &[Option<&str>], name: &str) -> bool {
+    let mut i = 0;
+    while i < names.len() {
+        if let Some(listed) = names[i]
+            && same(listed, name)
+        {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+/// `a == b`, in `const` code (`str`'s `PartialEq` is not `const`).
+const fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Mode, StaticSchema};
+
+    static PANES_LIST: ToolMeta = ToolMeta::new(
+        "panes_list",
+        Safety::ReadOnly,
+        Mode::Parallel,
+        StaticSchema::Json("{}"),
+    )
+    .source("tools/panes_list.toml");
+    static DRAWING_CREATE: ToolMeta = ToolMeta::new(
+        "drawing_create",
+        Safety::Destructive,
+        Mode::Sequential,
+        StaticSchema::Json("{}"),
+    )
+    .source("tools/drawing_create.toml");
+    static DECLARED: &[&ToolMeta] = &[&DRAWING_CREATE, &PANES_LIST];
+
+    /// The message of `tool_defs!`'s check.
+    fn check(except: &[&str], implemented: &[Option<&str>]) -> String {
+        let len = unimplemented::<0>(DECLARED, except, implemented).len();
+        // `N` must be a constant: a buffer larger than the text reads as empty, so measure
+        // with a fixed size and compare the length.
+        let text = unimplemented::<512>(DECLARED, except, implemented);
+        assert!(len <= 512, "a short message");
+        String::from_utf8_lossy(&text.bytes[..len]).into_owned()
+    }
+
+    #[test]
+    fn every_declared_tool_listed_or_excepted_passes() {
+        assert_eq!(
+            check(&[], &[Some("panes_list"), Some("drawing_create")]),
+            ""
+        );
+        assert_eq!(check(&["drawing_create"], &[Some("panes_list")]), "");
+        // Code-first tools need no manifest.
+        assert_eq!(
+            check(
+                &[],
+                &[
+                    Some("drawing_create"),
+                    Some("web_search"),
+                    Some("panes_list")
+                ]
+            ),
+            ""
+        );
+    }
+
+    #[test]
+    fn each_missing_tool_is_named_with_its_manifest() {
+        assert_eq!(
+            check(&[], &[Some("panes_list")]),
+            "tool `drawing_create` is declared in `tools/drawing_create.toml` but has no \
+             implementation in `tool_defs!`: add its `#[tool]` function to the list, or its name to \
+             `except`"
+        );
+        assert_eq!(
+            check(&[], &[]),
+            "tool `drawing_create` is declared in `tools/drawing_create.toml` but has no \
+             implementation in `tool_defs!`; tool `panes_list` is declared in \
+             `tools/panes_list.toml` but has no implementation in `tool_defs!`: add its `#[tool]` \
+             function to the list, or its name to `except`"
+        );
+        // A prefix of a name is not the name.
+        assert_ne!(check(&[], &[Some("panes"), Some("drawing_create")]), "");
+    }
+
+    #[test]
+    fn an_excepted_name_must_be_declared() {
+        assert_eq!(
+            check(
+                &["panes_lst"],
+                &[Some("panes_list"), Some("drawing_create")]
+            ),
+            "`except` names `panes_lst`, which no manifest declares"
+        );
+    }
+
+    #[test]
+    fn a_listed_function_that_is_not_a_tool_is_already_the_error() {
+        assert_eq!(check(&["nope"], &[None]), "");
+    }
+
+    #[test]
+    fn text_measures_what_does_not_fit() {
+        let mut text = Text::<4>::new();
+        text.push("tool");
+        assert_eq!((text.len(), text.as_str()), (4, "tool"));
+        text.push("s");
+        assert_eq!((text.len(), text.as_str()), (5, ""), "too long to be read");
+        let parts = ["a", "é", "b"];
+        assert_eq!(message_len(&parts), 4);
+        assert_eq!(message_str(&message::<4>(&parts)), "aéb");
     }
 }

@@ -1,8 +1,11 @@
 //! The runtime registry: it enforces what each tool declared.
 //!
 //! A host builds one [`Registry`] from its tools' [`ToolDef`]s (emitted by `#[tool]` or written
-//! by hand), optionally with the generator's list of declared manifest tools so that every
-//! declared tool is known to have an implementation. Each run has a [`RunPolicy`]:
+//! by hand). [`tool_defs!`] lists a crate's `#[tool]` functions and checks at compile time that
+//! every tool the generator's list of declared manifest tools holds has an implementation
+//! (`tool_defs![tools::ALL; panes_list, drawing_create]`); [`RegistryBuilder::declared`] does
+//! the same check when the registry is built, for lists assembled at run time. A tool without
+//! arguments takes [`NoArgs`]. Each run has a [`RunPolicy`]:
 //!
 //! 1. [`Registry::resolve`] lists the tools of the run: a read-only run drops every tool that is
 //!    not `read-only`, disabled tools are dropped.
@@ -27,7 +30,7 @@
 //! read-only tools; a destructive tool's success reports a change unless it answers
 //! [`Unchanged`] or a [`Changed`] whose `changed` is false; a destructive tool that panicked,
 //! timed out or failed without a declared code reports one (it may have changed state
-//! half-way). The table is in [`tool`]. A tool without arguments takes [`NoArgs`]. Invalid input is
+//! half-way). The table is in [`tool`]. Invalid input is
 //! reported as `The tool input is invalid: <pointer>: <message>; …` with at most
 //! [`TOOL_INPUT_ERROR_LIMIT`] errors, then `; … and N more` (see [`validate`]).
 //!
@@ -114,7 +117,7 @@ pub use tool_manifest::dialect::{Dialect, ExportError, Violation};
 
 // ---- the `#[tool]` attribute and its support (macro work) ----
 
-pub use tool_macros::{tool, tool_def};
+pub use tool_macros::{tool, tool_def, tool_defs};
 
 #[doc(hidden)]
 pub mod __private;

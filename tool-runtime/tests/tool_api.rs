@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 use tool_runtime::{
-    Changed, NoArgs, Registry, RunPolicy, ToolError, ToolResult, Unchanged, tool, tool_def,
+    Changed, NoArgs, Registry, RunPolicy, ToolError, ToolResult, Unchanged, tool, tool_defs,
 };
 
 #[derive(Debug, Default)]
@@ -49,12 +49,12 @@ fn drawings_recount(chart: &mut Chart, _input: NoArgs) -> Result<Unchanged<usize
 
 fn registry() -> Registry<Chart> {
     Registry::builder()
-        .tools([
-            tool_def!(drawings_list),
-            tool_def!(drawings_clear),
-            tool_def!(drawing_add),
-            tool_def!(drawings_any),
-            tool_def!(drawings_recount),
+        .tools(tool_defs![
+            drawings_list,
+            drawings_clear,
+            drawing_add,
+            drawings_any,
+            drawings_recount,
         ])
         .build()
         .expect("valid tools")

@@ -25,34 +25,36 @@ mod words;
 #[cfg(test)]
 mod tests;
 
-/// Every implemented tool of the demo chart, sorted by name.
+/// Every implemented tool of the demo chart, sorted by name: every tool `tools/` declares but
+/// `code_interpreter` (registered by `crate::interpreter`, with the `code-interpreter`
+/// feature). A declared tool missing from the list does not compile.
 pub fn tool_defs() -> Vec<ToolDef<Chart>> {
-    use tool_runtime::tool_def;
-    vec![
-        tool_def!(user::ask_user),
-        tool_def!(comparisons::comparison_create),
-        tool_def!(comparisons::comparisons_clear),
-        tool_def!(comparisons::comparisons_list),
-        tool_def!(drawings::drawing_create),
-        tool_def!(drawings::drawing_delete),
-        tool_def!(drawings::drawing_update),
-        tool_def!(drawings::drawings_clear),
-        tool_def!(drawings::drawings_copy),
-        tool_def!(drawings::drawings_list),
-        tool_def!(market::indicators_query),
-        tool_def!(market::instruments_query_name),
-        tool_def!(market::market_bars_query),
-        tool_def!(market::market_timeshare_query),
-        tool_def!(market::market_timeshare_range_query),
-        tool_def!(panes::pane_create),
-        tool_def!(panes::pane_replace_content),
-        tool_def!(panes::panes_clear),
-        tool_def!(panes::panes_list),
-        tool_def!(settings::settings_get),
-        tool_def!(settings::settings_reset),
-        tool_def!(settings::settings_update),
-        tool_def!(user::web_search),
+    tool_runtime::tool_defs![crate::tools::ALL, except &["code_interpreter"];
+        user::ask_user,
+        comparisons::comparison_create,
+        comparisons::comparisons_clear,
+        comparisons::comparisons_list,
+        drawings::drawing_create,
+        drawings::drawing_delete,
+        drawings::drawing_update,
+        drawings::drawings_clear,
+        drawings::drawings_copy,
+        drawings::drawings_list,
+        market::indicators_query,
+        market::instruments_query_name,
+        market::market_bars_query,
+        market::market_timeshare_query,
+        market::market_timeshare_range_query,
+        panes::pane_create,
+        panes::pane_replace_content,
+        panes::panes_clear,
+        panes::panes_list,
+        settings::settings_get,
+        settings::settings_reset,
+        settings::settings_update,
+        user::web_search,
     ]
+    .to_vec()
 }
 
 /// Writes `fn $name(ChartError) -> Fault<$error>`: each listed variant of [`ChartError`] becomes

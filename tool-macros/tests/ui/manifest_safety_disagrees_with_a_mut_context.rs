@@ -1,0 +1,16 @@
+use tool_runtime::tool;
+
+include!("support/drawing_create.rs");
+
+struct Chart;
+
+// The manifest declares `destructive`: the attribute is what is wrong, not the `&mut`.
+#[tool(manifest = tools::drawing_create, safety = "read-only")]
+fn drawing_create(
+    _chart: &mut Chart,
+    _input: tools::drawing_create::Input,
+) -> Result<(), tools::drawing_create::Error> {
+    Ok(())
+}
+
+fn main() {}
