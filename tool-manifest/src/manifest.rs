@@ -702,7 +702,28 @@ impl Parser<'_> {
                 let schema = self.schema_file(&json_path, span.start, which)?;
                 (schema, Locator::Json(&json_path))
             }
-            None => (self.json_of(item, "", Some(key))?, Locator::Toml(index)),
+            None => {
+                let schema = self.json_of(item, "", Some(key))?;
+                // A manifest key written after `[input]` lands in the schema, where JSON Schema
+                // ignores it: a mistake, not a schema's choice.
+                let misplaced: Vec<&str> = table
+                    .keys()
+                    .map(|k| k.get_ref().as_ref())
+                    .filter(|k| KEYS.contains(k) && schema::keywords::keyword(k).is_none())
+                    .collect();
+                if !misplaced.is_empty() {
+                    for key in misplaced {
+                        self.error(
+                            index.key_offset(&schema::join("", key)),
+                            format!(
+                                "`{key}` is a manifest key, not a JSON Schema keyword: keys after `[{which}]` belong to the {which} schema, move it above `[{which}]`"
+                            ),
+                        );
+                    }
+                    return None;
+                }
+                (schema, Locator::Toml(index))
+            }
         };
         let draft = match schema::read_draft(&mut schema) {
             Ok(draft) => draft,
@@ -1353,7 +1374,7 @@ input = { pane_id = "main", anchors = [{ time = 1, price = 2.5 }], width = 2 }
         assert_eq!(found.len(), 1, "{found:?}");
         assert!(
             found[0].starts_with(
-                "20:12: the input schema is not valid JSON Schema (draft 2020-12) at `/properties/anchors/minItems`: -1"
+                "20:12: the input schema is not valid JSON Schema (2020-12) at `/properties/anchors/minItems`: -1"
             ),
             "{found:?}"
         );

@@ -510,15 +510,22 @@ mod tests {
     }
 
     #[test]
-    fn a_tool_no_provider_accepts_fails_the_render() {
-        let err = render(
-            &[spec("a_tool"), spec("bad name!")],
-            &dirs(Path::new("out")),
-        )
-        .expect_err("the name breaks the providers' rules");
+    fn a_tool_a_provider_cannot_express_is_left_out_unless_the_provider_is_required() {
+        let specs = [spec("a_tool"), spec("bad name!")];
+        let out = dirs(Path::new("out"));
+        let rendered = render_with(&specs, &out, &[]).expect("no provider is required");
+        assert_eq!(rendered.excluded.len(), Dialect::ALL.len(), "every provider refuses the name");
+        for error in &rendered.excluded {
+            assert!(error.violations.iter().all(|v| v.tool == "bad name!"), "{error}");
+        }
+        let mcp = &rendered.files[&out.providers().join("mcp.json")];
+        assert!(mcp.contains("\"a_tool\"") && !mcp.contains("bad name!"), "{mcp}");
+        let err = render_with(&specs, &out, &[Dialect::Mcp])
+            .expect_err("a required provider must take every tool");
         let RenderError::Export(err) = err else {
             panic!("an export error: {err}");
         };
+        assert_eq!(err.dialect, Dialect::Mcp);
         assert!(
             err.violations
                 .iter()

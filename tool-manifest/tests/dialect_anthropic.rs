@@ -113,8 +113,22 @@ fn object_root() {
 
 #[test]
 fn draft() {
-    let old = tool(json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object"}));
-    assert_has(&refused(&old), "anthropic.draft", "/input_schema/$schema");
+    // A draft-07 schema is converted to 2020-12 for the export: `definitions` become `$defs`,
+    // an array `items` becomes `prefixItems`.
+    let old = converted(&tool(json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "type": "object",
+        "definitions": {"p": {"type": "array", "items": [{"type": "number"}]}},
+        "properties": {"a": {"$ref": "#/definitions/p"}}
+    })));
+    assert_eq!(
+        old["input_schema"],
+        json!({
+            "type": "object",
+            "$defs": {"p": {"type": "array", "prefixItems": [{"type": "number"}]}},
+            "properties": {"a": {"$ref": "#/$defs/p"}}
+        })
+    );
     let nested = tool(json!({
         "type": "object",
         "properties": {"a": {"$schema": "http://json-schema.org/draft-04/schema#", "type": "string"}}
