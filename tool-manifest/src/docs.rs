@@ -51,6 +51,22 @@ fn tool_page(spec: &ToolSpec) -> String {
     if let Some(category) = &spec.category {
         let _ = writeln!(out, "- **Category:** {}", inline(category));
     }
+    if let Some(idempotent) = spec.idempotent {
+        let meaning = if idempotent {
+            "yes: a repeated call with the same arguments changes nothing more"
+        } else {
+            "no: a repeated call may change something again"
+        };
+        let _ = writeln!(out, "- **Idempotent:** {meaning}");
+    }
+    if let Some(open_world) = spec.open_world {
+        let meaning = if open_world {
+            "yes: reaches outside the application"
+        } else {
+            "no: works on the application's own state"
+        };
+        let _ = writeln!(out, "- **Open world:** {meaning}");
+    }
     out.push('\n');
     let description = spec.description.trim();
     if !description.is_empty() {
@@ -105,6 +121,14 @@ fn tool_page(spec: &ToolSpec) -> String {
     for example in &spec.examples {
         let _ = writeln!(out, "### {}\n", inline(&example.description));
         let _ = writeln!(out, "```json\n{}\n```\n", pretty(&example.input));
+    }
+    if !spec.input_examples.is_empty() {
+        out.push_str(
+            "\n## Input examples\n\nShown to the providers that take example arguments.\n\n",
+        );
+        for input in &spec.input_examples {
+            let _ = writeln!(out, "```json\n{}\n```\n", pretty(input));
+        }
     }
     out
 }

@@ -776,7 +776,10 @@ impl Parser<'_> {
                     path,
                     e.line(),
                     e.column().max(1),
-                    truncate(&format!("the {which} schema file is not JSON: {e}"), MESSAGE_LIMIT),
+                    truncate(
+                        &format!("the {which} schema file is not JSON: {e}"),
+                        MESSAGE_LIMIT,
+                    ),
                 ));
                 None
             }
@@ -975,7 +978,12 @@ impl Parser<'_> {
                 }
             };
             if let (Some((value, index)), Some(schema)) = (&example_input, input) {
-                self.validate_example(&format!("example {number}"), value, index, &schema.validator);
+                self.validate_example(
+                    &format!("example {number}"),
+                    value,
+                    index,
+                    &schema.validator,
+                );
             }
             match (description, example_input) {
                 (Some(description), Some((input, _))) => {
@@ -1030,7 +1038,12 @@ impl Parser<'_> {
             };
             if let Some(schema) = input {
                 let errors = self.diagnostics.len();
-                self.validate_example(&format!("input example {}", i + 1), &value, &index, &schema.validator);
+                self.validate_example(
+                    &format!("input example {}", i + 1),
+                    &value,
+                    &index,
+                    &schema.validator,
+                );
                 ok &= self.diagnostics.len() == errors;
             }
             values.push(value);

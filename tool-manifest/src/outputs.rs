@@ -514,12 +514,22 @@ mod tests {
         let specs = [spec("a_tool"), spec("bad name!")];
         let out = dirs(Path::new("out"));
         let rendered = render_with(&specs, &out, &[]).expect("no provider is required");
-        assert_eq!(rendered.excluded.len(), Dialect::ALL.len(), "every provider refuses the name");
+        assert_eq!(
+            rendered.excluded.len(),
+            Dialect::ALL.len(),
+            "every provider refuses the name"
+        );
         for error in &rendered.excluded {
-            assert!(error.violations.iter().all(|v| v.tool == "bad name!"), "{error}");
+            assert!(
+                error.violations.iter().all(|v| v.tool == "bad name!"),
+                "{error}"
+            );
         }
         let mcp = &rendered.files[&out.providers().join("mcp.json")];
-        assert!(mcp.contains("\"a_tool\"") && !mcp.contains("bad name!"), "{mcp}");
+        assert!(
+            mcp.contains("\"a_tool\"") && !mcp.contains("bad name!"),
+            "{mcp}"
+        );
         let err = render_with(&specs, &out, &[Dialect::Mcp])
             .expect_err("a required provider must take every tool");
         let RenderError::Export(err) = err else {

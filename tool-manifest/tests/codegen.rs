@@ -364,31 +364,151 @@ fn field_of(property: Value, required: bool) -> String {
 /// One row per rule of the mapping table in `codegen`'s module docs: the schema and a piece of
 /// the generated code. The docs table and this list are checked to have the same rows.
 const RULES: &[(&str, &str, bool, &str)] = &[
-    ("`true`, `{}`, annotations only", r#"{"description": "any"}"#, true, "pub x: ::tool_runtime::__private::serde_json::Value,"),
-    ("`string` (any `format`, `contentEncoding`)", r#"{"type": "string", "format": "uuid", "contentEncoding": "base64"}"#, true, "pub x: String,"),
-    ("`string` with `enum`, or an `enum` of strings", r#"{"enum": ["a", "b"]}"#, true, "pub x: X,"),
-    ("`enum` of mixed types", r#"{"enum": ["a", 1]}"#, true, "pub x: ::tool_runtime::__private::serde_json::Value,"),
+    (
+        "`true`, `{}`, annotations only",
+        r#"{"description": "any"}"#,
+        true,
+        "pub x: ::tool_runtime::__private::serde_json::Value,",
+    ),
+    (
+        "`string` (any `format`, `contentEncoding`)",
+        r#"{"type": "string", "format": "uuid", "contentEncoding": "base64"}"#,
+        true,
+        "pub x: String,",
+    ),
+    (
+        "`string` with `enum`, or an `enum` of strings",
+        r#"{"enum": ["a", "b"]}"#,
+        true,
+        "pub x: X,",
+    ),
+    (
+        "`enum` of mixed types",
+        r#"{"enum": ["a", 1]}"#,
+        true,
+        "pub x: ::tool_runtime::__private::serde_json::Value,",
+    ),
     ("`const`", r#"{"const": true}"#, true, "pub x: bool,"),
-    ("`integer`", r#"{"type": "integer"}"#, true, "#[serde(deserialize_with = \"::tool_runtime::__private::integral\")]\n        pub x: i64,"),
-    ("`integer` beyond `i64`", r#"{"type": "integer", "minimum": 0, "maximum": 18446744073709551615}"#, true, "pub x: u64,"),
-    ("`number` / `boolean` / `null`", r#"{"type": "null"}"#, true, "pub x: (),"),
-    ("`array` with `items`", r#"{"type": "array", "items": {"type": "boolean"}}"#, true, "pub x: Vec<bool>,"),
-    ("`array` without `items`", r#"{"type": "array"}"#, true, "pub x: Vec<::tool_runtime::__private::serde_json::Value>,"),
-    ("`prefixItems` (draft-07: array `items`), all present, no more allowed", r#"{"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}], "items": false, "minItems": 2}"#, true, "pub struct X(pub String, #[serde(deserialize_with = \"::tool_runtime::__private::integral\")] pub i64);"),
-    ("`prefixItems` with items missing or more allowed", r#"{"type": "array", "prefixItems": [{"type": "string"}]}"#, true, "pub x: Vec<::tool_runtime::__private::serde_json::Value>,"),
-    ("`object` with `properties`", r#"{"type": "object", "properties": {"y": {"type": "boolean"}}}"#, true, "pub x: X,"),
-    ("… and `additionalProperties: false` (no `patternProperties`)", r#"{"type": "object", "properties": {"y": {"type": "boolean"}}, "additionalProperties": false}"#, true, "#[serde(crate = \"::tool_runtime::__private::serde\", deny_unknown_fields)]"),
-    ("… and other properties allowed", r#"{"type": "object", "properties": {"y": {"type": "boolean"}}, "additionalProperties": {"type": "integer"}}"#, true, "#[serde(flatten, deserialize_with = \"::tool_runtime::__private::integral\")]\n        pub extra: ::std::collections::BTreeMap<String, i64>,"),
-    ("`object` with only an `additionalProperties` schema", r#"{"type": "object", "additionalProperties": {"type": "string"}}"#, true, "pub x: ::std::collections::BTreeMap<String, String>,"),
-    ("`object` with one `patternProperties` schema, no other property", r#"{"type": "object", "patternProperties": {"^a": {"type": "string"}}, "additionalProperties": false}"#, true, "pub x: ::std::collections::BTreeMap<String, String>,"),
-    ("`object` alone, `propertyNames`, other `patternProperties`", r#"{"type": "object", "propertyNames": {"maxLength": 3}}"#, true, "pub x: ::tool_runtime::__private::serde_json::Map<String, ::tool_runtime::__private::serde_json::Value>,"),
-    ("`[T, \"null\"]`, `anyOf`/`oneOf` of `T` and `{type: null}`", r#"{"anyOf": [{"type": "string"}, {"type": "null"}]}"#, true, "pub x: Option<String>,"),
-    ("optional nullable property", r#"{"type": ["string", "null"]}"#, false, "deserialize_with = \"::tool_runtime::__private::present\")]\n        pub x: Option<Option<String>>,"),
-    ("`anyOf`/`oneOf` of objects told apart by a `const` (or one-value `enum`) property", r#"{"oneOf": [{"type": "object", "required": ["kind"], "properties": {"kind": {"const": "a"}, "n": {"type": "number"}}}, {"type": "object", "required": ["kind"], "properties": {"kind": {"enum": ["b"]}}}]}"#, true, "tag = \"kind\")]"),
-    ("`anyOf`/`oneOf` of branches of distinct JSON types", r#"{"anyOf": [{"type": "string"}, {"type": "integer"}]}"#, true, "#[serde(crate = \"::tool_runtime::__private::serde\", untagged)]"),
-    ("other `anyOf`/`oneOf`, several types", r#"{"anyOf": [{"type": "number"}, {"type": "integer"}]}"#, true, "pub x: ::tool_runtime::__private::serde_json::Value,"),
-    ("`allOf`", r#"{"allOf": [{"description": "no type"}, {"type": "boolean"}]}"#, true, "pub x: bool,"),
-    ("`$ref` to a node of the schema", r##"{"$ref": "#/$defs/point"}"##, true, "pub x: Point,"),
+    (
+        "`integer`",
+        r#"{"type": "integer"}"#,
+        true,
+        "#[serde(deserialize_with = \"::tool_runtime::__private::integral\")]\n        pub x: i64,",
+    ),
+    (
+        "`integer` beyond `i64`",
+        r#"{"type": "integer", "minimum": 0, "maximum": 18446744073709551615}"#,
+        true,
+        "pub x: u64,",
+    ),
+    (
+        "`number` / `boolean` / `null`",
+        r#"{"type": "null"}"#,
+        true,
+        "pub x: (),",
+    ),
+    (
+        "`array` with `items`",
+        r#"{"type": "array", "items": {"type": "boolean"}}"#,
+        true,
+        "pub x: Vec<bool>,",
+    ),
+    (
+        "`array` without `items`",
+        r#"{"type": "array"}"#,
+        true,
+        "pub x: Vec<::tool_runtime::__private::serde_json::Value>,",
+    ),
+    (
+        "`prefixItems` (draft-07: array `items`), all present, no more allowed",
+        r#"{"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}], "items": false, "minItems": 2}"#,
+        true,
+        "pub struct X(pub String, #[serde(deserialize_with = \"::tool_runtime::__private::integral\")] pub i64);",
+    ),
+    (
+        "`prefixItems` with items missing or more allowed",
+        r#"{"type": "array", "prefixItems": [{"type": "string"}]}"#,
+        true,
+        "pub x: Vec<::tool_runtime::__private::serde_json::Value>,",
+    ),
+    (
+        "`object` with `properties`",
+        r#"{"type": "object", "properties": {"y": {"type": "boolean"}}}"#,
+        true,
+        "pub x: X,",
+    ),
+    (
+        "… and `additionalProperties: false` (no `patternProperties`)",
+        r#"{"type": "object", "properties": {"y": {"type": "boolean"}}, "additionalProperties": false}"#,
+        true,
+        "#[serde(crate = \"::tool_runtime::__private::serde\", deny_unknown_fields)]",
+    ),
+    (
+        "… and other properties allowed",
+        r#"{"type": "object", "properties": {"y": {"type": "boolean"}}, "additionalProperties": {"type": "integer"}}"#,
+        true,
+        "#[serde(flatten, deserialize_with = \"::tool_runtime::__private::integral\")]\n        pub extra: ::std::collections::BTreeMap<String, i64>,",
+    ),
+    (
+        "`object` with only an `additionalProperties` schema",
+        r#"{"type": "object", "additionalProperties": {"type": "string"}}"#,
+        true,
+        "pub x: ::std::collections::BTreeMap<String, String>,",
+    ),
+    (
+        "`object` with one `patternProperties` schema, no other property",
+        r#"{"type": "object", "patternProperties": {"^a": {"type": "string"}}, "additionalProperties": false}"#,
+        true,
+        "pub x: ::std::collections::BTreeMap<String, String>,",
+    ),
+    (
+        "`object` alone, `propertyNames`, other `patternProperties`",
+        r#"{"type": "object", "propertyNames": {"maxLength": 3}}"#,
+        true,
+        "pub x: ::tool_runtime::__private::serde_json::Map<String, ::tool_runtime::__private::serde_json::Value>,",
+    ),
+    (
+        "`[T, \"null\"]`, `anyOf`/`oneOf` of `T` and `{type: null}`",
+        r#"{"anyOf": [{"type": "string"}, {"type": "null"}]}"#,
+        true,
+        "pub x: Option<String>,",
+    ),
+    (
+        "optional nullable property",
+        r#"{"type": ["string", "null"]}"#,
+        false,
+        "deserialize_with = \"::tool_runtime::__private::present\")]\n        pub x: Option<Option<String>>,",
+    ),
+    (
+        "`anyOf`/`oneOf` of objects told apart by a `const` (or one-value `enum`) property",
+        r#"{"oneOf": [{"type": "object", "required": ["kind"], "properties": {"kind": {"const": "a"}, "n": {"type": "number"}}}, {"type": "object", "required": ["kind"], "properties": {"kind": {"enum": ["b"]}}}]}"#,
+        true,
+        "tag = \"kind\")]",
+    ),
+    (
+        "`anyOf`/`oneOf` of branches of distinct JSON types",
+        r#"{"anyOf": [{"type": "string"}, {"type": "integer"}]}"#,
+        true,
+        "#[serde(crate = \"::tool_runtime::__private::serde\", untagged)]",
+    ),
+    (
+        "other `anyOf`/`oneOf`, several types",
+        r#"{"anyOf": [{"type": "number"}, {"type": "integer"}]}"#,
+        true,
+        "pub x: ::tool_runtime::__private::serde_json::Value,",
+    ),
+    (
+        "`allOf`",
+        r#"{"allOf": [{"description": "no type"}, {"type": "boolean"}]}"#,
+        true,
+        "pub x: bool,",
+    ),
+    (
+        "`$ref` to a node of the schema",
+        r##"{"$ref": "#/$defs/point"}"##,
+        true,
+        "pub x: Point,",
+    ),
 ];
 
 #[test]
@@ -396,14 +516,18 @@ fn every_mapping_rule_generates_its_type() {
     for (rule, schema, required, expected) in RULES {
         let schema: Value = serde_json::from_str(schema).expect("a schema");
         let code = field_of(schema, *required);
-        assert!(code.contains(expected), "{rule}: expected {expected:?} in\n{code}");
+        assert!(
+            code.contains(expected),
+            "{rule}: expected {expected:?} in\n{code}"
+        );
     }
 }
 
 #[test]
 fn the_mapping_table_of_the_docs_lists_the_tested_rules() {
-    let docs = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/codegen.rs"))
-        .expect("the codegen module");
+    let docs =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/codegen.rs"))
+            .expect("the codegen module");
     let rows: Vec<&str> = docs
         .lines()
         .filter_map(|line| line.strip_prefix("//! | "))
@@ -419,7 +543,9 @@ fn the_mapping_table_of_the_docs_lists_the_tested_rules() {
     }
     for row in &rows {
         assert!(
-            RULES.iter().any(|(rule, ..)| rule.starts_with(row) || row.starts_with(rule))
+            RULES
+                .iter()
+                .any(|(rule, ..)| rule.starts_with(row) || row.starts_with(rule))
                 || *row == ROOT_RULE,
             "the docs row {row:?} has no test"
         );
@@ -435,7 +561,10 @@ fn a_root_that_is_not_an_object_is_an_alias() {
     tool.input_schema = json!({"type": "array", "items": {"type": "string"}});
     let code = generate(&[tool]);
     assert_rust(&code);
-    assert!(code.contains("pub type Input = Vec<String>;"), "{ROOT_RULE}: {code}");
+    assert!(
+        code.contains("pub type Input = Vec<String>;"),
+        "{ROOT_RULE}: {code}"
+    );
 }
 
 #[test]
@@ -443,7 +572,12 @@ fn a_schema_of_another_draft_is_refused_with_its_pointer() {
     let error = codegen_error(json!({"$schema": "http://json-schema.org/draft-04/schema#"}));
     assert_eq!(error.pointer, "/$schema");
     assert!(error.message.contains("unsupported `$schema`"), "{error}");
-    assert!(error.to_string().starts_with("tool `panes_list`: input schema at `/$schema`"), "{error}");
+    assert!(
+        error
+            .to_string()
+            .starts_with("tool `panes_list`: input schema at `/$schema`"),
+        "{error}"
+    );
 }
 
 #[test]

@@ -212,7 +212,9 @@ pub trait Integral<'de>: Sized {
 ///
 /// # Errors
 /// A value that is not an integer of the field's type.
-pub fn integral<'de, D: Deserializer<'de>, T: Integral<'de>>(deserializer: D) -> Result<T, D::Error> {
+pub fn integral<'de, D: Deserializer<'de>, T: Integral<'de>>(
+    deserializer: D,
+) -> Result<T, D::Error> {
     T::integral(deserializer)
 }
 
@@ -265,7 +267,12 @@ impl<T: TryFrom<i128>> Visitor<'_> for IntegerVisitor<T> {
     }
 
     fn visit_i128<E: de::Error>(self, v: i128) -> Result<T, E> {
-        T::try_from(v).map_err(|_| E::custom(format!("integer {v} is out of range for {}", std::any::type_name::<T>())))
+        T::try_from(v).map_err(|_| {
+            E::custom(format!(
+                "integer {v} is out of range for {}",
+                std::any::type_name::<T>()
+            ))
+        })
     }
 
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<T, E> {

@@ -342,7 +342,11 @@ pub(super) fn tool_module(
             TypeDef::Enum(def) => enum_def(out, def),
             TypeDef::Tuple(def) => tuple_def(out, def),
             TypeDef::Union(def) => union_def(out, def),
-            TypeDef::Alias { doc: text, name, ty } => {
+            TypeDef::Alias {
+                doc: text,
+                name,
+                ty,
+            } => {
                 doc(out, text);
                 out.line(format_args!("pub type {name} = {ty};"));
             }
@@ -415,7 +419,10 @@ fn struct_def(out: &mut Out, def: &StructDef<'_>) {
         out.line(format_args!("pub {}: {},", field.ident, field.ty));
     }
     if let Some((ident, ty)) = &def.extra {
-        doc(out, "The properties beyond the declared ones, kept as they came.");
+        doc(
+            out,
+            "The properties beyond the declared ones, kept as they came.",
+        );
         let with = if ty.holds_integer() {
             format!(", deserialize_with = {INTEGRAL:?}")
         } else {
@@ -429,7 +436,9 @@ fn struct_def(out: &mut Out, def: &StructDef<'_>) {
 
 fn tuple_def(out: &mut Out, def: &TupleDef<'_>) {
     doc(out, def.doc);
-    out.line(format_args!("#[derive(Debug, Clone, PartialEq, {SERDE_DERIVES})]"));
+    out.line(format_args!(
+        "#[derive(Debug, Clone, PartialEq, {SERDE_DERIVES})]"
+    ));
     out.line(format_args!("#[serde(crate = {SERDE_CRATE:?})]"));
     out.line(format_args!("#[schemars(crate = {SCHEMARS_CRATE:?})]"));
     let elements: Vec<String> = def
@@ -443,12 +452,18 @@ fn tuple_def(out: &mut Out, def: &TupleDef<'_>) {
             }
         })
         .collect();
-    out.line(format_args!("pub struct {}({});", def.name, elements.join(", ")));
+    out.line(format_args!(
+        "pub struct {}({});",
+        def.name,
+        elements.join(", ")
+    ));
 }
 
 fn union_def(out: &mut Out, def: &UnionDef<'_>) {
     doc(out, def.doc);
-    out.line(format_args!("#[derive(Debug, Clone, PartialEq, {SERDE_DERIVES})]"));
+    out.line(format_args!(
+        "#[derive(Debug, Clone, PartialEq, {SERDE_DERIVES})]"
+    ));
     match def.tag {
         Some(tag) => out.line(format_args!(
             "#[serde(crate = {SERDE_CRATE:?}, tag = {})]",

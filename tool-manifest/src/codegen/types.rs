@@ -40,7 +40,14 @@ const RESERVED_TYPE_NAMES: &[&str] = &[
 
 /// Keywords never copied onto a field's schemars schema: they are the type itself (`type`,
 /// `enum`, `required`), its doc comment (`description`) or not about the value.
-const NOT_EXTENDED: &[&str] = &["type", "enum", "required", "description", "$comment", "dependentRequired"];
+const NOT_EXTENDED: &[&str] = &[
+    "type",
+    "enum",
+    "required",
+    "description",
+    "$comment",
+    "dependentRequired",
+];
 
 /// How deep a schema is followed before the rest becomes `serde_json::Value`.
 const MAX_DEPTH: usize = 48;
@@ -167,7 +174,14 @@ impl<'t, 'a> TypeGen<'t, 'a> {
     }
 
     /// The type of one JSON type, read from the node's keywords.
-    fn single(&mut self, object: &'t Object<'a>, kind: Kind, hint: &str, parent: &str, depth: usize) -> Ty {
+    fn single(
+        &mut self,
+        object: &'t Object<'a>,
+        kind: Kind,
+        hint: &str,
+        parent: &str,
+        depth: usize,
+    ) -> Ty {
         match kind {
             Kind::String => match object.enum_values() {
                 Some(values) => self.enum_type(object, values, hint, parent),
@@ -191,8 +205,12 @@ impl<'t, 'a> TypeGen<'t, 'a> {
             let rest_closed = object
                 .items()
                 .is_some_and(|rest| matches!(rest.body, crate::schema::Body::Bool(false)))
-                || object.count("maxItems").is_some_and(|max| max <= prefix.len() as u64);
-            let all_present = object.count("minItems").is_some_and(|min| min >= prefix.len() as u64);
+                || object
+                    .count("maxItems")
+                    .is_some_and(|max| max <= prefix.len() as u64);
+            let all_present = object
+                .count("minItems")
+                .is_some_and(|min| min >= prefix.len() as u64);
             if !(rest_closed && all_present) || prefix.is_empty() {
                 // Items may be missing or follow: no fixed Rust tuple holds every such array.
                 return Ty::Vec(Box::new(Ty::Value));
@@ -295,7 +313,10 @@ impl<'t, 'a> TypeGen<'t, 'a> {
                 (false, false) => (Presence::Optional, Ty::Option(Box::new(ty))),
             };
             fields.push(FieldDef {
-                doc: schema.object().and_then(|o| o.text("description")).unwrap_or_default(),
+                doc: schema
+                    .object()
+                    .and_then(|o| o.text("description"))
+                    .unwrap_or_default(),
                 ident: field_ident.clone(),
                 rename: renamed.then_some(*property),
                 presence,
@@ -324,7 +345,13 @@ impl<'t, 'a> TypeGen<'t, 'a> {
 
     /// An `enum` without a `type`: a Rust enum of its strings (the `None` of an `Option` for
     /// `null`), else `Value`.
-    fn enum_type(&mut self, object: &Object<'a>, values: &'a [Value], hint: &str, parent: &str) -> Ty {
+    fn enum_type(
+        &mut self,
+        object: &Object<'a>,
+        values: &'a [Value],
+        hint: &str,
+        parent: &str,
+    ) -> Ty {
         let nullable = values.iter().any(Value::is_null);
         let mut words: Vec<&'a str> = Vec::new();
         for value in values {
@@ -368,7 +395,14 @@ impl<'t, 'a> TypeGen<'t, 'a> {
     /// `anyOf` / `oneOf`: `Option<T>` for `T` or `null`; an internally tagged enum for objects
     /// told apart by a constant property; an untagged enum for branches of distinct JSON
     /// types; `Value` otherwise.
-    fn union(&mut self, object: &'t Object<'a>, branches: &'t [Node<'a>], hint: &str, parent: &str, depth: usize) -> Ty {
+    fn union(
+        &mut self,
+        object: &'t Object<'a>,
+        branches: &'t [Node<'a>],
+        hint: &str,
+        parent: &str,
+        depth: usize,
+    ) -> Ty {
         let is_null = |n: &Node<'_>| {
             n.object()
                 .and_then(|o| o.types.as_deref())
@@ -384,7 +418,10 @@ impl<'t, 'a> TypeGen<'t, 'a> {
                 .or_else(|| self.untagged(object, many, hint, parent, depth))
                 .unwrap_or(Ty::Value),
         };
-        optional_if(nullable && !matches!(ty, Ty::Value | Ty::Option(_) | Ty::Unit), ty)
+        optional_if(
+            nullable && !matches!(ty, Ty::Value | Ty::Option(_) | Ty::Unit),
+            ty,
+        )
     }
 
     /// The object a branch stands for (through references).
@@ -396,7 +433,14 @@ impl<'t, 'a> TypeGen<'t, 'a> {
         }
     }
 
-    fn tagged(&mut self, object: &Object<'a>, branches: &[&'t Node<'a>], hint: &str, parent: &str, depth: usize) -> Option<Ty> {
+    fn tagged(
+        &mut self,
+        object: &Object<'a>,
+        branches: &[&'t Node<'a>],
+        hint: &str,
+        parent: &str,
+        depth: usize,
+    ) -> Option<Ty> {
         let objects: Vec<&'t Object<'a>> = branches
             .iter()
             .map(|b| self.branch_object(b))
@@ -414,7 +458,10 @@ impl<'t, 'a> TypeGen<'t, 'a> {
                     constant_word(property)
                 })
                 .collect::<Option<_>>()?;
-            let distinct = words.iter().enumerate().all(|(i, w)| !words[..i].contains(w));
+            let distinct = words
+                .iter()
+                .enumerate()
+                .all(|(i, w)| !words[..i].contains(w));
             distinct.then_some((*name, words))
         })?;
         let name = self.claim_name(object, hint, parent);
@@ -452,7 +499,14 @@ impl<'t, 'a> TypeGen<'t, 'a> {
         Some(Ty::Named(ident(&name)))
     }
 
-    fn untagged(&mut self, object: &Object<'a>, branches: &[&'t Node<'a>], hint: &str, parent: &str, depth: usize) -> Option<Ty> {
+    fn untagged(
+        &mut self,
+        object: &Object<'a>,
+        branches: &[&'t Node<'a>],
+        hint: &str,
+        parent: &str,
+        depth: usize,
+    ) -> Option<Ty> {
         let kinds: Vec<Kind> = branches
             .iter()
             .map(|b| self.branch_object(b).and_then(single_type))
@@ -460,7 +514,11 @@ impl<'t, 'a> TypeGen<'t, 'a> {
         // Branches of distinct JSON types never accept the same value (`integer` values are
         // `number`s too).
         let overlaps = |a: Kind, b: Kind| {
-            a == b || matches!((a, b), (Kind::Integer, Kind::Number) | (Kind::Number, Kind::Integer))
+            a == b
+                || matches!(
+                    (a, b),
+                    (Kind::Integer, Kind::Number) | (Kind::Number, Kind::Integer)
+                )
         };
         for (i, a) in kinds.iter().enumerate() {
             if kinds[..i].iter().any(|b| overlaps(*a, *b)) {
@@ -570,8 +628,18 @@ fn bounds(object: &Object<'_>) -> (Option<Number>, Option<Number>) {
     if let Some(values) = object.enum_values() {
         let numbers: Vec<&Number> = values.iter().filter_map(|v| v.as_number()).collect();
         let as_f = |n: &Number| n.as_f64().unwrap_or(0.0);
-        low = numbers.iter().copied().min_by(|a, b| as_f(a).total_cmp(&as_f(b))).cloned().or(low);
-        high = numbers.iter().copied().max_by(|a, b| as_f(a).total_cmp(&as_f(b))).cloned().or(high);
+        low = numbers
+            .iter()
+            .copied()
+            .min_by(|a, b| as_f(a).total_cmp(&as_f(b)))
+            .cloned()
+            .or(low);
+        high = numbers
+            .iter()
+            .copied()
+            .max_by(|a, b| as_f(a).total_cmp(&as_f(b)))
+            .cloned()
+            .or(high);
     }
     (low, high)
 }
@@ -591,7 +659,10 @@ fn integer_type(low: Option<&Number>, high: Option<&Number>) -> Option<Ty> {
         })
     };
     let exact = |n: Option<&Number>, check: &dyn Fn(i128) -> bool| {
-        n.is_none_or(|n| n.as_i128().map_or_else(|| n.as_f64().is_some_and(|f| f.abs() < 9.2e18), check))
+        n.is_none_or(|n| {
+            n.as_i128()
+                .map_or_else(|| n.as_f64().is_some_and(|f| f.abs() < 9.2e18), check)
+        })
     };
     if exact(low, &|v| v >= i128::from(i64::MIN)) && exact(high, &|v| v <= i128::from(i64::MAX)) {
         return Some(Ty::I64);
@@ -600,7 +671,11 @@ fn integer_type(low: Option<&Number>, high: Option<&Number>) -> Option<Ty> {
     if non_negative && high.is_some() && fits(high, 0.0, u64::MAX as f64) {
         return Some(Ty::U64);
     }
-    if low.is_some() && high.is_some() && fits(low, i128::MIN as f64, i128::MAX as f64) && fits(high, i128::MIN as f64, i128::MAX as f64) {
+    if low.is_some()
+        && high.is_some()
+        && fits(low, i128::MIN as f64, i128::MAX as f64)
+        && fits(high, i128::MIN as f64, i128::MAX as f64)
+    {
         return Some(Ty::I128);
     }
     None

@@ -272,7 +272,11 @@ pub fn catalog(dialect: Dialect, specs: &[ToolSpec]) -> Catalog {
     let mut excluded = Vec::new();
     let set = check_set(dialect, &sorted, false);
     for spec in &sorted {
-        let mut found: Vec<Violation> = set.iter().filter(|v| v.tool == spec.name).cloned().collect();
+        let mut found: Vec<Violation> = set
+            .iter()
+            .filter(|v| v.tool == spec.name)
+            .cloned()
+            .collect();
         match convert(dialect, spec) {
             Ok(definition) if found.is_empty() => definitions.push(definition),
             Ok(_) => {}
@@ -370,7 +374,9 @@ pub fn convert(dialect: Dialect, spec: &ToolSpec) -> Result<Value, Vec<Violation
 fn export_form(spec: &ToolSpec) -> ToolSpec {
     let mut spec = spec.clone();
     spec.input_schema = crate::schema::draft::to_2020_12(&spec.input_schema);
-    spec.output_schema = spec.output_schema.map(|s| crate::schema::draft::to_2020_12(&s));
+    spec.output_schema = spec
+        .output_schema
+        .map(|s| crate::schema::draft::to_2020_12(&s));
     spec
 }
 

@@ -20,11 +20,16 @@ pub(crate) fn is_2020_12(uri: &str) -> bool {
 /// read as draft 2020-12: exports are converted to it first.
 pub(crate) fn for_each_child(node: &Value, ptr: &str, f: &mut dyn FnMut(&Value, &str)) {
     let Value::Object(map) = node else { return };
-    crate::schema::draft::for_each_subschema(map, crate::schema::Draft::Draft202012, ptr, &mut |child, here| {
-        if child.is_object() {
-            f(child, &here);
-        }
-    });
+    crate::schema::draft::for_each_subschema(
+        map,
+        crate::schema::Draft::Draft202012,
+        ptr,
+        &mut |child, here| {
+            if child.is_object() {
+                f(child, &here);
+            }
+        },
+    );
 }
 
 /// Calls `f` on every direct subschema of `node`, mutably (`f` changes only the subschema it

@@ -64,7 +64,9 @@ impl Draft {
             Some(Value::String(uri)) => Draft::from_uri(uri).ok_or_else(|| {
                 format!(
                     "unsupported `$schema` {uri:?}, expected {} (or no `$schema`: draft 2020-12)",
-                    crate::model::quoted_list(&Draft::ALL.iter().map(|d| d.uri()).collect::<Vec<_>>())
+                    crate::model::quoted_list(
+                        &Draft::ALL.iter().map(|d| d.uri()).collect::<Vec<_>>()
+                    )
                 )
             }),
             Some(other) => Err(format!(
@@ -174,13 +176,18 @@ fn convert_node(node: &mut Value, draft: Draft) {
                 schemas.insert(name, dependency);
             }
         }
-        for (keyword, entries) in [("dependentRequired", required), ("dependentSchemas", schemas)] {
+        for (keyword, entries) in [
+            ("dependentRequired", required),
+            ("dependentSchemas", schemas),
+        ] {
             if !entries.is_empty() {
                 map.insert(keyword.to_owned(), Value::Object(entries));
             }
         }
     }
-    for_each_subschema_mut(map, Draft::Draft202012, &mut |child| convert_node(child, draft));
+    for_each_subschema_mut(map, Draft::Draft202012, &mut |child| {
+        convert_node(child, draft)
+    });
 }
 
 /// Calls `f` on every direct subschema of a node read in `draft`.
@@ -191,7 +198,10 @@ pub fn for_each_subschema_mut(
 ) {
     for (key, value) in map.iter_mut() {
         match (shape(draft, key), value) {
-            (Some(Shape::Schema | Shape::SchemaOrList), value @ (Value::Object(_) | Value::Bool(_))) => {
+            (
+                Some(Shape::Schema | Shape::SchemaOrList),
+                value @ (Value::Object(_) | Value::Bool(_)),
+            ) => {
                 f(value);
             }
             (Some(Shape::SchemaList | Shape::SchemaOrList), Value::Array(children)) => {
@@ -287,6 +297,9 @@ mod tests {
         );
         // A 2020-12 schema keeps its `items` and its `definitions` (a plain map there).
         let modern = json!({"$schema": DRAFT_2020_12, "items": [1], "definitions": {}});
-        assert_eq!(to_2020_12(&modern), json!({"items": [1], "definitions": {}}));
+        assert_eq!(
+            to_2020_12(&modern),
+            json!({"items": [1], "definitions": {}})
+        );
     }
 }

@@ -207,7 +207,11 @@ mod tests {
             );
         }
         for name in ANNOTATIONS {
-            assert_eq!(keyword(name).map(|k| k.role), Some(Role::Annotation), "{name}");
+            assert_eq!(
+                keyword(name).map(|k| k.role),
+                Some(Role::Annotation),
+                "{name}"
+            );
         }
     }
 
@@ -216,7 +220,10 @@ mod tests {
         assert!(schema_keywords().any(|k| k == "additionalProperties"));
         assert!(schema_list_keywords().any(|k| k == "prefixItems"));
         assert!(schema_map_keywords().any(|k| k == "definitions"));
-        assert!(!schema_keywords().any(|k| k == "items"), "items depends on the draft");
+        assert!(
+            !schema_keywords().any(|k| k == "items"),
+            "items depends on the draft"
+        );
         assert_eq!(keyword_type("minLength"), Some(&["string"][..]));
         assert_eq!(keyword_type("anyOf"), None);
     }

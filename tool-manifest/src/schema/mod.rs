@@ -235,7 +235,6 @@ pub fn closest<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
     )
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -249,7 +248,10 @@ mod tests {
         let mut schema =
             json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object"});
         assert_eq!(read_draft(&mut schema), Ok(Draft::Draft7));
-        assert!(schema.get("$schema").is_some(), "another draft keeps its `$schema`");
+        assert!(
+            schema.get("$schema").is_some(),
+            "another draft keeps its `$schema`"
+        );
         let mut schema = json!({"$schema": "http://json-schema.org/draft-04/schema#"});
         let issue = read_draft(&mut schema).expect_err("draft-04 is not read");
         assert_eq!(issue.pointer, "/$schema");

@@ -85,7 +85,10 @@ mod tests {
 
     #[test]
     fn tokens_are_escaped_and_unescaped_in_one_place() {
-        let pointer = JsonPointer::root().join("properties").join("a/b~c").index(2);
+        let pointer = JsonPointer::root()
+            .join("properties")
+            .join("a/b~c")
+            .index(2);
         assert_eq!(pointer.as_str(), "/properties/a~1b~0c/2");
         let tokens: Vec<String> = pointer.tokens().map(Cow::into_owned).collect();
         assert_eq!(tokens, ["properties", "a/b~c", "2"]);

@@ -7,10 +7,10 @@
 
 use serde_json::{Map, Number, Value};
 
+use super::Kind;
 use super::draft::{self, Draft};
 use super::keywords::Shape;
 use super::pointer::JsonPointer;
-use super::Kind;
 
 /// A parsed schema: its draft and its root node.
 #[derive(Debug)]
@@ -241,7 +241,12 @@ impl<'a> Object<'a> {
     /// `required`: the names that are strings, each once.
     pub fn required(&self) -> Vec<&'a str> {
         let mut names: Vec<&str> = Vec::new();
-        for name in self.get("required").and_then(Value::as_array).into_iter().flatten() {
+        for name in self
+            .get("required")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
             if let Some(name) = name.as_str()
                 && !names.contains(&name)
             {
@@ -302,7 +307,9 @@ impl<'a> Object<'a> {
 
     /// `enum`, when it is a list.
     pub fn enum_values(&self) -> Option<&'a [Value]> {
-        self.get("enum").and_then(Value::as_array).map(Vec::as_slice)
+        self.get("enum")
+            .and_then(Value::as_array)
+            .map(Vec::as_slice)
     }
 
     /// `const`.
@@ -337,7 +344,17 @@ impl<'a> Object<'a> {
     pub fn constrains_besides(&self, except: &[&str]) -> bool {
         self.map.keys().any(|k| {
             !super::keywords::is_annotation(k)
-                && !matches!(k.as_str(), "type" | "$schema" | "$id" | "$defs" | "definitions" | "format" | "contentEncoding" | "contentMediaType")
+                && !matches!(
+                    k.as_str(),
+                    "type"
+                        | "$schema"
+                        | "$id"
+                        | "$defs"
+                        | "definitions"
+                        | "format"
+                        | "contentEncoding"
+                        | "contentMediaType"
+                )
                 && !except.contains(&k.as_str())
         })
     }
@@ -395,7 +412,10 @@ mod tests {
         assert_eq!(*name, "a/b");
         assert_eq!(a.pointer.as_str(), "/properties/a~1b");
         let reference = a.object().and_then(Object::reference).expect("a $ref");
-        let target = tree.resolve(reference).and_then(Node::object).expect("resolved");
+        let target = tree
+            .resolve(reference)
+            .and_then(Node::object)
+            .expect("resolved");
         assert_eq!(target.prefix_items().len(), 1);
         assert_eq!(
             target.items().map(|n| n.pointer.as_str()),
@@ -403,7 +423,10 @@ mod tests {
         );
         // The same schema in 2020-12: `items` is one schema, here a list (not a schema).
         let tree = SchemaTree::parse(&schema, Draft::Draft202012);
-        let p = tree.resolve("#/definitions/p").and_then(Node::object).expect("resolved");
+        let p = tree
+            .resolve("#/definitions/p")
+            .and_then(Node::object)
+            .expect("resolved");
         assert!(p.prefix_items().is_empty() && p.items().is_none());
     }
 }
