@@ -2,8 +2,8 @@
 //! exactly the declared metadata.
 
 use generated_check::tools::{
-    self, _self, big_values, doc_fences, drawing_create, market_bars_query, panes_list,
-    quote_hashes, settings_update,
+    self, _self, big_values, doc_fences, draft07_ranges, draft2019_pairs, drawing_create,
+    mapping_rules, market_bars_query, panes_list, quote_hashes, settings_update,
 };
 use serde_json::{Value, json};
 use tool_runtime::__private::{schemars, serde};
@@ -46,6 +46,9 @@ fn every_example_deserializes_into_the_typed_input_and_back() {
     examples_round_trip::<big_values::Input>(&big_values::META);
     examples_round_trip::<doc_fences::Input>(&doc_fences::META);
     examples_round_trip::<quote_hashes::Input>(&quote_hashes::META);
+    examples_round_trip::<mapping_rules::Input>(&mapping_rules::META);
+    examples_round_trip::<draft07_ranges::Input>(&draft07_ranges::META);
+    examples_round_trip::<draft2019_pairs::Input>(&draft2019_pairs::META);
 }
 
 #[test]
@@ -56,7 +59,10 @@ fn all_lists_every_tool_sorted_by_name() {
         [
             "big_values",
             "doc_fences",
+            "draft07_ranges",
+            "draft2019_pairs",
             "drawing_create",
+            "mapping_rules",
             "market_bars_query",
             "panes_list",
             "quote_hashes",
@@ -67,7 +73,7 @@ fn all_lists_every_tool_sorted_by_name() {
     let mut sorted = names.clone();
     sorted.sort_unstable();
     assert_eq!(names, sorted);
-    assert!(std::ptr::eq(tools::ALL[2], &drawing_create::META));
+    assert!(std::ptr::eq(tools::ALL[4], &drawing_create::META));
 }
 
 #[test]
@@ -206,7 +212,8 @@ fn renamed_nullable_and_map_fields_follow_the_schema() {
     assert_eq!(input.mixed, None);
     let entries = input.entries.as_ref().expect("given");
     assert_eq!(entries[0].key, "k");
-    assert_eq!(entries[0].scope, None);
+    // An optional nullable field tells `null` (`Some(None)`) from absence (`None`).
+    assert_eq!(entries[0].scope, Some(None));
 
     let back = serde_json::to_value(&input).expect("serializes");
     // A required nullable field is written even when null; absent optional fields are not.
@@ -250,9 +257,12 @@ fn derived_schema_matches<T: schemars::JsonSchema>(meta: &ToolMeta) {
         "required of `{}`",
         meta.name
     );
+    // A closed object stays closed; an open one keeps its other properties (a flattened map,
+    // which schemars writes as `additionalProperties`).
+    let closed = |schema: &Value| schema.get("additionalProperties") == Some(&Value::Bool(false));
     assert_eq!(
-        derived.get("additionalProperties"),
-        declared.get("additionalProperties"),
+        closed(&derived),
+        closed(&declared),
         "additionalProperties of `{}`",
         meta.name
     );

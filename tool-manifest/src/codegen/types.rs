@@ -64,6 +64,8 @@ pub(super) struct TypeGen<'t, 'a> {
     /// The references being followed (a reference back to one of them is a recursive type:
     /// `Value`).
     following: Vec<&'a str>,
+    /// The type of every reference already followed: one Rust type per referenced node.
+    resolved: Vec<(&'a str, Ty)>,
 }
 
 impl<'t, 'a> TypeGen<'t, 'a> {
@@ -74,6 +76,7 @@ impl<'t, 'a> TypeGen<'t, 'a> {
             taken: BTreeSet::new(),
             items: Vec::new(),
             following: Vec::new(),
+            resolved: Vec::new(),
         }
     }
 
@@ -158,6 +161,9 @@ impl<'t, 'a> TypeGen<'t, 'a> {
         if self.following.contains(&reference) {
             return Ty::Value;
         }
+        if let Some((_, ty)) = self.resolved.iter().find(|(r, _)| *r == reference) {
+            return ty.clone();
+        }
         let Some(target) = self.tree.resolve(reference) else {
             return Ty::Value;
         };
@@ -170,6 +176,7 @@ impl<'t, 'a> TypeGen<'t, 'a> {
         self.following.push(reference);
         let ty = self.ty(target, &name_hint, parent, depth + 1);
         self.following.pop();
+        self.resolved.push((reference, ty.clone()));
         ty
     }
 
