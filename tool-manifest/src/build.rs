@@ -153,19 +153,14 @@ impl Builder {
             }
         }
 
-        let loaded = manifest::load_dir_with_files(&dir);
+        let (loaded, files) = manifest::load_dir_with_files(&dir);
         if self.emit_rerun_if_changed {
             // The schema files the manifests name (`input = { file = "…" }`), read or not.
-            let files = match &loaded {
-                Ok((_, files)) | Err((_, files)) => files,
-            };
-            for file in files {
+            for file in &files {
                 println!("cargo:rerun-if-changed={}", file.display());
             }
         }
-        let mut specs = loaded
-            .map(|(specs, _)| specs)
-            .map_err(|(diagnostics, _)| BuildError::Manifests(diagnostics))?;
+        let mut specs = loaded.map_err(BuildError::Manifests)?;
         let relative_dir = relative_to(&dir, &crate_dir, &self.manifest_dir);
         for spec in &mut specs {
             let file_name = Path::new(&spec.source)

@@ -205,20 +205,19 @@ fn too_large(path: &Path, text: &str) -> Parsed {
 /// Every diagnostic of every file, sorted; a missing, unreadable or empty directory is an error
 /// about the directory itself.
 pub fn load_dir(dir: &Path) -> Result<Vec<ToolSpec>, Diagnostics> {
-    load_dir_with_files(dir)
-        .map(|(specs, _)| specs)
-        .map_err(|(diagnostics, _)| diagnostics)
+    load_dir_with_files(dir).0
 }
 
 /// [`load_dir`], and every schema file the manifests name (for a build script's
 /// `rerun-if-changed`), also when a manifest has mistakes.
 ///
 /// # Errors
-/// As [`load_dir`]; the files read so far are in the error's pair.
-pub fn load_dir_with_files(
-    dir: &Path,
-) -> Result<(Vec<ToolSpec>, Vec<PathBuf>), (Diagnostics, Vec<PathBuf>)> {
-    let files = manifest_files(dir).map_err(|d| (Diagnostics(vec![d]), Vec::new()))?;
+/// As [`load_dir`], in the first of the pair.
+pub fn load_dir_with_files(dir: &Path) -> (Result<Vec<ToolSpec>, Diagnostics>, Vec<PathBuf>) {
+    let files = match manifest_files(dir) {
+        Ok(files) => files,
+        Err(d) => return (Err(Diagnostics(vec![d])), Vec::new()),
+    };
     let mut specs = Vec::new();
     let mut names = Vec::new();
     let mut diagnostics = Vec::new();
@@ -232,10 +231,10 @@ pub fn load_dir_with_files(
     }
     diagnostics.extend(check::duplicate_names(&names));
     if !diagnostics.is_empty() {
-        return Err((Diagnostics(diagnostics).sorted(), schema_files));
+        return (Err(Diagnostics(diagnostics).sorted()), schema_files);
     }
     specs.sort_by(|a, b| a.name.cmp(&b.name));
-    Ok((specs, schema_files))
+    (Ok(specs), schema_files)
 }
 
 /// Reads and parses one manifest of `length` bytes (as listed).

@@ -128,12 +128,14 @@ pub fn to_2020_12(schema: &Value) -> Value {
         map.remove("$schema");
     }
     if draft != Draft::Draft202012 {
-        convert_node(&mut out, draft);
+        convert_node(&mut out);
     }
     out
 }
 
-fn convert_node(node: &mut Value, draft: Draft) {
+/// Converts one node of a draft-07 or 2019-09 schema, then its subschemas (reached through the
+/// 2020-12 keywords it now has).
+fn convert_node(node: &mut Value) {
     let Value::Object(map) = node else {
         return;
     };
@@ -185,9 +187,7 @@ fn convert_node(node: &mut Value, draft: Draft) {
             }
         }
     }
-    for_each_subschema_mut(map, Draft::Draft202012, &mut |child| {
-        convert_node(child, draft)
-    });
+    for_each_subschema_mut(map, Draft::Draft202012, &mut convert_node);
 }
 
 /// Calls `f` on every direct subschema of a node read in `draft`.
