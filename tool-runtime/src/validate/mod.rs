@@ -16,6 +16,16 @@
 //! here, with bounded quotes and pointers. A value that fails `type` and also `enum` or `const`
 //! at one pointer is reported once, with the `enum`/`const` message, which lists what is accepted
 //! (`drop_superseded` holds that rule).
+//!
+//! Numbers are compared exactly without `jsonschema`'s `arbitrary-precision` feature, and that
+//! feature stays off. `jsonschema` compares integers as integers (bounds, `const`, `enum` and
+//! `multipleOf` beyond 2^53 up to `u64::MAX` and down to `i64::MIN`) and checks decimal
+//! multiples such as `0.1` exactly (`tests/exact_numbers.rs` shows both). The feature would turn
+//! on `serde_json/arbitrary_precision` for every crate of the build, ours and our users': each
+//! number becomes text that `serde` buffers as a map, which breaks `#[serde(flatten)]` and
+//! untagged enums holding numbers, and the generated inputs use both. What stays inexact is a
+//! number beyond 64-bit integers, which `serde_json` reads as the nearest `f64` before any
+//! schema sees it.
 
 use std::cmp::Ordering;
 use std::collections::HashSet;
