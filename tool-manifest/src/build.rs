@@ -29,6 +29,7 @@ use std::io;
 use std::path::{Component, Path, PathBuf};
 
 use crate::codegen::{self, CodegenError};
+use crate::dialect::{Dialect, ExportError};
 use crate::diagnostic::Diagnostics;
 use crate::manifest;
 use crate::outputs;
@@ -55,6 +56,7 @@ pub struct Builder {
     out_dir: Option<PathBuf>,
     crate_dir: Option<PathBuf>,
     emit_rerun_if_changed: bool,
+    required_providers: Vec<Dialect>,
     #[cfg(feature = "format")]
     format: bool,
 }
@@ -74,6 +76,7 @@ impl Builder {
             out_dir: None,
             crate_dir: None,
             emit_rerun_if_changed: true,
+            required_providers: Vec::new(),
             #[cfg(feature = "format")]
             format: false,
         }
@@ -117,6 +120,15 @@ impl Builder {
         self
     }
 
+    /// Providers that must take every tool: a tool one of them cannot express fails the build
+    /// ([`BuildError::Providers`]). For the other providers it is a `cargo:warning`, as
+    /// `tool-manifest generate` prints it. Default: none.
+    #[must_use]
+    pub fn required_providers(mut self, providers: &[Dialect]) -> Self {
+        self.required_providers = providers.to_vec();
+        self
+    }
+
     /// Whether to lay the generated file out with prettyplease (feature `format`), as
     /// prost-build's option of the same name does: easier to read when opened, at the cost of
     /// parsing and printing it in every build. Default: `false`, the generator's own layout
@@ -132,8 +144,8 @@ impl Builder {
     /// holds exactly that code. Returns the path of the generated file.
     ///
     /// # Errors
-    /// Every manifest mistake at once ([`BuildError::Manifests`]), a schema outside the
-    /// supported subset ([`BuildError::Codegen`]), a missing `OUT_DIR`/`CARGO_MANIFEST_DIR`
+    /// Every manifest mistake at once ([`BuildError::Manifests`]), a tool a required provider
+    /// cannot express ([`BuildError::Providers`]), an unusable spec ([`BuildError::Codegen`]), a missing `OUT_DIR`/`CARGO_MANIFEST_DIR`
     /// ([`BuildError::Env`]) or a file that cannot be read or written ([`BuildError::Io`]).
     pub fn compile(&self) -> Result<PathBuf, BuildError> {
         let crate_dir = match &self.crate_dir {
@@ -172,6 +184,26 @@ impl Builder {
             } else {
                 format!("{relative_dir}/{file_name}")
             };
+        }
+
+        // The tools a provider leaves out: warnings (printed, not fatal), errors for a required
+        // provider. The same manifests build here and pass `generate`.
+        for dialect in Dialect::ALL {
+            let catalog = crate::dialect::catalog(*dialect, &specs);
+            if catalog.excluded.is_empty() {
+                continue;
+            }
+            let error = ExportError::new(*dialect, catalog.excluded);
+            if self.required_providers.contains(dialect) {
+                return Err(BuildError::Providers(error));
+            }
+            for violation in &error.violations {
+                let file = specs
+                    .iter()
+                    .find(|s| s.name == violation.tool)
+                    .map_or("", |s| s.source.as_str());
+                println!("cargo:warning={file}: left out of the {dialect} catalog: {violation}");
+            }
         }
 
         let code = codegen::generate(&specs).map_err(BuildError::Codegen)?;
@@ -251,9 +283,12 @@ pub enum BuildError {
     /// The manifests have mistakes; every one is listed at its `file:line:col`.
     #[error("the tool manifests have mistakes:\n{0}")]
     Manifests(#[from] Diagnostics),
-    /// An input schema uses a construct the generator cannot turn into Rust.
+    /// An input schema names a draft the generator does not read, or a name is unusable.
     #[error("cannot generate Rust code: {0}")]
     Codegen(#[from] CodegenError),
+    /// A required provider cannot express a tool (each violation: tool, pointer, rule).
+    #[error("a required provider cannot express every tool:\n{0}")]
+    Providers(ExportError),
     /// An environment variable Cargo sets for build scripts is missing.
     #[error(
         "environment variable `{var}` is not set: run the builder from a build script or call `.{setter}(...)`"
