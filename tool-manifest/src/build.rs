@@ -29,8 +29,8 @@ use std::io;
 use std::path::{Component, Path, PathBuf};
 
 use crate::codegen::{self, CodegenError};
-use crate::dialect::{Dialect, ExportError};
 use crate::diagnostic::Diagnostics;
+use crate::dialect::{Dialect, ExportError};
 use crate::manifest;
 use crate::outputs;
 

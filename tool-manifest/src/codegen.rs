@@ -53,6 +53,7 @@
 //! | `object` alone, `propertyNames`, other `patternProperties` | `serde_json::Map<String, Value>` |
 //! | `[T, "null"]`, `anyOf`/`oneOf` of `T` and `{type: null}` | `Option<T>` |
 //! | optional nullable property | `Option<Option<T>>`: absent is `None`, `null` is `Some(None)` |
+//! | `default` of an optional property (valid for its schema) | a serde default: an absent field reads as `Some(default)` |
 //! | `anyOf`/`oneOf` of objects told apart by a `const` (or one-value `enum`) property | an internally tagged enum |
 //! | `anyOf`/`oneOf` of branches of distinct JSON types | an untagged enum |
 //! | other `anyOf`/`oneOf`, several types | `serde_json::Value` |

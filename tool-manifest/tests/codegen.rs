@@ -480,6 +480,12 @@ const RULES: &[(&str, &str, bool, &str)] = &[
         "deserialize_with = \"::tool_runtime::__private::present\")]\n        pub x: Option<Option<String>>,",
     ),
     (
+        "`default` of an optional property (valid for its schema)",
+        r#"{"type": "string", "default": "x"}"#,
+        false,
+        "#[serde(default = \"Input::default_x\", skip_serializing_if = \"Option::is_none\")]",
+    ),
+    (
         "`anyOf`/`oneOf` of objects told apart by a `const` (or one-value `enum`) property",
         r#"{"oneOf": [{"type": "object", "required": ["kind"], "properties": {"kind": {"const": "a"}, "n": {"type": "number"}}}, {"type": "object", "required": ["kind"], "properties": {"kind": {"enum": ["b"]}}}]}"#,
         true,

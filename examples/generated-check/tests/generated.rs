@@ -28,11 +28,38 @@ where
         });
         let back = serde_json::to_value(&input).expect("the input serializes");
         let original: Value = serde_json::from_str(example.input).expect("examples are JSON");
-        assert_eq!(
-            back, original,
-            "example {:?} of `{}`",
-            example.description, meta.name
+        let schema = meta.input_schema.to_value().expect("schema JSON");
+        assert!(
+            same_but_defaults(&back, &original, &schema),
+            "example {:?} of `{}`: {back} is not {original} with its defaults",
+            example.description,
+            meta.name
         );
+    }
+}
+
+/// `back` is `original` plus, where `original` leaves out a property whose schema has a
+/// `default`, that default (an absent field is read as its default).
+fn same_but_defaults(back: &Value, original: &Value, schema: &Value) -> bool {
+    match (back, original) {
+        (Value::Object(back), Value::Object(original)) => {
+            let property = |key: &str| &schema["properties"][key];
+            original.iter().all(|(k, v)| {
+                back.get(k)
+                    .is_some_and(|b| same_but_defaults(b, v, property(k)))
+            }) && back
+                .iter()
+                .filter(|(k, _)| !original.contains_key(*k))
+                .all(|(k, v)| property(k).get("default") == Some(v))
+        }
+        (Value::Array(back), Value::Array(original)) => {
+            back.len() == original.len()
+                && back
+                    .iter()
+                    .zip(original)
+                    .all(|(b, o)| same_but_defaults(b, o, &schema["items"]))
+        }
+        _ => back == original,
     }
 }
 
@@ -157,7 +184,8 @@ fn string_enums_are_rust_enums_with_the_declared_spellings() {
     assert_eq!(input.kind, drawing_create::Kind::TextNote);
     let style = input.style.expect("given");
     assert_eq!(style.kind, Some(drawing_create::StyleKind::Dotted));
-    assert_eq!(style.width, None);
+    // `width` is absent: it is read as the schema's `default`.
+    assert_eq!(style.width, Some(1));
     assert_eq!(input.anchors[0].time, 1_i64);
     assert_eq!(input.anchors[0].price, 2.5_f64);
 

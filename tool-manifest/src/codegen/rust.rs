@@ -34,6 +34,7 @@ const SERDE_DERIVES: &str = "::tool_runtime::__private::serde::Serialize, \
     ::tool_runtime::__private::serde::Deserialize, \
     ::tool_runtime::__private::schemars::JsonSchema";
 const JSON_VALUE: &str = "::tool_runtime::__private::serde_json::Value";
+const JSON: &str = "::tool_runtime::__private::serde_json";
 const JSON_MAP: &str = "::tool_runtime::__private::serde_json::Map<String, ::tool_runtime::__private::serde_json::Value>";
 /// Reads integers written as integral floats (`2.0`, `1e2`), which JSON Schema counts as
 /// integers, into Rust integers (alone or inside `Option`, `Vec` and maps).
@@ -123,6 +124,9 @@ pub(super) struct FieldDef<'a> {
     pub presence: Presence,
     /// Keywords copied onto the field's schemars schema.
     pub extend: Vec<(&'a str, &'a Value)>,
+    /// The schema's `default` of an optional field, when it is valid for the field: an absent
+    /// field is read as it.
+    pub default: Option<&'a Value>,
     pub ty: Ty,
 }
 
@@ -394,8 +398,12 @@ fn struct_def(out: &mut Out, def: &StructDef<'_>) {
                 } else {
                     String::new()
                 };
+                let default = match field.default {
+                    Some(_) => format!(" = \"{}::{}\"", def.name, default_fn(&field.ident)),
+                    None => String::new(),
+                };
                 out.line(format_args!(
-                    "#[serde(default, skip_serializing_if = \"Option::is_none\"{with})]"
+                    "#[serde(default{default}, skip_serializing_if = \"Option::is_none\"{with})]"
                 ));
             }
             Presence::OptionalNullable => {
@@ -432,6 +440,46 @@ fn struct_def(out: &mut Out, def: &StructDef<'_>) {
         out.line(format_args!("pub {ident}: {ty},"));
     }
     out.close("}");
+    let defaults: Vec<(&FieldDef<'_>, &Value)> = def
+        .fields
+        .iter()
+        .filter_map(|f| f.default.map(|value| (f, value)))
+        .collect();
+    if defaults.is_empty() {
+        return;
+    }
+    out.blank();
+    out.open(format_args!("impl {} {{", def.name));
+    for (i, (field, value)) in defaults.iter().enumerate() {
+        if i > 0 {
+            out.blank();
+        }
+        let property = field
+            .rename
+            .unwrap_or_else(|| field.ident.trim_start_matches("r#"));
+        doc(
+            out,
+            &format!("The `default` of `{property}`, read when it is absent."),
+        );
+        // The value was validated against the field's schema when the code was generated, so
+        // it deserializes; `ok()` keeps a hand-edited file from panicking.
+        out.open(format_args!(
+            "fn {}() -> {} {{",
+            default_fn(&field.ident),
+            field.ty
+        ));
+        out.line(format_args!(
+            "{JSON}::from_str({}).ok()",
+            lit(&value.to_string())
+        ));
+        out.close("}");
+    }
+    out.close("}");
+}
+
+/// The function that returns a field's `default`.
+fn default_fn(ident: &str) -> String {
+    format!("default_{}", ident.trim_start_matches("r#"))
 }
 
 fn tuple_def(out: &mut Out, def: &TupleDef<'_>) {

@@ -319,7 +319,12 @@ impl<'t, 'a> TypeGen<'t, 'a> {
                 (false, true) => (Presence::OptionalNullable, Ty::Option(Box::new(ty))),
                 (false, false) => (Presence::Optional, Ty::Option(Box::new(ty))),
             };
+            let default = match presence {
+                Presence::Optional => self.valid_default(schema),
+                _ => None,
+            };
             fields.push(FieldDef {
+                default,
                 doc: schema
                     .object()
                     .and_then(|o| o.text("description"))
@@ -554,6 +559,15 @@ impl<'t, 'a> TypeGen<'t, 'a> {
             }),
         );
         Some(Ty::Named(ident(&name)))
+    }
+
+    /// A property's `default`, when its schema accepts it (JSON Schema does not require that:
+    /// a `default` it refuses is left to the tool, as is one whose schema refers elsewhere and
+    /// so does not compile alone).
+    fn valid_default(&self, node: &Node<'a>) -> Option<&'a Value> {
+        let default = node.object()?.get("default")?;
+        let validator = self.tree.draft.options().build(node.value).ok()?;
+        validator.is_valid(default).then_some(default)
     }
 
     /// A place for a type whose own nested types are built first but must come after it.
