@@ -197,12 +197,23 @@ impl Builder {
             if self.required_providers.contains(dialect) {
                 return Err(BuildError::Providers(error));
             }
-            for violation in &error.violations {
+            // One line per tool: its first violation and how many more (`generate` lists all).
+            let mut tools: Vec<&str> = error.violations.iter().map(|v| v.tool.as_str()).collect();
+            tools.dedup();
+            for tool in tools {
+                let mut found = error.violations.iter().filter(|v| v.tool == tool);
+                let Some(first) = found.next() else {
+                    continue;
+                };
+                let more = match found.count() {
+                    0 => String::new(),
+                    n => format!(" (and {n} more)"),
+                };
                 let file = specs
                     .iter()
-                    .find(|s| s.name == violation.tool)
+                    .find(|s| s.name == tool)
                     .map_or("", |s| s.source.as_str());
-                println!("cargo:warning={file}: left out of the {dialect} catalog: {violation}");
+                println!("cargo:warning={file}: left out of the {dialect} catalog: {first}{more}");
             }
         }
 
