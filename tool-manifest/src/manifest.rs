@@ -30,7 +30,7 @@
 //!
 //! A schema may also be a JSON file next to the manifest (TOML cannot write `null`):
 //! `input = { file = "drawing_create.input.json" }`, the same for `output`; the path is relative
-//! to the manifest. `input_examples = [{ pane_id = "main" }]` lists example argument objects
+//! to the manifest, and a mistake in the file is located at its `file:line:col`. `input_examples = [{ pane_id = "main" }]` lists example argument objects
 //! shown to providers that take them.
 //!
 //! Every schema is checked by `jsonschema` in its own draft (draft-07, 2019-09 or 2020-12, named
@@ -384,11 +384,12 @@ impl SpanIndex<'_, '_> {
 }
 
 /// Where the nodes of a schema are written: in the manifest (located by [`SpanIndex`]) or in a
-/// JSON file (named with the pointer: `serde_json` keeps no locations).
+/// JSON file (located by [`json_offset`]).
 #[derive(Debug, Clone, Copy)]
 enum Locator<'a, 'i> {
     Toml(SpanIndex<'a, 'i>),
-    Json(&'a Path),
+    /// A JSON file and its text.
+    Json(&'a Path, &'a str),
 }
 
 /// A schema read from a manifest: the value (canonical: no `$schema` naming 2020-12), its
@@ -694,12 +695,14 @@ impl Parser<'_> {
             _ => None,
         };
         let json_path;
+        let json_text;
         let (mut schema, locator) = match file_ref {
             Some(file) => {
                 let (name, span) = self.string(file, SCHEMA_FILE_KEY)?;
                 json_path = self.file.parent().unwrap_or(Path::new("")).join(&name);
-                let schema = self.schema_file(&json_path, span.start, which)?;
-                (schema, Locator::Json(&json_path))
+                let (schema, text) = self.schema_file(&json_path, span.start, which)?;
+                json_text = text;
+                (schema, Locator::Json(&json_path, &json_text))
             }
             None => {
                 let schema = self.json_of(item, "", Some(key))?;
@@ -739,7 +742,7 @@ impl Parser<'_> {
     }
 
     /// Reads a schema file named at `offset`: JSON text of at most [`MAX_MANIFEST_BYTES`].
-    fn schema_file(&mut self, path: &Path, offset: usize, which: &str) -> Option<Value> {
+    fn schema_file(&mut self, path: &Path, offset: usize, which: &str) -> Option<(Value, String)> {
         self.files.push(path.to_path_buf());
         let shown = path.display().to_string();
         let text = match std::fs::metadata(path) {
@@ -769,7 +772,7 @@ impl Parser<'_> {
             },
         };
         match serde_json::from_str::<Value>(&text) {
-            Ok(value) => Some(value),
+            Ok(value) => Some((value, text)),
             Err(e) => {
                 self.diagnostics.push(Diagnostic::at(
                     path,
@@ -797,18 +800,23 @@ impl Parser<'_> {
                 };
                 self.error(offset, message);
             }
-            Locator::Json(path) => {
+            Locator::Json(path, text) => {
                 if self.diagnostics.len() >= MAX_DIAGNOSTICS_PER_FILE {
                     self.suppressed += 1;
                     return;
                 }
-                self.diagnostics.push(Diagnostic::file(
-                    path,
-                    truncate(
-                        &format!("at `{}`: {message}", display_pointer(pointer)),
-                        MESSAGE_LIMIT,
-                    ),
-                ));
+                let message = truncate(&message, MESSAGE_LIMIT);
+                self.diagnostics
+                    .push(match json_offset(text, pointer, key) {
+                        Some(offset) => {
+                            let (line, column) = Diagnostic::line_col(text, offset);
+                            Diagnostic::at(path, line, column, message)
+                        }
+                        None => Diagnostic::file(
+                            path,
+                            format!("at `{}`: {message}", display_pointer(pointer)),
+                        ),
+                    });
             }
         }
     }
@@ -1192,6 +1200,55 @@ impl Parser<'_> {
             }
         }
     }
+}
+
+/// Where the node at `pointer` of a JSON text is written: its key when `key` and it has one,
+/// else its value (the nearest ancestor when the pointer leads nowhere). `jsonc-parser` keeps
+/// the ranges `serde_json` does not; it reads the text strictly, as JSON. `None` when it cannot.
+fn json_offset(text: &str, pointer: &str, key: bool) -> Option<usize> {
+    use jsonc_parser::ast::Value as Node;
+    use jsonc_parser::common::Ranged;
+    let strict = jsonc_parser::ParseOptions {
+        allow_comments: false,
+        allow_loose_object_property_names: false,
+        allow_trailing_commas: false,
+        allow_missing_commas: false,
+        allow_single_quoted_strings: false,
+        allow_hexadecimal_numbers: false,
+        allow_unary_plus_numbers: false,
+        allow_bare_decimal_point_numbers: false,
+        allow_non_finite_numbers: false,
+        allow_extended_string_escapes: false,
+    };
+    let parsed =
+        jsonc_parser::parse_to_ast(text, &jsonc_parser::CollectOptions::default(), &strict).ok()?;
+    let mut node = parsed.value?;
+    let mut found = (None, node.range().start);
+    for token in schema::JsonPointer::from_escaped(pointer).tokens() {
+        let next = match node {
+            Node::Object(object) => object
+                .properties
+                .into_iter()
+                .find(|p| p.name.as_str() == token)
+                .map(|p| (Some(p.range.start), p.value)),
+            Node::Array(array) => token
+                .parse::<usize>()
+                .ok()
+                .and_then(|i| array.elements.into_iter().nth(i))
+                .map(|v| (None, v)),
+            _ => None,
+        };
+        let Some((key_at, value)) = next else {
+            break;
+        };
+        found = (key_at, value.range().start);
+        node = value;
+    }
+    Some(if key {
+        found.0.unwrap_or(found.1)
+    } else {
+        found.1
+    })
 }
 
 /// The start of the line whose key (before `=`, or in a `[table]` header) has the most dotted

@@ -431,3 +431,90 @@ fn an_unexpected_property_in_an_example_points_at_its_key() {
         ]
     );
 }
+
+/// A manifest whose input schema is the JSON file `probe.input.json` with `schema`, in a
+/// directory of its own; the mistakes of `load_dir` as `file:line:col: message`.
+fn with_schema_file(schema: &str) -> Result<tool_manifest::ToolSpec, Vec<String>> {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(
+        dir.path().join("probe.toml"),
+        with(HEADER, "input = { file = \"probe.input.json\" }\n"),
+    )
+    .expect("manifest");
+    std::fs::write(dir.path().join("probe.input.json"), schema).expect("schema file");
+    match load_dir(dir.path()) {
+        Ok(mut specs) => Ok(specs.remove(0)),
+        Err(diagnostics) => Err(diagnostics
+            .0
+            .iter()
+            .map(|d| {
+                let file = d
+                    .file
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                format!("{file}:{}:{}: {}", d.line, d.column, d.message)
+            })
+            .collect()),
+    }
+}
+
+#[test]
+fn a_schema_file_holds_what_toml_cannot_and_any_draft() {
+    let spec = with_schema_file(
+        r#"{"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+            "properties": {"a": {"type": ["string", "null"], "default": null}, "t": {"type": "array", "items": [{"type": "integer"}]}}}"#,
+    )
+    .unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(
+        spec.input_schema["properties"]["a"]["default"],
+        serde_json::Value::Null
+    );
+    assert_eq!(
+        spec.input_schema["$schema"], "http://json-schema.org/draft-07/schema#",
+        "another draft keeps its `$schema`"
+    );
+}
+
+#[test]
+fn mistakes_in_a_schema_file_are_located_in_it() {
+    let found = with_schema_file(
+        "{\n  \"type\": \"object\",\n  \"properties\": {\n    \"a\": {\"type\": \"string\", \"minLength\": -1}\n  }\n}\n",
+    )
+    .expect_err("invalid");
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].starts_with(
+            "probe.input.json:4:42: the input schema is not valid JSON Schema (2020-12) at `/properties/a/minLength`: -1"
+        ),
+        "{found:?}"
+    );
+    let found = with_schema_file("{\"$schema\": \"http://json-schema.org/draft-04/schema#\"}")
+        .expect_err("draft-04");
+    assert!(
+        found[0].starts_with("probe.input.json:1:2: unsupported `$schema`"),
+        "{found:?}"
+    );
+    let found = with_schema_file("{\"type\": \"object\",}").expect_err("not JSON");
+    assert!(
+        found[0].starts_with("probe.input.json:1:19: the input schema file is not JSON"),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn a_missing_schema_file_is_reported_at_its_name() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(
+        dir.path().join("probe.toml"),
+        with(HEADER, "input = { file = \"nowhere.json\" }\n"),
+    )
+    .expect("manifest");
+    let err = load_dir(dir.path()).expect_err("no such file");
+    let d = &err.0[0];
+    assert_eq!((d.line, d.column), (6, 18), "{d}");
+    assert!(
+        d.message.starts_with("cannot read the input schema file"),
+        "{d}"
+    );
+}
