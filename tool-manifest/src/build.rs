@@ -57,6 +57,7 @@ pub struct Builder {
     crate_dir: Option<PathBuf>,
     emit_rerun_if_changed: bool,
     required_providers: Vec<Dialect>,
+    providers: Vec<Dialect>,
     #[cfg(feature = "format")]
     format: bool,
 }
@@ -77,6 +78,7 @@ impl Builder {
             crate_dir: None,
             emit_rerun_if_changed: true,
             required_providers: Vec::new(),
+            providers: Dialect::ALL.to_vec(),
             #[cfg(feature = "format")]
             format: false,
         }
@@ -126,6 +128,15 @@ impl Builder {
     #[must_use]
     pub fn required_providers(mut self, providers: &[Dialect]) -> Self {
         self.required_providers = providers.to_vec();
+        self
+    }
+
+    /// The providers the crate offers its tools to: a tool one of them cannot express is a
+    /// `cargo:warning` (an error for the [required ones](Self::required_providers), which are
+    /// always checked). Default: every provider.
+    #[must_use]
+    pub fn providers(mut self, providers: &[Dialect]) -> Self {
+        self.providers = providers.to_vec();
         self
     }
 
@@ -189,12 +200,16 @@ impl Builder {
         // The tools a provider leaves out: warnings (printed, not fatal), errors for a required
         // provider. The same manifests build here and pass `generate`.
         for dialect in Dialect::ALL {
+            let required = self.required_providers.contains(dialect);
+            if !required && !self.providers.contains(dialect) {
+                continue;
+            }
             let catalog = crate::dialect::catalog(*dialect, &specs);
             if catalog.excluded.is_empty() {
                 continue;
             }
             let error = ExportError::new(*dialect, catalog.excluded);
-            if self.required_providers.contains(dialect) {
+            if required {
                 return Err(BuildError::Providers(error));
             }
             // One line per tool: its first violation and how many more (`generate` lists all).

@@ -202,7 +202,7 @@ fn export(args: &ExportArgs) -> Result<ExitCode, Failure> {
         specs.retain(|spec| spec.safety.is_read_only());
     }
     let catalog = dialect::catalog(args.dialect, &specs);
-    print!("{:#}\n", catalog.definitions);
+    println!("{:#}", catalog.definitions);
     if catalog.excluded.is_empty() {
         return Ok(ExitCode::SUCCESS);
     }

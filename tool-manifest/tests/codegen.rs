@@ -899,3 +899,45 @@ fn builder_formats_with_prettyplease_when_asked() {
             == plain
     );
 }
+
+/// A tool with a map argument: OpenAI's strict mode cannot express it.
+const LABELS_SET: &str = r#"name = "labels_set"
+title = "Set labels"
+description = "Sets labels."
+safety = "destructive"
+mode = "sequential"
+
+[input]
+type = "object"
+required = ["labels"]
+properties.labels = { type = "object", additionalProperties = { type = "string" } }
+"#;
+
+#[test]
+fn a_required_provider_that_cannot_express_a_tool_fails_the_build_others_warn() {
+    let root = tempfile::tempdir().expect("a temp dir");
+    fs::create_dir_all(root.path().join("tools")).expect("dir");
+    fs::write(root.path().join("tools/labels_set.toml"), LABELS_SET).expect("manifest");
+    // Only warnings (printed for cargo): the code is generated.
+    builder(root.path())
+        .compile()
+        .expect("a warning, not an error");
+    let err = builder(root.path())
+        .required_providers(&[tool_manifest::dialect::Dialect::OpenAi])
+        .compile()
+        .expect_err("OpenAI is required");
+    let BuildError::Providers(error) = &err else {
+        panic!("a provider error: {err}");
+    };
+    assert!(
+        error
+            .violations
+            .iter()
+            .all(|v| v.tool == "labels_set" && v.rule.starts_with("openai.")),
+        "{err}"
+    );
+    builder(root.path())
+        .required_providers(&[tool_manifest::dialect::Dialect::Mcp])
+        .compile()
+        .expect("MCP takes a map");
+}
