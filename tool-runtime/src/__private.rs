@@ -452,3 +452,62 @@ pub const fn message_str(bytes: &[u8]) -> &str {
         Err(_) => "",
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+    struct Outer {
+        #[serde(rename = "a/b")]
+        inner: Vec<Inner>,
+    }
+
+    #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+    struct Inner {
+        #[serde(deserialize_with = "integral")]
+        n: i64,
+    }
+
+    fn input_error(args: Value) -> String {
+        match deserialize::<Outer>(&args) {
+            Err(ToolError::Input(message)) => message,
+            other => panic!("an input error: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_deserialization_error_names_the_pointer_of_the_value() {
+        let message = input_error(json!({"a/b": [{"n": 1}, {"n": "x"}]}));
+        assert!(message.starts_with("/a~1b/1/n: "), "{message}");
+        let message = input_error(json!({"a/b": [{"n": 2.5}]}));
+        assert!(
+            message.starts_with("/a~1b/0/n: invalid value: floating point `2.5`"),
+            "{message}"
+        );
+        let message = input_error(json!([]));
+        assert!(message.starts_with("/: "), "{message}");
+    }
+
+    #[test]
+    fn integers_read_integral_floats_in_every_container() {
+        let outer = deserialize::<Outer>(&json!({"a/b": [{"n": 2.0}, {"n": 1e2}, {"n": -3}]}))
+            .expect("integral floats are integers");
+        let numbers: Vec<i64> = outer.inner.iter().map(|i| i.n).collect();
+        assert_eq!(numbers, [2, 100, -3]);
+        let read = |value: Value| -> Result<Option<Vec<BTreeMap<String, u64>>>, serde_json::Error> {
+            integral(value)
+        };
+        assert_eq!(
+            read(json!([{"a": 4.0}])).expect("nested"),
+            Some(vec![BTreeMap::from([("a".to_owned(), 4)])])
+        );
+        assert_eq!(read(json!(null)).expect("null"), None);
+        assert!(read(json!([{"a": -1.0}])).is_err(), "-1 is no u64");
+        let big: i128 = integral(json!(1e20)).expect("an i128 from an integral float");
+        assert_eq!(big, 100_000_000_000_000_000_000);
+        let present: Option<Option<i64>> = present_integral(json!(null)).expect("null");
+        assert_eq!(present, Some(None));
+    }
+}
