@@ -49,6 +49,16 @@ fn the_shape_is_name_description_input_schema_and_not_strict() {
 }
 
 #[test]
+fn input_examples_are_exported_as_declared() {
+    let mut spec = tool(json!({"type": "object", "properties": {"a": {"type": "string"}}}));
+    spec.input_examples = vec![json!({"a": "x"}), json!({})];
+    let definition = converted(&spec);
+    assert_eq!(definition["input_examples"], json!([{"a": "x"}, {}]));
+    spec.input_examples.clear();
+    assert!(converted(&spec).get("input_examples").is_none());
+}
+
+#[test]
 fn name() {
     let object = json!({"type": "object"});
     assert_has(
