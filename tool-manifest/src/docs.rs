@@ -311,6 +311,28 @@ fn type_name(schema: &Value) -> String {
         return value.to_string();
     }
     let words = types_of(node);
+    if words.is_empty() {
+        // A union reads as its branches (`string or null`), a reference as what it names.
+        for keyword in ["anyOf", "oneOf"] {
+            if let Some(Value::Array(branches)) = node.get(keyword) {
+                let mut names: Vec<String> = Vec::new();
+                for name in branches.iter().map(type_name) {
+                    if !names.contains(&name) {
+                        names.push(name);
+                    }
+                }
+                return match names.as_slice() {
+                    [] => "any".to_owned(),
+                    [one] => one.clone(),
+                    [init @ .., last] => format!("{} or {last}", init.join(", ")),
+                };
+            }
+        }
+        if let Some(Value::String(reference)) = node.get("$ref") {
+            let name = reference.rsplit('/').next().unwrap_or(reference);
+            return format!("`{}`", crate::schema::pointer::unescape(name));
+        }
+    }
     let mut names: Vec<String> = words
         .iter()
         .filter(|w| *w != "null")
@@ -443,6 +465,21 @@ fn pretty(value: &Value) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn unions_and_references_read_as_what_they_hold() {
+        assert_eq!(
+            type_name(&json!({"anyOf": [{"type": "string"}, {"type": "null"}]})),
+            "string or null"
+        );
+        assert_eq!(
+            type_name(
+                &json!({"oneOf": [{"type": "integer"}, {"type": "integer", "minimum": 1}, {"type": "array", "items": {"type": "string"}}]})
+            ),
+            "integer or array of string"
+        );
+        assert_eq!(type_name(&json!({"$ref": "#/$defs/pane~1id"})), "`pane/id`");
+    }
 
     #[test]
     fn types_read_like_the_schema() {
