@@ -188,6 +188,13 @@ pub fn keyword_type(name: &str) -> Option<&'static [&'static str]> {
         .filter(|types| !types.is_empty())
 }
 
+/// Is `name` a keyword whose meaning depends on where the schema sits in its document (an
+/// identifier, an anchor, a reference, the dialect): a schema holding one cannot be moved into
+/// another document unchanged.
+pub fn is_positional(name: &str) -> bool {
+    keyword(name).is_some_and(|k| k.role == Role::Core && k.shape == Shape::Data)
+}
+
 /// Is `name` a keyword that only documents?
 pub fn is_annotation(name: &str) -> bool {
     ANNOTATIONS.contains(&name)
@@ -226,5 +233,22 @@ mod tests {
         );
         assert_eq!(keyword_type("minLength"), Some(&["string"][..]));
         assert_eq!(keyword_type("anyOf"), None);
+    }
+
+    #[test]
+    fn identifiers_and_references_are_positional() {
+        for name in [
+            "$schema",
+            "$ref",
+            "$dynamicRef",
+            "$recursiveRef",
+            "$id",
+            "$anchor",
+        ] {
+            assert!(is_positional(name), "{name}");
+        }
+        for name in ["$defs", "$comment", "properties", "title"] {
+            assert!(!is_positional(name), "{name}");
+        }
     }
 }
