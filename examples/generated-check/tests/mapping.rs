@@ -36,6 +36,7 @@ fn full() -> Value {
         "shape": {"kind": "square", "side": 2, "colour": "red"},
         "id": 7, "labels": {"a": 1}, "inputs": {"environment": "prod"},
         "options": {"verbose": true, "color": "red"}, "point": [1.5, 2], "tags": ["x"],
+        "counts": {"total": 3, "north": 1, "south": 2},
         "anything": null, "mode": "fast", "mixed": "a", "by_pattern": {"x-a": "b"},
         "pair": {"left": 1}, "both": {"left": 3, "right": 4}, "nothing": null,
         "unknown": {"kept": [1, 2]}
@@ -86,11 +87,14 @@ fn integral_floats_are_integers() {
     args["point"] = json!([1.5, 2.0]);
     args["shape"] = json!({"kind": "square", "side": 4.0});
     args["id"] = json!(5.0);
+    args["counts"] = json!({"total": 3.0, "east": 1e1});
     let input: mapping_rules::Input = serde_json::from_value(args).expect("JSON Schema integers");
     assert_eq!(input.count, 2);
     assert_eq!(input.labels.as_ref().and_then(|l| l.get("a")), Some(&100));
     assert_eq!(input.point.as_ref().map(|p| p.1), Some(2));
     assert_eq!(input.id, Some(mapping_rules::Id::Integer(5)));
+    let counts = input.counts.as_ref().expect("given");
+    assert_eq!((counts.total, counts.extra.get("east")), (Some(3), Some(&10)));
     let error = serde_json::from_value::<mapping_rules::Input>(
         json!({"count": 2.5, "note": null, "shape": {"kind": "circle", "radius": 1}}),
     )
