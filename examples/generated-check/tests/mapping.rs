@@ -94,7 +94,10 @@ fn integral_floats_are_integers() {
     assert_eq!(input.point.as_ref().map(|p| p.1), Some(2));
     assert_eq!(input.id, Some(mapping_rules::Id::Integer(5)));
     let counts = input.counts.as_ref().expect("given");
-    assert_eq!((counts.total, counts.extra.get("east")), (Some(3), Some(&10)));
+    assert_eq!(
+        (counts.total, counts.extra.get("east")),
+        (Some(3), Some(&10))
+    );
     let error = serde_json::from_value::<mapping_rules::Input>(
         json!({"count": 2.5, "note": null, "shape": {"kind": "circle", "radius": 1}}),
     )

@@ -62,8 +62,10 @@ impl Draft {
         match schema.get("$schema") {
             None => Ok(Draft::Draft202012),
             Some(Value::String(uri)) => Draft::from_uri(uri).ok_or_else(|| {
+                // The URI as written, bounded, its invisible characters escaped.
                 format!(
-                    "unsupported `$schema` {uri:?}, expected {} (or no `$schema`: draft 2020-12)",
+                    "unsupported `$schema` \"{}\", expected {} (or no `$schema`: draft 2020-12)",
+                    super::truncate(uri, 80),
                     crate::model::quoted_list(
                         &Draft::ALL.iter().map(|d| d.uri()).collect::<Vec<_>>()
                     )
@@ -268,6 +270,8 @@ mod tests {
             .expect_err("draft-04 is not read");
         assert!(refused.starts_with("unsupported `$schema`"), "{refused}");
         assert!(Draft::of(&json!({"$schema": 7})).is_err());
+        let hidden = Draft::of(&json!({"$schema": "x\u{202e}y"})).expect_err("unknown");
+        assert!(hidden.contains("x\\u{202e}y"), "{hidden}");
     }
 
     #[test]
