@@ -38,7 +38,7 @@
 //! | `string` (any `format`, `contentEncoding`) | `String` |
 //! | `string` with `enum`, or an `enum` of strings | an enum (`Copy`, `Eq`, `Hash`), one variant per word |
 //! | `enum` of mixed types | `serde_json::Value` |
-//! | `const` | the constant's type (`String`, `bool`, an integer, `f64`, `()`), checked by validation |
+//! | `const` | a string: a checked constant, an enum of its one word; else the constant's type (`bool`, an integer, `f64`, `()`) |
 //! | `integer` | `i64` (integral floats `2.0`, `1e2` accepted); `u64` or `i128` when the bounds pass `i64`; else `serde_json::Value` |
 //! | `number` / `boolean` / `null` | `f64` / `bool` / `()` |
 //! | `array` with `items` | `Vec<T>` |

@@ -388,7 +388,12 @@ const RULES: &[(&str, &str, bool, &str)] = &[
         true,
         "pub x: ::tool_runtime::__private::serde_json::Value,",
     ),
-    ("`const`", r#"{"const": true}"#, true, "pub x: bool,"),
+    (
+        "`const`",
+        r#"{"const": "fast"}"#,
+        true,
+        "pub enum X {\n        #[serde(rename = \"fast\")]\n        Fast,\n    }",
+    ),
     (
         "`integer`",
         r#"{"type": "integer"}"#,

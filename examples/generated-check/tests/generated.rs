@@ -232,7 +232,7 @@ fn renamed_nullable_and_map_fields_follow_the_schema() {
     }))
     .expect("valid input");
     assert_eq!(input.r#type, settings_update::Type::Layout);
-    assert_eq!(input.pane_id2, "main");
+    assert_eq!(input.pane_id2, settings_update::PaneId::Main);
     assert_eq!(input.note, None);
     let values = input.values.as_ref().expect("given");
     assert_eq!(values.get("grid"), Some(&json!(true)));
@@ -346,7 +346,7 @@ fn names_that_are_not_identifiers_or_collide_still_map_to_their_properties() {
     .expect("valid input");
     // `pane_id` is already an identifier and keeps it; `paneId` gets the next free one.
     assert_eq!(input.pane_id.as_deref(), Some("lower"));
-    assert_eq!(input.pane_id2, "main");
+    assert_eq!(input.pane_id2, settings_update::PaneId::Main);
     assert_eq!(input.self_, Some(true));
     assert_eq!(input._1st, Some(7));
     assert_eq!(input.mixed, Some(json!(2.5)));

@@ -134,7 +134,10 @@ impl<'t, 'a> TypeGen<'t, 'a> {
         }
         if let Some(value) = object.const_value() {
             return match value {
-                Value::String(_) => Ty::String,
+                // A checked constant: an enum of its one word.
+                Value::String(_) => {
+                    self.enum_type(object, std::slice::from_ref(value), hint, parent)
+                }
                 Value::Bool(_) => Ty::Bool,
                 Value::Null => Ty::Unit,
                 Value::Number(n) => integer_type(Some(n), Some(n)).unwrap_or(Ty::F64),
@@ -190,9 +193,13 @@ impl<'t, 'a> TypeGen<'t, 'a> {
         depth: usize,
     ) -> Ty {
         match kind {
-            Kind::String => match object.enum_values() {
-                Some(values) => self.enum_type(object, values, hint, parent),
-                None => Ty::String,
+            Kind::String => match (object.enum_values(), object.const_value()) {
+                (Some(values), _) => self.enum_type(object, values, hint, parent),
+                // A checked constant: an enum of its one word.
+                (None, Some(word @ Value::String(_))) => {
+                    self.enum_type(object, std::slice::from_ref(word), hint, parent)
+                }
+                (None, _) => Ty::String,
             },
             Kind::Integer => {
                 let (low, high) = bounds(object);
