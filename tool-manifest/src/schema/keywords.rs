@@ -159,28 +159,6 @@ pub const TYPE_NAMES: &[&str] = &[
     "string", "integer", "number", "boolean", "array", "object", "null",
 ];
 
-/// The keywords whose value is one subschema.
-pub fn schema_keywords() -> impl Iterator<Item = &'static str> {
-    by_shape(Shape::Schema)
-}
-
-/// The keywords whose value is a list of subschemas.
-pub fn schema_list_keywords() -> impl Iterator<Item = &'static str> {
-    by_shape(Shape::SchemaList)
-}
-
-/// The keywords whose value is a map of names to subschemas.
-pub fn schema_map_keywords() -> impl Iterator<Item = &'static str> {
-    by_shape(Shape::SchemaMap)
-}
-
-fn by_shape(shape: Shape) -> impl Iterator<Item = &'static str> {
-    KEYWORDS
-        .iter()
-        .filter(move |k| k.shape == shape)
-        .map(|k| k.name)
-}
-
 /// The JSON types a keyword applies to, when it applies to some types only.
 pub fn keyword_type(name: &str) -> Option<&'static [&'static str]> {
     keyword(name)
@@ -193,11 +171,6 @@ pub fn keyword_type(name: &str) -> Option<&'static [&'static str]> {
 /// another document unchanged.
 pub fn is_positional(name: &str) -> bool {
     keyword(name).is_some_and(|k| k.role == Role::Core && k.shape == Shape::Data)
-}
-
-/// Is `name` a keyword that only documents?
-pub fn is_annotation(name: &str) -> bool {
-    ANNOTATIONS.contains(&name)
 }
 
 #[cfg(test)]
@@ -223,12 +196,14 @@ mod tests {
     }
 
     #[test]
-    fn subschema_keywords_are_found_by_shape() {
-        assert!(schema_keywords().any(|k| k == "additionalProperties"));
-        assert!(schema_list_keywords().any(|k| k == "prefixItems"));
-        assert!(schema_map_keywords().any(|k| k == "definitions"));
-        assert!(
-            !schema_keywords().any(|k| k == "items"),
+    fn subschema_keywords_have_their_shape() {
+        let shape = |name| keyword(name).map(|k| k.shape);
+        assert_eq!(shape("additionalProperties"), Some(Shape::Schema));
+        assert_eq!(shape("prefixItems"), Some(Shape::SchemaList));
+        assert_eq!(shape("definitions"), Some(Shape::SchemaMap));
+        assert_eq!(
+            shape("items"),
+            Some(Shape::SchemaOrList),
             "items depends on the draft"
         );
         assert_eq!(keyword_type("minLength"), Some(&["string"][..]));

@@ -117,32 +117,6 @@ impl<'a> Node<'a> {
             _ => None,
         }
     }
-
-    /// Does the node accept every value (`true`, `{}` or annotations only)?
-    pub fn accepts_anything(&self) -> bool {
-        match &self.body {
-            Body::Bool(b) => *b,
-            Body::Object(object) => object
-                .map
-                .keys()
-                .all(|k| super::keywords::is_annotation(k) || k == "$schema" || k == "format"),
-            Body::Invalid => false,
-        }
-    }
-
-    /// Every node of the tree below and including this one, pre-order.
-    pub fn walk(&self, f: &mut dyn FnMut(&Node<'a>)) {
-        f(self);
-        if let Some(object) = self.object() {
-            for (_, child) in &object.children {
-                match child {
-                    Child::One(node) => node.walk(f),
-                    Child::List(nodes) => nodes.iter().for_each(|n| n.walk(f)),
-                    Child::Map(nodes) => nodes.iter().for_each(|(_, n)| n.walk(f)),
-                }
-            }
-        }
-    }
 }
 
 impl<'a> Object<'a> {
@@ -231,11 +205,6 @@ impl<'a> Object<'a> {
     /// `additionalProperties`.
     pub fn additional_properties(&self) -> Option<&Node<'a>> {
         self.one("additionalProperties")
-    }
-
-    /// `propertyNames`.
-    pub fn property_names(&self) -> Option<&Node<'a>> {
-        self.one("propertyNames")
     }
 
     /// `required`: the names that are strings, each once.
@@ -333,30 +302,6 @@ impl<'a> Object<'a> {
     /// A count keyword (`minItems`, `maxItems`).
     pub fn count(&self, keyword: &str) -> Option<u64> {
         self.get(keyword).and_then(Value::as_u64)
-    }
-
-    /// Is `keyword` written here?
-    pub fn has(&self, keyword: &str) -> bool {
-        self.map.contains_key(keyword)
-    }
-
-    /// Does a keyword other than `except`, `type` and the annotations constrain the value?
-    pub fn constrains_besides(&self, except: &[&str]) -> bool {
-        self.map.keys().any(|k| {
-            !super::keywords::is_annotation(k)
-                && !matches!(
-                    k.as_str(),
-                    "type"
-                        | "$schema"
-                        | "$id"
-                        | "$defs"
-                        | "definitions"
-                        | "format"
-                        | "contentEncoding"
-                        | "contentMediaType"
-                )
-                && !except.contains(&k.as_str())
-        })
     }
 }
 
