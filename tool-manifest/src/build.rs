@@ -228,7 +228,13 @@ impl Builder {
                     .iter()
                     .find(|s| s.name == tool)
                     .map_or("", |s| s.source.as_str());
-                println!("cargo:warning={file}: left out of the {dialect} catalog: {first}{more}");
+                // One line (a `cargo:` directive ends at a newline), invisible characters
+                // escaped, as every message is.
+                let line = crate::schema::truncate(
+                    &format!("{file}: left out of the {dialect} catalog: {first}{more}"),
+                    2000,
+                );
+                println!("cargo:warning={line}");
             }
         }
 

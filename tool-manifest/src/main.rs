@@ -220,10 +220,14 @@ fn warn_left_out(error: &dialect::ExportError, specs: &[tool_manifest::ToolSpec]
             .iter()
             .find(|s| s.name == violation.tool)
             .map_or("", |s| s.source.as_str());
-        eprintln!(
-            "warning: {file}: left out of the {} catalog: {violation}",
-            error.dialect
+        let line = tool_manifest::schema::truncate(
+            &format!(
+                "{file}: left out of the {} catalog: {violation}",
+                error.dialect
+            ),
+            2000,
         );
+        eprintln!("warning: {line}");
     }
 }
 
