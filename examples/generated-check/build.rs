@@ -1,8 +1,15 @@
 //! Generates `$OUT_DIR/tools.rs` from `tools/*.toml`.
+//!
+//! The manifests exercise every mapping rule, some of which OpenAI's strict mode and Gemini
+//! cannot express: the crate offers its tools to MCP and Anthropic, and only those are checked.
+
+use tool_manifest::dialect::Dialect;
 
 fn main() {
     if let Err(e) = tool_manifest::Builder::new()
         .manifest_dir("tools")
+        .providers(&[Dialect::Mcp, Dialect::Anthropic])
+        .required_providers(&[Dialect::Mcp])
         .compile()
     {
         eprintln!("{e}");

@@ -11,7 +11,16 @@ use tool_manifest::{Mode, Safety};
 use crate::ast::Errors;
 
 /// Every key `#[tool]` accepts, in the order the messages list them.
-pub(crate) const KEYS: &[&str] = &["name", "title", "category", "safety", "mode", "manifest"];
+pub(crate) const KEYS: &[&str] = &[
+    "name",
+    "title",
+    "category",
+    "safety",
+    "mode",
+    "idempotent",
+    "open_world",
+    "manifest",
+];
 
 /// A value together with the tokens it was written as (for spans).
 #[derive(Clone, Copy)]
@@ -28,6 +37,8 @@ pub(crate) struct Args {
     pub category: Option<Given<String>>,
     pub safety: Option<Given<Safety>>,
     pub mode: Option<Given<Mode>>,
+    pub idempotent: Option<Given<bool>>,
+    pub open_world: Option<Given<bool>>,
     pub manifest: Option<Path>,
     /// The keys that were written (also the ones with bad values), with their spans.
     pub keys: Vec<Ident>,
@@ -110,6 +121,8 @@ pub(crate) fn parse(tokens: TokenStream, errors: &mut Errors) -> Args {
             "category" => args.category = string(&word, &value, errors),
             "safety" => args.safety = word_value(&word, &value, Safety::ACCEPTED, errors),
             "mode" => args.mode = word_value(&word, &value, Mode::ACCEPTED, errors),
+            "idempotent" => args.idempotent = boolean(&word, &value, errors),
+            "open_world" => args.open_world = boolean(&word, &value, errors),
             _ => args.manifest = manifest_path(&value, errors),
         }
     }
@@ -124,6 +137,7 @@ fn example(key: &str) -> String {
         "manifest" => {
             "`manifest = crate::tools::my_tool` (the module generated for the tool)".to_owned()
         }
+        "idempotent" | "open_world" => format!("`{key} = true` or `{key} = false`"),
         _ => format!("`{key} = \"...\"`"),
     }
 }
@@ -146,6 +160,26 @@ pub(crate) fn closest(word: &str, accepted: &[&'static str]) -> Option<&'static 
     suggest::closest(word, accepted, Case::Sensitive, |distance, candidate| {
         distance <= (candidate.len().max(word.len()) / 3).max(1)
     })
+}
+
+/// `idempotent` and `open_world`: a boolean literal.
+fn boolean(key: &str, value: &Expr, errors: &mut Errors) -> Option<Given<bool>> {
+    match value {
+        Expr::Lit(ExprLit {
+            lit: Lit::Bool(lit),
+            attrs,
+        }) if attrs.is_empty() => Some(Given {
+            value: lit.value,
+            span: lit.span,
+        }),
+        _ => {
+            errors.push(syn::Error::new_spanned(
+                value,
+                format!("expected `{key}` to be `true` or `false`"),
+            ));
+            None
+        }
+    }
 }
 
 fn lit_str(value: &Expr) -> Option<&LitStr> {
@@ -260,7 +294,7 @@ mod tests {
             messages,
             vec![
                 "unknown key `saftey` in `#[tool]`, did you mean `safety`? expected one of \
-                 `name`, `title`, `category`, `safety`, `mode`, `manifest`",
+                 `name`, `title`, `category`, `safety`, `mode`, `idempotent`, `open_world`, `manifest`",
                 "duplicate key `mode`: each key of `#[tool]` may be given once",
                 r#"expected `safety` to be "read-only" or "destructive", found "readonly""#,
                 "expected `title` to be a string literal: `title = \"...\"`",

@@ -573,6 +573,8 @@ fn code_first_meta(tool: &CodeFirst, ident: &syn::Ident, spans: Spans) -> TokenS
         category,
         safety,
         mode,
+        idempotent,
+        open_world,
     } = tool;
     let at = spans.at;
     let semi = spans.semi();
@@ -583,6 +585,8 @@ fn code_first_meta(tool: &CodeFirst, ident: &syn::Ident, spans: Spans) -> TokenS
         let category = string(category, at);
         quote_spanned!(at=> .category(#category))
     });
+    let idempotent = idempotent.map(|value| quote_spanned!(at=> .idempotent(#value)));
+    let open_world = open_world.map(|value| quote_spanned!(at=> .open_world(#value)));
     let [name, title, description] = [name, title, description].map(|text| string(text, at));
     let item = string(&format!("::{}", ident.unraw()), at);
     quote_spanned! {at=>
@@ -595,6 +599,8 @@ fn code_first_meta(tool: &CodeFirst, ident: &syn::Ident, spans: Spans) -> TokenS
         .title(#title)
         .description(#description)
         #category
+        #idempotent
+        #open_world
         .source(::core::concat!(::core::module_path!(), #item)) #semi
     }
 }

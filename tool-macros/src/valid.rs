@@ -26,6 +26,8 @@ pub(crate) struct CodeFirst {
     pub category: Option<String>,
     pub safety: Safety,
     pub mode: Mode,
+    pub idempotent: Option<bool>,
+    pub open_world: Option<bool>,
 }
 
 pub(crate) struct ManifestBound<'a> {
@@ -59,7 +61,7 @@ fn check_manifest<'a>(
     errors: &mut Errors,
 ) -> Option<ManifestBound<'a>> {
     let name = path.segments.last().map(|s| s.ident.unraw().to_string())?;
-    for key in ["name", "title", "category"] {
+    for key in ["name", "title", "category", "idempotent", "open_world"] {
         if let Some(written) = args.written(key) {
             errors.error(
                 written.span(),
@@ -206,6 +208,8 @@ fn check_code_first(args: &Args, tool: &ToolFn<'_>, errors: &mut Errors) -> Opti
         category: args.category.as_ref().map(|c| c.value.clone()),
         safety: args.safety.as_ref()?.value,
         mode: args.mode.as_ref()?.value,
+        idempotent: args.idempotent.map(|i| i.value),
+        open_world: args.open_world.map(|o| o.value),
         name,
     })
 }

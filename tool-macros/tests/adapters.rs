@@ -40,7 +40,9 @@ fn panes_list(chart: &Chart, _input: NoArgs) -> Result<Panes, ToolError> {
     safety = "destructive",
     mode = "sequential",
     title = "Create a pane",
-    category = "panes"
+    category = "panes",
+    idempotent = true,
+    open_world = false
 )]
 fn pane_create(input: PaneArgs, chart: &mut Chart) -> Result<Unchanged<bool>, ToolError> {
     if input.pane_id.is_empty() {
@@ -341,6 +343,10 @@ fn code_first_metadata_comes_from_the_attribute_and_the_doc_comment() {
         (Safety::Destructive, Mode::Sequential)
     );
     assert_eq!(meta.category, Some("panes"));
+    assert_eq!(
+        (meta.idempotent, meta.open_world),
+        (Some(true), Some(false))
+    );
     assert_eq!(meta.source, "adapters::pane_create");
     assert!(meta.errors.is_empty() && meta.examples.is_empty() && meta.output_schema.is_none());
 
@@ -354,6 +360,11 @@ fn code_first_metadata_comes_from_the_attribute_and_the_doc_comment() {
         (Safety::ReadOnly, Mode::Parallel)
     );
     assert_eq!(list.meta.category, None);
+    assert_eq!(
+        (list.meta.idempotent, list.meta.open_world),
+        (None, None),
+        "hints not declared are not guessed"
+    );
 }
 
 #[test]

@@ -30,6 +30,7 @@ use std::path::{Component, Path, PathBuf};
 
 use crate::codegen::{self, CodegenError};
 use crate::diagnostic::Diagnostics;
+use crate::dialect::{Dialect, ExportError};
 use crate::manifest;
 use crate::outputs;
 
@@ -55,6 +56,8 @@ pub struct Builder {
     out_dir: Option<PathBuf>,
     crate_dir: Option<PathBuf>,
     emit_rerun_if_changed: bool,
+    required_providers: Vec<Dialect>,
+    providers: Vec<Dialect>,
     #[cfg(feature = "format")]
     format: bool,
 }
@@ -74,6 +77,8 @@ impl Builder {
             out_dir: None,
             crate_dir: None,
             emit_rerun_if_changed: true,
+            required_providers: Vec::new(),
+            providers: Dialect::ALL.to_vec(),
             #[cfg(feature = "format")]
             format: false,
         }
@@ -117,6 +122,24 @@ impl Builder {
         self
     }
 
+    /// Providers that must take every tool: a tool one of them cannot express fails the build
+    /// ([`BuildError::Providers`]). For the other providers it is a `cargo:warning`, as
+    /// `tool-manifest generate` prints it. Default: none.
+    #[must_use]
+    pub fn required_providers(mut self, providers: &[Dialect]) -> Self {
+        self.required_providers = providers.to_vec();
+        self
+    }
+
+    /// The providers the crate offers its tools to: a tool one of them cannot express is a
+    /// `cargo:warning` (an error for the [required ones](Self::required_providers), which are
+    /// always checked). Default: every provider.
+    #[must_use]
+    pub fn providers(mut self, providers: &[Dialect]) -> Self {
+        self.providers = providers.to_vec();
+        self
+    }
+
     /// Whether to lay the generated file out with prettyplease (feature `format`), as
     /// prost-build's option of the same name does: easier to read when opened, at the cost of
     /// parsing and printing it in every build. Default: `false`, the generator's own layout
@@ -132,8 +155,8 @@ impl Builder {
     /// holds exactly that code. Returns the path of the generated file.
     ///
     /// # Errors
-    /// Every manifest mistake at once ([`BuildError::Manifests`]), a schema outside the
-    /// supported subset ([`BuildError::Codegen`]), a missing `OUT_DIR`/`CARGO_MANIFEST_DIR`
+    /// Every manifest mistake at once ([`BuildError::Manifests`]), a tool a required provider
+    /// cannot express ([`BuildError::Providers`]), an unusable spec ([`BuildError::Codegen`]), a missing `OUT_DIR`/`CARGO_MANIFEST_DIR`
     /// ([`BuildError::Env`]) or a file that cannot be read or written ([`BuildError::Io`]).
     pub fn compile(&self) -> Result<PathBuf, BuildError> {
         let crate_dir = match &self.crate_dir {
@@ -153,7 +176,14 @@ impl Builder {
             }
         }
 
-        let mut specs = manifest::load_dir(&dir).map_err(BuildError::Manifests)?;
+        let (loaded, files) = manifest::load_dir_with_files(&dir);
+        if self.emit_rerun_if_changed {
+            // The schema files the manifests name (`input = { file = "…" }`), read or not.
+            for file in &files {
+                println!("cargo:rerun-if-changed={}", file.display());
+            }
+        }
+        let mut specs = loaded.map_err(BuildError::Manifests)?;
         let relative_dir = relative_to(&dir, &crate_dir, &self.manifest_dir);
         for spec in &mut specs {
             let file_name = Path::new(&spec.source)
@@ -165,6 +195,47 @@ impl Builder {
             } else {
                 format!("{relative_dir}/{file_name}")
             };
+        }
+
+        // The tools a provider leaves out: warnings (printed, not fatal), errors for a required
+        // provider. The same manifests build here and pass `generate`.
+        for dialect in Dialect::ALL {
+            let required = self.required_providers.contains(dialect);
+            if !required && !self.providers.contains(dialect) {
+                continue;
+            }
+            let catalog = crate::dialect::catalog(*dialect, &specs);
+            if catalog.excluded.is_empty() {
+                continue;
+            }
+            let error = ExportError::new(*dialect, catalog.excluded);
+            if required {
+                return Err(BuildError::Providers(error));
+            }
+            // One line per tool: its first violation and how many more (`generate` lists all).
+            let mut tools: Vec<&str> = error.violations.iter().map(|v| v.tool.as_str()).collect();
+            tools.dedup();
+            for tool in tools {
+                let mut found = error.violations.iter().filter(|v| v.tool == tool);
+                let Some(first) = found.next() else {
+                    continue;
+                };
+                let more = match found.count() {
+                    0 => String::new(),
+                    n => format!(" (and {n} more)"),
+                };
+                let file = specs
+                    .iter()
+                    .find(|s| s.name == tool)
+                    .map_or("", |s| s.source.as_str());
+                // One line (a `cargo:` directive ends at a newline), invisible characters
+                // escaped, as every message is.
+                let line = crate::schema::truncate(
+                    &format!("{file}: left out of the {dialect} catalog: {first}{more}"),
+                    2000,
+                );
+                println!("cargo:warning={line}");
+            }
         }
 
         let code = codegen::generate(&specs).map_err(BuildError::Codegen)?;
@@ -244,9 +315,12 @@ pub enum BuildError {
     /// The manifests have mistakes; every one is listed at its `file:line:col`.
     #[error("the tool manifests have mistakes:\n{0}")]
     Manifests(#[from] Diagnostics),
-    /// An input schema uses a construct the generator cannot turn into Rust.
+    /// An input schema names a draft the generator does not read, or a name is unusable.
     #[error("cannot generate Rust code: {0}")]
     Codegen(#[from] CodegenError),
+    /// A required provider cannot express a tool (each violation: tool, pointer, rule).
+    #[error("a required provider cannot express every tool:\n{0}")]
+    Providers(ExportError),
     /// An environment variable Cargo sets for build scripts is missing.
     #[error(
         "environment variable `{var}` is not set: run the builder from a build script or call `.{setter}(...)`"

@@ -51,6 +51,22 @@ fn tool_page(spec: &ToolSpec) -> String {
     if let Some(category) = &spec.category {
         let _ = writeln!(out, "- **Category:** {}", inline(category));
     }
+    if let Some(idempotent) = spec.idempotent {
+        let meaning = if idempotent {
+            "yes: a repeated call with the same arguments changes nothing more"
+        } else {
+            "no: a repeated call may change something again"
+        };
+        let _ = writeln!(out, "- **Idempotent:** {meaning}");
+    }
+    if let Some(open_world) = spec.open_world {
+        let meaning = if open_world {
+            "yes: reaches outside the application"
+        } else {
+            "no: works on the application's own state"
+        };
+        let _ = writeln!(out, "- **Open world:** {meaning}");
+    }
     out.push('\n');
     let description = spec.description.trim();
     if !description.is_empty() {
@@ -105,6 +121,14 @@ fn tool_page(spec: &ToolSpec) -> String {
     for example in &spec.examples {
         let _ = writeln!(out, "### {}\n", inline(&example.description));
         let _ = writeln!(out, "```json\n{}\n```\n", pretty(&example.input));
+    }
+    if !spec.input_examples.is_empty() {
+        out.push_str(
+            "\n## Input examples\n\nShown to the providers that take example arguments.\n\n",
+        );
+        for input in &spec.input_examples {
+            let _ = writeln!(out, "```json\n{}\n```\n", pretty(input));
+        }
     }
     out
 }
@@ -287,6 +311,28 @@ fn type_name(schema: &Value) -> String {
         return value.to_string();
     }
     let words = types_of(node);
+    if words.is_empty() {
+        // A union reads as its branches (`string or null`), a reference as what it names.
+        for keyword in ["anyOf", "oneOf"] {
+            if let Some(Value::Array(branches)) = node.get(keyword) {
+                let mut names: Vec<String> = Vec::new();
+                for name in branches.iter().map(type_name) {
+                    if !names.contains(&name) {
+                        names.push(name);
+                    }
+                }
+                return match names.as_slice() {
+                    [] => "any".to_owned(),
+                    [one] => one.clone(),
+                    [init @ .., last] => format!("{} or {last}", init.join(", ")),
+                };
+            }
+        }
+        if let Some(Value::String(reference)) = node.get("$ref") {
+            let name = reference.rsplit('/').next().unwrap_or(reference);
+            return format!("`{}`", crate::schema::pointer::unescape(name));
+        }
+    }
     let mut names: Vec<String> = words
         .iter()
         .filter(|w| *w != "null")
@@ -419,6 +465,21 @@ fn pretty(value: &Value) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn unions_and_references_read_as_what_they_hold() {
+        assert_eq!(
+            type_name(&json!({"anyOf": [{"type": "string"}, {"type": "null"}]})),
+            "string or null"
+        );
+        assert_eq!(
+            type_name(
+                &json!({"oneOf": [{"type": "integer"}, {"type": "integer", "minimum": 1}, {"type": "array", "items": {"type": "string"}}]})
+            ),
+            "integer or array of string"
+        );
+        assert_eq!(type_name(&json!({"$ref": "#/$defs/pane~1id"})), "`pane/id`");
+    }
 
     #[test]
     fn types_read_like_the_schema() {

@@ -5,10 +5,11 @@
 //! - [`suggest`]: "did you mean" suggestions for misspelt names. Always available.
 //! - With the `dialects` feature: provider tool definitions (MCP, OpenAI, Anthropic, Gemini) in
 //!   [`dialect`], built as JSON values and checked rule by rule; schema validity is decided by
-//!   `jsonschema`.
+//!   `jsonschema`; and the schema model ([`schema`]): keywords, drafts, JSON Pointers and the
+//!   typed tree every other module reads.
 //! - With the `generator` feature (default, includes `dialects`): TOML manifests ([`manifest`]:
 //!   every schema meta-validated and compiled by `jsonschema`, every example validated),
-//!   whole-set checks ([`check`]), JSON Schema support ([`schema`]), Rust code generation
+//!   whole-set checks ([`check`]), Rust code generation
 //!   ([`codegen`]) with the build-script API ([`Builder`]), the reference docs ([`docs`]) and the
 //!   checked-in outputs ([`outputs`]: `tools.json`, the schema files and the provider catalogs,
 //!   all written by `serde_json`, and the docs pages), and [`import`]: existing tool
@@ -39,7 +40,7 @@ pub mod import;
 pub mod manifest;
 #[cfg(feature = "generator")]
 pub mod outputs;
-#[cfg(feature = "generator")]
+#[cfg(feature = "dialects")]
 pub mod schema;
 
 #[cfg(feature = "generator")]

@@ -8,9 +8,16 @@
 //! ```
 //!
 //! Defaults come from `tool-manifest.toml` in the current directory (keys `manifests`, `out`,
-//! `docs`; paths relative to the file). Exit codes: 0 ok; 1 `check` found stale outputs (each
-//! is named, with the command that refreshes them); 2 invalid manifests (every diagnostic is
-//! printed) or any other failure.
+//! `docs`, paths relative to the file; and `required_providers`, e.g. `["mcp"]`). Exit codes: 0
+//! ok; 1 `check` found stale outputs (each is named, with the command that refreshes them); 2
+//! invalid manifests (every diagnostic is printed) or any other failure.
+//!
+//! A tool a provider cannot express (a map under OpenAI strict mode, say) is left out of that
+//! provider's catalog: `generate` and `check` print a warning naming the tool's manifest, the
+//! JSON Pointer and the rule, and go on. For a provider listed in `required_providers` it is an
+//! error (exit code 2). `export --dialect D` prints the definitions of the tools D can express
+//! and reports the others on standard error; it exits 0 when every tool was exported, 1 when
+//! some were left out, 2 on invalid manifests.
 //!
 //! `import` writes one manifest per tool (`<name>.toml`, with its schemas in `<name>.input.json`
 //! and `<name>.output.json`) into `--out` (default: the current directory) from MCP tool
@@ -36,10 +43,12 @@ use tool_manifest::outputs::{self, OutputDirs};
 
 /// The name of the config file looked up in the current directory.
 const CONFIG_FILE: &str = "tool-manifest.toml";
-const CONFIG_KEYS: &[&str] = &["manifests", "out", "docs"];
+const CONFIG_KEYS: &[&str] = &["manifests", "out", "docs", "required_providers"];
 
 /// Exit code of `check` when outputs are stale.
 const EXIT_STALE: u8 = 1;
+/// Exit code of `export` when some tools were left out.
+const EXIT_LEFT_OUT: u8 = 1;
 /// Exit code of `import` when some definitions were not imported.
 const EXIT_SKIPPED: u8 = 1;
 /// Exit code for invalid manifests, a bad config or any other failure.
@@ -117,6 +126,7 @@ struct Locations {
 struct Resolved {
     manifests: PathBuf,
     dirs: OutputDirs,
+    required: Vec<Dialect>,
 }
 
 /// The defaults read from the config file.
@@ -125,6 +135,7 @@ struct Config {
     manifests: Option<PathBuf>,
     out: Option<PathBuf>,
     docs: Option<PathBuf>,
+    required_providers: Vec<Dialect>,
 }
 
 /// A failure that ends the command with exit code 2.
@@ -190,9 +201,34 @@ fn export(args: &ExportArgs) -> Result<ExitCode, Failure> {
     if args.read_only {
         specs.retain(|spec| spec.safety.is_read_only());
     }
-    let text = dialect::export_json(args.dialect, &specs).map_err(message)?;
-    print!("{text}");
-    Ok(ExitCode::SUCCESS)
+    let catalog = dialect::catalog(args.dialect, &specs);
+    println!("{:#}", catalog.definitions);
+    if catalog.excluded.is_empty() {
+        return Ok(ExitCode::SUCCESS);
+    }
+    warn_left_out(
+        &dialect::ExportError::new(args.dialect, catalog.excluded),
+        &specs,
+    );
+    Ok(ExitCode::from(EXIT_LEFT_OUT))
+}
+
+/// One warning per violation of a tool a provider leaves out, at the tool's manifest.
+fn warn_left_out(error: &dialect::ExportError, specs: &[tool_manifest::ToolSpec]) {
+    for violation in &error.violations {
+        let file = specs
+            .iter()
+            .find(|s| s.name == violation.tool)
+            .map_or("", |s| s.source.as_str());
+        let line = tool_manifest::schema::truncate(
+            &format!(
+                "{file}: left out of the {} catalog: {violation}",
+                error.dialect
+            ),
+            2000,
+        );
+        eprintln!("warning: {line}");
+    }
 }
 
 fn import(args: &ImportArgs) -> Result<ExitCode, Failure> {
@@ -236,8 +272,12 @@ fn import(args: &ImportArgs) -> Result<ExitCode, Failure> {
 fn render(locations: &Locations) -> Result<(Resolved, BTreeMap<PathBuf, String>), Failure> {
     let resolved = resolve(locations)?;
     let specs = manifest::load_dir(&resolved.manifests).map_err(Failure::Diagnostics)?;
-    let files = outputs::render(&specs, &resolved.dirs).map_err(message)?;
-    Ok((resolved, files))
+    let rendered =
+        outputs::render_with(&specs, &resolved.dirs, &resolved.required).map_err(message)?;
+    for error in &rendered.excluded {
+        warn_left_out(error, &specs);
+    }
+    Ok((resolved, rendered.files))
 }
 
 /// Any other failure, by its message.
@@ -306,6 +346,7 @@ fn resolve(locations: &Locations) -> Result<Resolved, Failure> {
         })
     };
     Ok(Resolved {
+        required: config.required_providers,
         manifests: pick(&locations.manifests, config.manifests, "manifests")?,
         dirs: OutputDirs {
             out: pick(&locations.out, config.out, "out")?,
@@ -336,6 +377,35 @@ fn parse_config(path: &Path, text: &str) -> Result<Config, Diagnostics> {
     let mut config = Config::default();
     for (key, value) in table.get_ref().iter() {
         let name = key.get_ref().as_ref();
+        if name == "required_providers" {
+            let words = match value.get_ref() {
+                DeValue::Array(words) => words.iter().collect(),
+                _ => Vec::new(),
+            };
+            if !matches!(value.get_ref(), DeValue::Array(_)) {
+                diagnostics.push(error(
+                    value.span().start,
+                    format!(
+                        "expected `required_providers` to be a list of provider names ({}), found {}",
+                        Dialect::ACCEPTED.join(", "),
+                        describe(value.get_ref())
+                    ),
+                ));
+            }
+            for word in words {
+                match word.get_ref() {
+                    DeValue::String(name) => match name.parse::<Dialect>() {
+                        Ok(dialect) => config.required_providers.push(dialect),
+                        Err(e) => diagnostics.push(error(word.span().start, e.to_string())),
+                    },
+                    other => diagnostics.push(error(
+                        word.span().start,
+                        format!("expected a provider name, found {}", describe(other)),
+                    )),
+                }
+            }
+            continue;
+        }
         let slot = match name {
             "manifests" => &mut config.manifests,
             "out" => &mut config.out,

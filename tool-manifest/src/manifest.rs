@@ -9,8 +9,10 @@
 //! safety = "destructive"
 //! mode = "sequential"
 //! category = "drawings"          # optional
+//! idempotent = false             # optional: a repeated call changes something more
+//! open_world = false             # optional: reaches nothing outside the application
 //!
-//! [input]                        # a JSON Schema (draft 2020-12) object, written in TOML
+//! [input]                        # a JSON Schema object, written in TOML
 //! type = "object"
 //! required = ["pane_id"]
 //! properties.pane_id = { type = "string" }
@@ -26,11 +28,18 @@
 //! input = { pane_id = "main" }
 //! ```
 //!
-//! Every schema is checked by `jsonschema`: `[input]` and `[output]` are meta-validated against
-//! draft 2020-12 and compiled (which checks what the meta-schema cannot, such as patterns), and
-//! every `[[examples]]` input, and every `default` and `examples` value written in `[input]`, is
-//! validated by a compiled validator. `[input]` is also held to the subset the code generator
-//! supports.
+//! A schema may also be a JSON file next to the manifest (TOML cannot write `null`):
+//! `input = { file = "drawing_create.input.json" }`, the same for `output`; the path is relative
+//! to the manifest, and a mistake in the file is located at its `file:line:col`. `input_examples = [{ pane_id = "main" }]` lists example argument objects
+//! shown to providers that take them.
+//!
+//! Every schema is checked by `jsonschema` in its own draft (draft-07, 2019-09 or 2020-12, named
+//! by its `$schema`; 2020-12 without one): `[input]` and `[output]` are meta-validated against
+//! their draft's meta-schema and compiled (which checks what the meta-schema cannot, such as
+//! patterns), and every `[[examples]]` input and every `input_examples` entry is validated by a
+//! compiled validator. Every valid schema is accepted (a `default` or `examples` annotation that
+//! does not match its schema included, as JSON Schema allows): the code generator maps what it
+//! cannot type precisely to `serde_json::Value`.
 //!
 //! The parser collects every mistake of a file (and [`load_dir`], reading the files one after
 //! another, every mistake of every file) rather than stopping at the first.
@@ -49,7 +58,7 @@ use crate::check::{self, DeclaredName};
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::dialect::join;
 use crate::model::{self, ErrorSpec, ExampleSpec, Mode, Safety, ToolSpec};
-use crate::schema::{self, SchemaIssue, closest, display_pointer, truncate};
+use crate::schema::{self, Draft, closest, display_pointer, truncate};
 
 /// The keys of a manifest, in the order they are documented.
 pub const KEYS: &[&str] = &[
@@ -59,11 +68,17 @@ pub const KEYS: &[&str] = &[
     "safety",
     "mode",
     "category",
+    "idempotent",
+    "open_world",
     "input",
     "output",
+    "input_examples",
     "errors",
     "examples",
 ];
+
+/// The one key of a schema given as a file: `input = { file = "x.input.json" }`.
+pub const SCHEMA_FILE_KEY: &str = "file";
 
 /// The keys of one `[[errors]]` entry.
 pub const ERROR_KEYS: &[&str] = &["code", "message", "retryable", "recommended_action"];
@@ -107,6 +122,8 @@ pub struct Parsed {
     pub name: Option<DeclaredName>,
     /// Every mistake of the file.
     pub diagnostics: Vec<Diagnostic>,
+    /// The schema files the manifest names (`input = { file = "…" }`), resolved.
+    pub files: Vec<PathBuf>,
 }
 
 /// Parses one manifest. `path` is used for messages, for the file-stem rule and as
@@ -133,6 +150,7 @@ pub fn parse(path: &Path, text: &str) -> Parsed {
         diagnostics: Vec::new(),
         suppressed: 0,
         first_suppressed: 0,
+        files: Vec::new(),
     };
     let (spec, name) = parser.manifest(path);
     let mut diagnostics = parser.diagnostics;
@@ -152,6 +170,7 @@ pub fn parse(path: &Path, text: &str) -> Parsed {
         spec: if diagnostics.is_empty() { spec } else { None },
         name,
         diagnostics,
+        files: parser.files,
     }
 }
 
@@ -166,6 +185,7 @@ fn too_large(path: &Path, text: &str) -> Parsed {
     Parsed {
         spec: None,
         name: None,
+        files: Vec::new(),
         diagnostics: vec![Diagnostic::at(
             path,
             line,
@@ -185,22 +205,36 @@ fn too_large(path: &Path, text: &str) -> Parsed {
 /// Every diagnostic of every file, sorted; a missing, unreadable or empty directory is an error
 /// about the directory itself.
 pub fn load_dir(dir: &Path) -> Result<Vec<ToolSpec>, Diagnostics> {
-    let files = manifest_files(dir).map_err(|d| Diagnostics(vec![d]))?;
+    load_dir_with_files(dir).0
+}
+
+/// [`load_dir`], and every schema file the manifests name (for a build script's
+/// `rerun-if-changed`), also when a manifest has mistakes.
+///
+/// # Errors
+/// As [`load_dir`], in the first of the pair.
+pub fn load_dir_with_files(dir: &Path) -> (Result<Vec<ToolSpec>, Diagnostics>, Vec<PathBuf>) {
+    let files = match manifest_files(dir) {
+        Ok(files) => files,
+        Err(d) => return (Err(Diagnostics(vec![d])), Vec::new()),
+    };
     let mut specs = Vec::new();
     let mut names = Vec::new();
     let mut diagnostics = Vec::new();
+    let mut schema_files = Vec::new();
     for (file, length) in &files {
         let parsed = load_file(file, *length);
         diagnostics.extend(parsed.diagnostics);
         names.extend(parsed.name);
         specs.extend(parsed.spec);
+        schema_files.extend(parsed.files);
     }
     diagnostics.extend(check::duplicate_names(&names));
     if !diagnostics.is_empty() {
-        return Err(Diagnostics(diagnostics).sorted());
+        return (Err(Diagnostics(diagnostics).sorted()), schema_files);
     }
     specs.sort_by(|a, b| a.name.cmp(&b.name));
-    Ok(specs)
+    (Ok(specs), schema_files)
 }
 
 /// Reads and parses one manifest of `length` bytes (as listed).
@@ -209,6 +243,7 @@ fn load_file(file: &Path, length: u64) -> Parsed {
         spec: None,
         name: None,
         diagnostics: vec![Diagnostic::file(file, message)],
+        files: Vec::new(),
     };
     // A huge file is refused before it is read.
     if length > MAX_MANIFEST_BYTES as u64 {
@@ -313,7 +348,7 @@ impl SpanIndex<'_, '_> {
         };
         let mut item = self.root;
         for token in rest.split('/') {
-            let token = unescape_token(token);
+            let token = schema::pointer::unescape(token);
             match item.get_ref() {
                 DeValue::Table(table) => match table.get_key_value(token.as_ref()) {
                     Some((key, value)) => {
@@ -348,13 +383,20 @@ impl SpanIndex<'_, '_> {
     }
 }
 
-/// One reference token of a JSON Pointer, unescaped (`~1` → `/`, `~0` → `~`).
-fn unescape_token(token: &str) -> std::borrow::Cow<'_, str> {
-    if token.contains('~') {
-        token.replace("~1", "/").replace("~0", "~").into()
-    } else {
-        token.into()
-    }
+/// Where the nodes of a schema are written: in the manifest (located by [`SpanIndex`]) or in a
+/// JSON file (located by [`json_offset`]).
+#[derive(Debug, Clone, Copy)]
+enum Locator<'a, 'i> {
+    Toml(SpanIndex<'a, 'i>),
+    /// A JSON file and its text.
+    Json(&'a Path, &'a str),
+}
+
+/// A schema read from a manifest: the value (canonical: no `$schema` naming 2020-12), its
+/// draft and its compiled validator.
+struct LoadedSchema {
+    value: Value,
+    validator: jsonschema::Validator,
 }
 
 struct Parser<'t> {
@@ -366,6 +408,8 @@ struct Parser<'t> {
     suppressed: usize,
     /// Where the first of them is.
     first_suppressed: usize,
+    /// The schema files named so far.
+    files: Vec<PathBuf>,
 }
 
 impl Parser<'_> {
@@ -432,6 +476,8 @@ impl Parser<'_> {
             Some(item) => self.string(item, "category").map(|(c, _)| Some(c)),
             None => Some(None),
         };
+        let idempotent = self.optional_boolean(&document, "idempotent");
+        let open_world = self.optional_boolean(&document, "open_world");
 
         let input = match document.get_key_value("input") {
             Some((key, item)) => self.schema("input", key.span(), item),
@@ -444,11 +490,12 @@ impl Parser<'_> {
         let output = match document.get_key_value("output") {
             Some((key, item)) => self
                 .schema("output", key.span(), item)
-                .map(|(schema, _)| Some(schema)),
+                .map(|schema| Some(schema.value)),
             None => Some(None),
         };
         let errors = self.errors(&document);
         let examples = self.examples(&document, input.as_ref());
+        let input_examples = self.input_examples(&document, input.as_ref());
 
         let spec = (|| {
             Some(ToolSpec {
@@ -458,10 +505,13 @@ impl Parser<'_> {
                 safety: safety?,
                 mode: mode?,
                 category: category?,
-                input_schema: input?.0,
+                input_schema: input?.value,
                 output_schema: output?,
                 errors: errors?,
                 examples: examples?,
+                idempotent: idempotent?,
+                open_world: open_world?,
+                input_examples: input_examples?,
                 source: source_path(path),
             })
         })();
@@ -586,6 +636,14 @@ impl Parser<'_> {
         }
     }
 
+    /// An optional boolean key: `Some(None)` when absent, `None` when it is not a boolean.
+    fn optional_boolean(&mut self, table: &DeTable<'_>, key: &str) -> Option<Option<bool>> {
+        match table.get(key) {
+            Some(item) => self.boolean(item, key).map(Some),
+            None => Some(None),
+        }
+    }
+
     /// `safety` or `mode`, parsed only through their `FromStr`.
     fn word<T: FromStr<Err = model::UnknownValue>>(
         &mut self,
@@ -612,90 +670,192 @@ impl Parser<'_> {
         }
     }
 
-    /// `[input]` or `[output]` (`which`): a table, converted to JSON, meta-validated against
-    /// draft 2020-12 and compiled; `[input]` is also held to the supported subset and its
-    /// `default` and `examples` values to their schemas. Returns the canonical schema and its
-    /// validator (for the examples).
-    fn schema(
-        &mut self,
-        which: &str,
-        key: Range<usize>,
-        item: &Item<'_>,
-    ) -> Option<(Value, jsonschema::Validator)> {
-        let DeValue::Table(_) = item.get_ref() else {
+    /// `[input]` or `[output]` (`which`): a table converted to JSON, or a JSON file
+    /// (`{ file = "…" }`); its draft read from `$schema`, meta-validated against that draft and
+    /// compiled. Returns the canonical schema and its validator (for the examples). The
+    /// `default` and `examples` keywords inside are annotations: JSON Schema does not require
+    /// them to match, and neither does the manifest.
+    fn schema(&mut self, which: &str, key: Range<usize>, item: &Item<'_>) -> Option<LoadedSchema> {
+        let DeValue::Table(table) = item.get_ref() else {
             self.error(
                 item.span().start,
                 format!(
-                    "expected `{which}` to be a table (a JSON Schema object), found {}",
+                    "expected `{which}` to be a table (a JSON Schema object) or `{{ {SCHEMA_FILE_KEY} = \"….json\" }}`, found {}",
                     toml_type(item.get_ref())
                 ),
             );
             return None;
         };
-        let input = which == "input";
         let index = SpanIndex {
             root: item,
             key: key.start,
         };
-        let mut schema = self.json_of(item, "", Some(key))?;
-        let mut issues: Vec<SchemaIssue> = schema::strip_dialect(&mut schema).into_iter().collect();
-        if input {
-            issues.extend(schema::unsupported(&schema));
-        }
-        if !issues.is_empty() {
-            for issue in issues {
-                let mut message = issue.message;
-                let top_level = issue
-                    .pointer
-                    .strip_prefix('/')
-                    .filter(|key| KEYS.contains(key));
-                if let Some(key) = top_level {
-                    message.push_str(&format!(
-                        "; `{key}` is a manifest key: keys after `[input]` belong to the input schema, move it above `[input]`"
-                    ));
-                }
-                self.error(index.key_offset(&issue.pointer), message);
+        let file_ref = match table.get(SCHEMA_FILE_KEY) {
+            Some(file) if table.len() == 1 => Some(file),
+            _ => None,
+        };
+        let json_path;
+        let json_text;
+        let (mut schema, locator) = match file_ref {
+            Some(file) => {
+                let (name, span) = self.string(file, SCHEMA_FILE_KEY)?;
+                json_path = self.file.parent().unwrap_or(Path::new("")).join(&name);
+                let (schema, text) = self.schema_file(&json_path, span.start, which)?;
+                json_text = text;
+                (schema, Locator::Json(&json_path, &json_text))
             }
-            return None;
-        }
-        let validator = self.compile(&schema, &index, which)?;
-        if input && !self.check_sample_values(&schema, &index) {
-            return None;
-        }
-        Some((schema, validator))
+            None => {
+                let schema = self.json_of(item, "", Some(key))?;
+                // A manifest key written after `[input]` lands in the schema, where JSON Schema
+                // ignores it: a mistake, not a schema's choice.
+                let misplaced: Vec<&str> = table
+                    .keys()
+                    .map(|k| k.get_ref().as_ref())
+                    .filter(|k| KEYS.contains(k) && schema::keywords::keyword(k).is_none())
+                    .collect();
+                if !misplaced.is_empty() {
+                    for key in misplaced {
+                        self.error(
+                            index.key_offset(&schema::join("", key)),
+                            format!(
+                                "`{key}` is a manifest key, not a JSON Schema keyword: keys after `[{which}]` belong to the {which} schema, move it above `[{which}]`"
+                            ),
+                        );
+                    }
+                    return None;
+                }
+                (schema, Locator::Toml(index))
+            }
+        };
+        let draft = match schema::read_draft(&mut schema) {
+            Ok(draft) => draft,
+            Err(issue) => {
+                self.report(locator, &issue.pointer, true, issue.message);
+                return None;
+            }
+        };
+        let validator = self.compile(&schema, draft, locator, which)?;
+        Some(LoadedSchema {
+            value: schema,
+            validator,
+        })
     }
 
-    /// Meta-validates against draft 2020-12, then builds the validator (which checks what the
-    /// meta-schema cannot, such as regular expressions).
+    /// Reads a schema file named at `offset`: JSON text of at most [`MAX_MANIFEST_BYTES`].
+    fn schema_file(&mut self, path: &Path, offset: usize, which: &str) -> Option<(Value, String)> {
+        self.files.push(path.to_path_buf());
+        let shown = path.display().to_string();
+        let text = match std::fs::metadata(path) {
+            Ok(meta) if meta.len() > MAX_MANIFEST_BYTES as u64 => {
+                self.error(
+                    offset,
+                    format!(
+                        "the {which} schema file `{}` is {} bytes, more than the {MAX_MANIFEST_BYTES} a schema may have",
+                        truncate(&shown, QUOTE_LIMIT),
+                        meta.len()
+                    ),
+                );
+                return None;
+            }
+            _ => match std::fs::read_to_string(path) {
+                Ok(text) => text,
+                Err(e) => {
+                    self.error(
+                        offset,
+                        format!(
+                            "cannot read the {which} schema file `{}`: {e}",
+                            truncate(&shown, QUOTE_LIMIT)
+                        ),
+                    );
+                    return None;
+                }
+            },
+        };
+        match serde_json::from_str::<Value>(&text) {
+            Ok(value) => Some((value, text)),
+            Err(e) => {
+                self.diagnostics.push(Diagnostic::at(
+                    path,
+                    e.line(),
+                    e.column().max(1),
+                    truncate(
+                        &format!("the {which} schema file is not JSON: {e}"),
+                        MESSAGE_LIMIT,
+                    ),
+                ));
+                None
+            }
+        }
+    }
+
+    /// A mistake at `pointer` of a schema: at its key (`key`) or its value in a manifest, or
+    /// named by its pointer in a JSON file.
+    fn report(&mut self, locator: Locator<'_, '_>, pointer: &str, key: bool, message: String) {
+        match locator {
+            Locator::Toml(index) => {
+                let offset = if key {
+                    index.key_offset(pointer)
+                } else {
+                    index.value_offset(pointer)
+                };
+                self.error(offset, message);
+            }
+            Locator::Json(path, text) => {
+                if self.diagnostics.len() >= MAX_DIAGNOSTICS_PER_FILE {
+                    self.suppressed += 1;
+                    return;
+                }
+                let message = truncate(&message, MESSAGE_LIMIT);
+                self.diagnostics
+                    .push(match json_offset(text, pointer, key) {
+                        Some(offset) => {
+                            let (line, column) = Diagnostic::line_col(text, offset);
+                            Diagnostic::at(path, line, column, message)
+                        }
+                        None => Diagnostic::file(
+                            path,
+                            format!("at `{}`: {message}", display_pointer(pointer)),
+                        ),
+                    });
+            }
+        }
+    }
+
+    /// Meta-validates against the schema's draft, then builds the validator (which checks
+    /// what the meta-schema cannot, such as regular expressions).
     fn compile(
         &mut self,
         schema: &Value,
-        index: &SpanIndex,
+        draft: Draft,
+        locator: Locator<'_, '_>,
         which: &str,
     ) -> Option<jsonschema::Validator> {
-        let meta = jsonschema::draft202012::meta::validator();
+        let meta = draft.meta_validator();
         let mut seen = Vec::new();
         for error in meta.iter_errors(schema) {
             let pointer = error.instance_path().as_str().to_owned();
             let message = format!(
-                "the {which} schema is not valid JSON Schema (draft 2020-12) at `{}`: {}",
+                "the {which} schema is not valid JSON Schema ({}) at `{}`: {}",
+                draft.name(),
                 display_pointer(&pointer),
                 truncate(&error.to_string(), QUOTE_LIMIT * 2)
             );
             if !seen.contains(&message) {
-                self.error(index.value_offset(&pointer), message.clone());
+                self.report(locator, &pointer, false, message.clone());
                 seen.push(message);
             }
         }
         if !seen.is_empty() {
             return None;
         }
-        match jsonschema::draft202012::new(schema) {
+        match draft.options().build(schema) {
             Ok(validator) => Some(validator),
             Err(error) => {
                 let pointer = error.instance_path().as_str().to_owned();
-                self.error(
-                    index.value_offset(&pointer),
+                self.report(
+                    locator,
+                    &pointer,
+                    false,
                     format!(
                         "the {which} schema cannot be compiled at `{}`: {}",
                         display_pointer(&pointer),
@@ -705,37 +865,6 @@ impl Parser<'_> {
                 None
             }
         }
-    }
-
-    /// Every `default` and `examples` value inside the schema must match the schema it sits in.
-    /// Returns false when one does not.
-    fn check_sample_values(&mut self, schema: &Value, index: &SpanIndex) -> bool {
-        let mut ok = true;
-        for sample in schema::sample_values(schema) {
-            let Ok(validator) = jsonschema::draft202012::new(sample.schema) else {
-                continue;
-            };
-            for error in validator.iter_errors(sample.value) {
-                let inner = error.instance_path().as_str();
-                let pointer = format!("{}{inner}", sample.pointer);
-                self.error(
-                    index.value_offset(&pointer),
-                    format!(
-                        "`{}` at `{}` does not match its own schema{}: {}",
-                        sample.keyword,
-                        display_pointer(&sample.node_pointer),
-                        if inner.is_empty() {
-                            String::new()
-                        } else {
-                            format!(" at `{inner}`")
-                        },
-                        truncate(&error.to_string(), QUOTE_LIMIT * 2)
-                    ),
-                );
-                ok = false;
-            }
-        }
-        ok
     }
 
     fn errors(&mut self, document: &DeTable<'_>) -> Option<Vec<ErrorSpec>> {
@@ -812,7 +941,7 @@ impl Parser<'_> {
     fn examples(
         &mut self,
         document: &DeTable<'_>,
-        input: Option<&(Value, jsonschema::Validator)>,
+        input: Option<&LoadedSchema>,
     ) -> Option<Vec<ExampleSpec>> {
         let Some(entries) = self.entries(document, "examples") else {
             return Some(Vec::new());
@@ -855,8 +984,13 @@ impl Parser<'_> {
                     self.json_of(item, "", Some(key.span())).map(|v| (v, index))
                 }
             };
-            if let (Some((value, index)), Some((_, validator))) = (&example_input, input) {
-                self.validate_example(number, value, index, validator);
+            if let (Some((value, index)), Some(schema)) = (&example_input, input) {
+                self.validate_example(
+                    &format!("example {number}"),
+                    value,
+                    index,
+                    &schema.validator,
+                );
             }
             match (description, example_input) {
                 (Some(description), Some((input, _))) => {
@@ -868,9 +1002,65 @@ impl Parser<'_> {
         ok.then_some(specs)
     }
 
+    /// `[input_examples]`: example argument objects, each valid against the input schema.
+    fn input_examples(
+        &mut self,
+        document: &DeTable<'_>,
+        input: Option<&LoadedSchema>,
+    ) -> Option<Vec<Value>> {
+        let Some((key, item)) = document.get_key_value("input_examples") else {
+            return Some(Vec::new());
+        };
+        let DeValue::Array(entries) = item.get_ref() else {
+            self.error(
+                item.span().start,
+                format!(
+                    "expected `input_examples` to be an array of argument tables, found {}",
+                    toml_type(item.get_ref())
+                ),
+            );
+            return None;
+        };
+        let mut ok = true;
+        let mut values = Vec::with_capacity(entries.len());
+        for (i, entry) in entries.iter().enumerate() {
+            if !entry.get_ref().is_table() {
+                self.error(
+                    entry.span().start,
+                    format!(
+                        "expected each entry of `input_examples` to be a table of arguments, found {}",
+                        toml_type(entry.get_ref())
+                    ),
+                );
+                ok = false;
+                continue;
+            }
+            let index = SpanIndex {
+                root: entry,
+                key: key.span().start,
+            };
+            let Some(value) = self.json_of(entry, "", None) else {
+                ok = false;
+                continue;
+            };
+            if let Some(schema) = input {
+                let errors = self.diagnostics.len();
+                self.validate_example(
+                    &format!("input example {}", i + 1),
+                    &value,
+                    &index,
+                    &schema.validator,
+                );
+                ok &= self.diagnostics.len() == errors;
+            }
+            values.push(value);
+        }
+        ok.then_some(values)
+    }
+
     fn validate_example(
         &mut self,
-        number: usize,
+        number: &str,
         value: &Value,
         index: &SpanIndex,
         validator: &jsonschema::Validator,
@@ -884,7 +1074,7 @@ impl Parser<'_> {
                     self.error(
                         index.key_offset(&at),
                         format!(
-                            "example {number} fails the input schema at `{at}`: unexpected property `{}` (the schema does not allow other properties)",
+                            "{number} fails the input schema at `{at}`: unexpected property `{}` (the schema does not allow other properties)",
                             truncate(name, QUOTE_LIMIT)
                         ),
                     );
@@ -894,7 +1084,7 @@ impl Parser<'_> {
             self.error(
                 index.value_offset(&pointer),
                 format!(
-                    "example {number} fails the input schema at `{}`: {}",
+                    "{number} fails the input schema at `{}`: {}",
                     display_pointer(&pointer),
                     truncate(&error.to_string(), QUOTE_LIMIT * 2)
                 ),
@@ -1010,6 +1200,55 @@ impl Parser<'_> {
             }
         }
     }
+}
+
+/// Where the node at `pointer` of a JSON text is written: its key when `key` and it has one,
+/// else its value (the nearest ancestor when the pointer leads nowhere). `jsonc-parser` keeps
+/// the ranges `serde_json` does not; it reads the text strictly, as JSON. `None` when it cannot.
+fn json_offset(text: &str, pointer: &str, key: bool) -> Option<usize> {
+    use jsonc_parser::ast::Value as Node;
+    use jsonc_parser::common::Ranged;
+    let strict = jsonc_parser::ParseOptions {
+        allow_comments: false,
+        allow_loose_object_property_names: false,
+        allow_trailing_commas: false,
+        allow_missing_commas: false,
+        allow_single_quoted_strings: false,
+        allow_hexadecimal_numbers: false,
+        allow_unary_plus_numbers: false,
+        allow_bare_decimal_point_numbers: false,
+        allow_non_finite_numbers: false,
+        allow_extended_string_escapes: false,
+    };
+    let parsed =
+        jsonc_parser::parse_to_ast(text, &jsonc_parser::CollectOptions::default(), &strict).ok()?;
+    let mut node = parsed.value?;
+    let mut found = (None, node.range().start);
+    for token in schema::JsonPointer::from_escaped(pointer).tokens() {
+        let next = match node {
+            Node::Object(object) => object
+                .properties
+                .into_iter()
+                .find(|p| p.name.as_str() == token)
+                .map(|p| (Some(p.range.start), p.value)),
+            Node::Array(array) => token
+                .parse::<usize>()
+                .ok()
+                .and_then(|i| array.elements.into_iter().nth(i))
+                .map(|v| (None, v)),
+            _ => None,
+        };
+        let Some((key_at, value)) = next else {
+            break;
+        };
+        found = (key_at, value.range().start);
+        node = value;
+    }
+    Some(if key {
+        found.0.unwrap_or(found.1)
+    } else {
+        found.1
+    })
 }
 
 /// The start of the line whose key (before `=`, or in a `[table]` header) has the most dotted
@@ -1204,7 +1443,7 @@ input = { pane_id = "main", anchors = [{ time = 1, price = 2.5 }], width = 2 }
         assert_eq!(found.len(), 1, "{found:?}");
         assert!(
             found[0].starts_with(
-                "20:12: the input schema is not valid JSON Schema (draft 2020-12) at `/properties/anchors/minItems`: -1"
+                "20:12: the input schema is not valid JSON Schema (2020-12) at `/properties/anchors/minItems`: -1"
             ),
             "{found:?}"
         );

@@ -269,7 +269,8 @@ pub struct ToolMeta {
     pub mode: Mode,
     /// An optional grouping for docs.
     pub category: Option<&'static str>,
-    /// The JSON Schema (draft 2020-12) of the arguments; its root is an object.
+    /// The JSON Schema of the arguments (draft 2020-12 unless its `$schema` names draft-07 or
+    /// 2019-09).
     pub input_schema: StaticSchema,
     /// The JSON Schema of the tool's output, when declared.
     pub output_schema: Option<StaticSchema>,
@@ -277,6 +278,14 @@ pub struct ToolMeta {
     pub errors: &'static [ErrorMeta],
     /// Example calls.
     pub examples: &'static [ExampleMeta],
+    /// Whether calling the tool again with the same arguments changes nothing more, as declared
+    /// (`None`: not declared).
+    pub idempotent: Option<bool>,
+    /// Whether the tool reaches outside the application (the web, other services), as declared
+    /// (`None`: not declared).
+    pub open_world: Option<bool>,
+    /// Example argument objects shown to providers that take them, as canonical JSON texts.
+    pub input_examples: &'static [&'static str],
     /// Where the tool was declared: the manifest file (relative to its crate) or the Rust item.
     pub source: &'static str,
 }
@@ -301,6 +310,9 @@ impl ToolMeta {
             output_schema: None,
             errors: &[],
             examples: &[],
+            idempotent: None,
+            open_world: None,
+            input_examples: &[],
             source: "",
         }
     }
@@ -348,6 +360,33 @@ impl ToolMeta {
     #[must_use]
     pub const fn examples(self, examples: &'static [ExampleMeta]) -> Self {
         ToolMeta { examples, ..self }
+    }
+
+    /// Declares whether a repeated call with the same arguments changes nothing more.
+    #[must_use]
+    pub const fn idempotent(self, idempotent: bool) -> Self {
+        ToolMeta {
+            idempotent: Some(idempotent),
+            ..self
+        }
+    }
+
+    /// Declares whether the tool reaches outside the application.
+    #[must_use]
+    pub const fn open_world(self, open_world: bool) -> Self {
+        ToolMeta {
+            open_world: Some(open_world),
+            ..self
+        }
+    }
+
+    /// Sets the example argument objects (canonical JSON texts).
+    #[must_use]
+    pub const fn input_examples(self, input_examples: &'static [&'static str]) -> Self {
+        ToolMeta {
+            input_examples,
+            ..self
+        }
     }
 
     /// Sets where the tool was declared.
@@ -433,7 +472,8 @@ pub struct ToolSpec {
     pub mode: Mode,
     /// An optional grouping for docs.
     pub category: Option<String>,
-    /// The JSON Schema (draft 2020-12) of the arguments.
+    /// The JSON Schema of the arguments (draft 2020-12 unless its `$schema` names draft-07 or
+    /// 2019-09).
     pub input_schema: Value,
     /// The JSON Schema of the output, when declared.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -442,6 +482,15 @@ pub struct ToolSpec {
     pub errors: Vec<ErrorSpec>,
     /// Example calls.
     pub examples: Vec<ExampleSpec>,
+    /// Whether a repeated call with the same arguments changes nothing more, when declared.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotent: Option<bool>,
+    /// Whether the tool reaches outside the application, when declared.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub open_world: Option<bool>,
+    /// Example argument objects, each valid against the input schema.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub input_examples: Vec<Value>,
     /// Where the tool was declared (manifest path relative to the manifest directory's crate,
     /// or the Rust item). Not part of `tools.json`.
     #[serde(skip)]
@@ -464,6 +513,9 @@ impl ToolSpec {
             output_schema: None,
             errors: Vec::new(),
             examples: Vec::new(),
+            idempotent: None,
+            open_world: None,
+            input_examples: Vec::new(),
             source: String::new(),
         }
     }
@@ -496,6 +548,13 @@ impl ToolSpec {
                         serde_json::from_str(e.input)?,
                     ))
                 })
+                .collect::<Result<_, serde_json::Error>>()?,
+            idempotent: meta.idempotent,
+            open_world: meta.open_world,
+            input_examples: meta
+                .input_examples
+                .iter()
+                .map(|text| serde_json::from_str(text))
                 .collect::<Result<_, serde_json::Error>>()?,
             source: meta.source.to_owned(),
         })
@@ -599,6 +658,9 @@ mod tests {
         .description("Lists the panes.")
         .category("panes")
         .examples(&[ExampleMeta::new("All panes", "{}")])
+        .idempotent(true)
+        .open_world(false)
+        .input_examples(&[r#"{"all":true}"#])
         .source("tools/panes_list.toml");
         let spec = ToolSpec::from_meta(&META).expect("valid json");
         let json = serde_json::to_value(&spec).expect("serialize");
@@ -613,7 +675,10 @@ mod tests {
                 "category": "panes",
                 "inputSchema": {"type": "object", "additionalProperties": false},
                 "errors": [],
-                "examples": [{"description": "All panes", "input": {}}]
+                "examples": [{"description": "All panes", "input": {}}],
+                "idempotent": true,
+                "openWorld": false,
+                "inputExamples": [{"all": true}]
             })
         );
     }

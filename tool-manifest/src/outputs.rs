@@ -80,15 +80,40 @@ impl OutputDirs {
 }
 
 /// Every output file for `specs`, keyed by path (`<out>/tools.json`, `<out>/schemas/<name>.json`,
-/// `<out>/providers/<dialect>.json`, `<docs>/<page>`). The specs may come in any order.
+/// `<out>/providers/<dialect>.json`, `<docs>/<page>`). The specs may come in any order. A tool a
+/// provider cannot express is left out of that provider's catalog ([`render_with`] says which).
 ///
 /// # Errors
-/// When a tool cannot be exported in a form some provider accepts: every violation is named
-/// (tool, JSON Pointer, rule), and nothing is written ([`RenderError::Export`]).
+/// A file that cannot be written as JSON.
 pub fn render(
     specs: &[ToolSpec],
     dirs: &OutputDirs,
 ) -> Result<BTreeMap<PathBuf, String>, RenderError> {
+    render_with(specs, dirs, &[]).map(|rendered| rendered.files)
+}
+
+/// What [`render_with`] produces: the files, and the tools left out of a provider's catalog.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Rendered {
+    /// Every output file, keyed by path.
+    pub files: BTreeMap<PathBuf, String>,
+    /// For each provider, why each tool it leaves out could not be expressed (warnings).
+    pub excluded: Vec<ExportError>,
+}
+
+/// [`render`], with the tools each provider leaves out, and `required` providers that must take
+/// every tool.
+///
+/// # Errors
+/// A required provider that cannot express a tool ([`RenderError::Export`], every violation
+/// named: tool, JSON Pointer, rule; nothing is written), or a file that cannot be written as
+/// JSON.
+pub fn render_with(
+    specs: &[ToolSpec],
+    dirs: &OutputDirs,
+    required: &[Dialect],
+) -> Result<Rendered, RenderError> {
     let mut sorted: Vec<&ToolSpec> = specs.iter().collect();
     sorted.sort_by(|a, b| a.name.cmp(&b.name));
 
@@ -107,17 +132,25 @@ pub fn render(
         );
     }
     let providers = dirs.providers();
+    let mut excluded = Vec::new();
     for dialect in Dialect::ALL {
-        let catalog = dialect::export_catalog(*dialect, specs)?;
+        let catalog = dialect::catalog(*dialect, specs);
+        if !catalog.excluded.is_empty() {
+            let error = ExportError::new(*dialect, catalog.excluded);
+            if required.contains(dialect) {
+                return Err(RenderError::Export(error));
+            }
+            excluded.push(error);
+        }
         files.insert(
             providers.join(dialect.file_name()),
-            dialect::pretty_line(&catalog),
+            dialect::pretty_line(&catalog.definitions),
         );
     }
     for (page, text) in crate::docs::render(specs) {
         files.insert(dirs.docs.join(page), text);
     }
-    Ok(files)
+    Ok(Rendered { files, excluded })
 }
 
 /// `value` as the text of a JSON file: `serde_json::to_string_pretty` and a final newline.
@@ -131,7 +164,7 @@ fn json_file(value: &impl Serialize) -> Result<String, serde_json::Error> {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum RenderError {
-    /// A tool cannot be exported in a form some provider accepts.
+    /// A tool cannot be exported in a form a required provider accepts.
     #[error(transparent)]
     Export(#[from] ExportError),
     /// A file cannot be written as JSON (`serde_json` refuses only maps whose keys are not
@@ -477,15 +510,32 @@ mod tests {
     }
 
     #[test]
-    fn a_tool_no_provider_accepts_fails_the_render() {
-        let err = render(
-            &[spec("a_tool"), spec("bad name!")],
-            &dirs(Path::new("out")),
-        )
-        .expect_err("the name breaks the providers' rules");
+    fn a_tool_a_provider_cannot_express_is_left_out_unless_the_provider_is_required() {
+        let specs = [spec("a_tool"), spec("bad name!")];
+        let out = dirs(Path::new("out"));
+        let rendered = render_with(&specs, &out, &[]).expect("no provider is required");
+        assert_eq!(
+            rendered.excluded.len(),
+            Dialect::ALL.len(),
+            "every provider refuses the name"
+        );
+        for error in &rendered.excluded {
+            assert!(
+                error.violations.iter().all(|v| v.tool == "bad name!"),
+                "{error}"
+            );
+        }
+        let mcp = &rendered.files[&out.providers().join("mcp.json")];
+        assert!(
+            mcp.contains("\"a_tool\"") && !mcp.contains("bad name!"),
+            "{mcp}"
+        );
+        let err = render_with(&specs, &out, &[Dialect::Mcp])
+            .expect_err("a required provider must take every tool");
         let RenderError::Export(err) = err else {
             panic!("an export error: {err}");
         };
+        assert_eq!(err.dialect, Dialect::Mcp);
         assert!(
             err.violations
                 .iter()

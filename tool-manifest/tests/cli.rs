@@ -228,7 +228,7 @@ fn an_invalid_manifest_exits_2_with_every_located_error() {
             stderr(&output),
             format!(
                 "error: {file}:5:8: expected `mode` to be \"parallel\" or \"sequential\", found \"serial\"\n\
-                 error: {file}:6:1: unknown key `saftey`, expected one of `name`, `title`, `description`, `safety`, `mode`, `category`, `input`, `output`, `errors`, `examples`; did you mean `safety`?\n\
+                 error: {file}:6:1: unknown key `saftey`, expected one of `name`, `title`, `description`, `safety`, `mode`, `category`, `idempotent`, `open_world`, `input`, `output`, `input_examples`, `errors`, `examples`; did you mean `safety`?\n\
                  2 errors\n"
             ),
             "{command}"
@@ -288,7 +288,7 @@ fn a_bad_config_file_is_located() {
     assert_eq!(output.status.code(), Some(2));
     assert_eq!(
         stderr(&output),
-        "error: tool-manifest.toml:2:1: unknown key `output`, expected one of `manifests`, `out`, `docs`\n\
+        "error: tool-manifest.toml:2:1: unknown key `output`, expected one of `manifests`, `out`, `docs`, `required_providers`\n\
          error: tool-manifest.toml:3:8: expected `docs` to be a directory path (a non-empty string), found an integer\n\
          2 errors\n"
     );
@@ -529,5 +529,54 @@ fn the_readme_import_example_is_what_import_writes_and_reports() {
     assert_eq!(
         std::fs::read_to_string(root.path().join("tools/get_issue.toml")).expect("manifest"),
         readme_block("### Bring existing tools", "toml")
+    );
+}
+
+/// A tool with a free-form map, which OpenAI strict mode cannot express.
+const MAP_TOOL: &str = "name = \"labels_set\"\ntitle = \"Set labels\"\ndescription = \"Sets labels.\"\nsafety = \"destructive\"\nmode = \"sequential\"\n[input]\ntype = \"object\"\nrequired = [\"labels\"]\nproperties.labels = { type = \"object\", additionalProperties = { type = \"string\" } }\n";
+
+#[test]
+fn a_tool_a_provider_cannot_express_is_a_warning_unless_the_provider_is_required() {
+    let root = repository();
+    std::fs::write(root.path().join("tools/labels_set.toml"), MAP_TOOL).expect("manifest");
+    let generated = run(root.path(), &["generate"]);
+    assert!(generated.status.success(), "{}", stderr(&generated));
+    let warnings = stderr(&generated);
+    assert!(
+        warnings.contains("warning: ")
+            && warnings.contains("labels_set.toml")
+            && warnings.contains("left out of the openai catalog")
+            && warnings.contains("(rule `openai."),
+        "{warnings}"
+    );
+    let openai = std::fs::read_to_string(root.path().join("generated/providers/openai.json"))
+        .expect("the openai catalog");
+    assert!(!openai.contains("labels_set"), "{openai}");
+    let mcp = std::fs::read_to_string(root.path().join("generated/providers/mcp.json"))
+        .expect("the mcp catalog");
+    assert!(mcp.contains("labels_set"), "{mcp}");
+
+    let exported = run(root.path(), &["export", "--dialect", "openai"]);
+    assert_eq!(exported.status.code(), Some(1), "{}", stderr(&exported));
+    assert!(!stdout(&exported).contains("labels_set"));
+    assert!(
+        stderr(&exported).contains("labels_set"),
+        "{}",
+        stderr(&exported)
+    );
+    let exported = run(root.path(), &["export", "--dialect", "mcp"]);
+    assert_eq!(exported.status.code(), Some(0), "{}", stderr(&exported));
+
+    std::fs::write(
+        root.path().join("tool-manifest.toml"),
+        format!("{CONFIG}required_providers = [\"openai\"]\n"),
+    )
+    .expect("config");
+    let refused = run(root.path(), &["generate"]);
+    assert_eq!(refused.status.code(), Some(2), "{}", stdout(&refused));
+    assert!(
+        stderr(&refused).contains("labels_set"),
+        "{}",
+        stderr(&refused)
     );
 }

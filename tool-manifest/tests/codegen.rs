@@ -1,6 +1,6 @@
 //! The generated Rust: snapshots of three tools, Rust that parses whatever the manifests hold
 //! (the reference tool sets, adversarial names and strings, quotes and hashes, large values),
-//! determinism, the errors on schemas outside the supported subset, and the builder's
+//! determinism, the Rust type of every mapping rule, and the builder's
 //! write-only-when-changed behaviour.
 
 mod codegen_support;
@@ -314,8 +314,8 @@ fn names_follow_the_rules_of_the_contract() {
     // A `title` names the type; array items of `anchors` are `Anchor`.
     assert!(code.contains("pub line: Option<LineOptions>"), "{code}");
     assert!(code.contains("pub anchors: Vec<Anchor>"), "{code}");
-    // `[T, "null"]` not required is one `Option`, not two.
-    assert!(code.contains("pub label: Option<String>"), "{code}");
+    // `[T, "null"]` not required keeps absent (`None`) apart from `null` (`Some(None)`).
+    assert!(code.contains("pub label: Option<Option<String>>"), "{code}");
     // The canonical schema has no `$schema` key.
     assert!(!code.contains("$schema"), "{code}");
 }
@@ -343,109 +343,252 @@ fn keyword_tool_and_property_names_become_raw_identifiers() {
 fn codegen_error(schema: Value) -> CodegenError {
     let mut tool = empty();
     tool.input_schema = schema;
-    codegen::generate(&[tool]).expect_err("outside the supported subset")
+    codegen::generate(&[tool]).expect_err("refused")
+}
+
+/// The Rust field generated for property `x` of schema `property` (required when `required`),
+/// with the nested items of the module.
+fn field_of(property: Value, required: bool) -> String {
+    let mut tool = empty();
+    tool.input_schema = json!({
+        "type": "object",
+        "required": if required { json!(["x"]) } else { json!([]) },
+        "properties": {"x": property},
+        "$defs": {"point": {"type": "object", "properties": {"y": {"type": "number"}}}}
+    });
+    let code = generate(&[tool]);
+    assert_rust(&code);
+    code
+}
+
+/// One row per rule of the mapping table in `codegen`'s module docs: the schema and a piece of
+/// the generated code. The docs table and this list are checked to have the same rows.
+const RULES: &[(&str, &str, bool, &str)] = &[
+    (
+        "`true`, `{}`, annotations only",
+        r#"{"description": "any"}"#,
+        true,
+        "pub x: ::tool_runtime::__private::serde_json::Value,",
+    ),
+    (
+        "`string` (any `format`, `contentEncoding`)",
+        r#"{"type": "string", "format": "uuid", "contentEncoding": "base64"}"#,
+        true,
+        "pub x: String,",
+    ),
+    (
+        "`string` with `enum`, or an `enum` of strings",
+        r#"{"enum": ["a", "b"]}"#,
+        true,
+        "pub x: X,",
+    ),
+    (
+        "`enum` of mixed types",
+        r#"{"enum": ["a", 1]}"#,
+        true,
+        "pub x: ::tool_runtime::__private::serde_json::Value,",
+    ),
+    (
+        "`const`",
+        r#"{"const": "fast"}"#,
+        true,
+        "pub enum X {\n        #[serde(rename = \"fast\")]\n        Fast,\n    }",
+    ),
+    (
+        "`integer`",
+        r#"{"type": "integer"}"#,
+        true,
+        "#[serde(deserialize_with = \"::tool_runtime::__private::integral\")]\n        pub x: i64,",
+    ),
+    (
+        "`integer` beyond `i64`",
+        r#"{"type": "integer", "minimum": 0, "maximum": 18446744073709551615}"#,
+        true,
+        "pub x: u64,",
+    ),
+    (
+        "`number` / `boolean` / `null`",
+        r#"{"type": "null"}"#,
+        true,
+        "pub x: (),",
+    ),
+    (
+        "`array` with `items`",
+        r#"{"type": "array", "items": {"type": "boolean"}}"#,
+        true,
+        "pub x: Vec<bool>,",
+    ),
+    (
+        "`array` without `items`",
+        r#"{"type": "array"}"#,
+        true,
+        "pub x: Vec<::tool_runtime::__private::serde_json::Value>,",
+    ),
+    (
+        "`prefixItems` (draft-07: array `items`), all present, no more allowed",
+        r#"{"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}], "items": false, "minItems": 2}"#,
+        true,
+        "pub struct X(pub String, #[serde(deserialize_with = \"::tool_runtime::__private::integral\")] pub i64);",
+    ),
+    (
+        "`prefixItems` with items missing or more allowed",
+        r#"{"type": "array", "prefixItems": [{"type": "string"}]}"#,
+        true,
+        "pub x: Vec<::tool_runtime::__private::serde_json::Value>,",
+    ),
+    (
+        "`object` with `properties`",
+        r#"{"type": "object", "properties": {"y": {"type": "boolean"}}}"#,
+        true,
+        "pub x: X,",
+    ),
+    (
+        "… and `additionalProperties: false` (no `patternProperties`)",
+        r#"{"type": "object", "properties": {"y": {"type": "boolean"}}, "additionalProperties": false}"#,
+        true,
+        "#[serde(crate = \"::tool_runtime::__private::serde\", deny_unknown_fields)]",
+    ),
+    (
+        "… and other properties allowed",
+        r#"{"type": "object", "properties": {"y": {"type": "boolean"}}, "additionalProperties": {"type": "integer"}}"#,
+        true,
+        "#[serde(flatten, deserialize_with = \"::tool_runtime::__private::integral\")]\n        pub extra: ::std::collections::BTreeMap<String, i64>,",
+    ),
+    (
+        "`object` with only an `additionalProperties` schema",
+        r#"{"type": "object", "additionalProperties": {"type": "string"}}"#,
+        true,
+        "pub x: ::std::collections::BTreeMap<String, String>,",
+    ),
+    (
+        "`object` with one `patternProperties` schema, no other property",
+        r#"{"type": "object", "patternProperties": {"^a": {"type": "string"}}, "additionalProperties": false}"#,
+        true,
+        "pub x: ::std::collections::BTreeMap<String, String>,",
+    ),
+    (
+        "`object` alone, `propertyNames`, other `patternProperties`",
+        r#"{"type": "object", "propertyNames": {"maxLength": 3}}"#,
+        true,
+        "pub x: ::tool_runtime::__private::serde_json::Map<String, ::tool_runtime::__private::serde_json::Value>,",
+    ),
+    (
+        "`[T, \"null\"]`, `anyOf`/`oneOf` of `T` and `{type: null}`",
+        r#"{"anyOf": [{"type": "string"}, {"type": "null"}]}"#,
+        true,
+        "pub x: Option<String>,",
+    ),
+    (
+        "optional nullable property",
+        r#"{"type": ["string", "null"]}"#,
+        false,
+        "deserialize_with = \"::tool_runtime::__private::present\")]\n        pub x: Option<Option<String>>,",
+    ),
+    (
+        "`default` of an optional property (valid for its schema)",
+        r#"{"type": "string", "default": "x"}"#,
+        false,
+        "#[serde(default = \"Input::default_x\", skip_serializing_if = \"Option::is_none\")]",
+    ),
+    (
+        "`anyOf`/`oneOf` of objects told apart by a `const` (or one-value `enum`) property",
+        r#"{"oneOf": [{"type": "object", "required": ["kind"], "properties": {"kind": {"const": "a"}, "n": {"type": "number"}}}, {"type": "object", "required": ["kind"], "properties": {"kind": {"enum": ["b"]}}}]}"#,
+        true,
+        "tag = \"kind\")]",
+    ),
+    (
+        "`anyOf`/`oneOf` of branches of distinct JSON types",
+        r#"{"anyOf": [{"type": "string"}, {"type": "integer"}]}"#,
+        true,
+        "#[serde(crate = \"::tool_runtime::__private::serde\", untagged)]",
+    ),
+    (
+        "other `anyOf`/`oneOf`, several types",
+        r#"{"anyOf": [{"type": "number"}, {"type": "integer"}]}"#,
+        true,
+        "pub x: ::tool_runtime::__private::serde_json::Value,",
+    ),
+    (
+        "`allOf`",
+        r#"{"allOf": [{"description": "no type"}, {"type": "boolean"}]}"#,
+        true,
+        "pub x: bool,",
+    ),
+    (
+        "`$ref` to a node of the schema",
+        r##"{"$ref": "#/$defs/point"}"##,
+        true,
+        "pub x: Point,",
+    ),
+];
+
+#[test]
+fn every_mapping_rule_generates_its_type() {
+    for (rule, schema, required, expected) in RULES {
+        let schema: Value = serde_json::from_str(schema).expect("a schema");
+        let code = field_of(schema, *required);
+        assert!(
+            code.contains(expected),
+            "{rule}: expected {expected:?} in\n{code}"
+        );
+    }
 }
 
 #[test]
-fn unsupported_schemas_name_the_tool_and_the_pointer() {
-    let object = |property: Value| json!({"type": "object", "properties": {"x": property}});
-    let cases = [
-        (
-            object(json!({"anyOf": [{"type": "string"}]})),
-            "/properties/x/anyOf",
-            "unsupported keyword `anyOf`",
-        ),
-        (
-            object(json!({"$ref": "#/$defs/a"})),
-            "/properties/x/$ref",
-            "`$ref`",
-        ),
-        (
-            object(json!({"description": "no type"})),
-            "/properties/x",
-            "has no `type`",
-        ),
-        (
-            object(json!({"type": "string", "enum": ["a", 1]})),
-            "/properties/x/enum/1",
-            "must list strings",
-        ),
-        (
-            object(json!({"type": "array"})),
-            "/properties/x",
-            "needs `items`",
-        ),
-        (
-            object(json!({"type": "array", "items": [{"type": "string"}]})),
-            "/properties/x/items",
-            "one schema",
-        ),
-        (
-            object(json!({"type": "string", "minItems": 1})),
-            "/properties/x/minItems",
-            "does not apply to a schema of type `string`",
-        ),
-        (
-            object(json!({"type": "null"})),
-            "/properties/x/type",
-            "`null`",
-        ),
-        (
-            object(json!({"type": "strng"})),
-            "/properties/x/type",
-            "unknown type `strng`",
-        ),
-        (
-            object(json!({"type": ["object", "array"]})),
-            "/properties/x/type",
-            "found `array`",
-        ),
-        (object(json!(true)), "/properties/x", "expected a schema"),
-        (
-            object(json!({"type": "string", "enum": [null]})),
-            "/properties/x/enum",
-            "lists no string",
-        ),
-        (
-            object(
-                json!({"type": "object", "properties": {}, "additionalProperties": {"type": "string"}}),
-            ),
-            "/properties/x/additionalProperties",
-            "must be `false`",
-        ),
-        (
-            json!({"type": "object", "required": ["y"], "properties": {}}),
-            "/required/0",
-            "`y`",
-        ),
-        (
-            json!({"type": "array", "items": {"type": "string"}}),
-            "",
-            "root",
-        ),
-        (
-            json!({"type": "object", "patternProperties": {}}),
-            "/patternProperties",
-            "`patternProperties`",
-        ),
-        (
-            object(json!({"type": "object", "properties": {"a~b/c": {"if": {}}}})),
-            "/properties/x/properties/a~0b~1c/if",
-            "`if`",
-        ),
-    ];
-    for (schema, pointer, message) in cases {
-        let error = codegen_error(schema.clone());
-        assert_eq!(error.tool, "panes_list", "{schema}");
-        assert_eq!(error.pointer, pointer, "{schema}: {error}");
-        assert!(error.message.contains(message), "{schema}: {error}");
+fn the_mapping_table_of_the_docs_lists_the_tested_rules() {
+    let docs =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/codegen.rs"))
+            .expect("the codegen module");
+    let rows: Vec<&str> = docs
+        .lines()
+        .filter_map(|line| line.strip_prefix("//! | "))
+        .filter_map(|row| row.split(" | ").next())
+        .filter(|cell| *cell != "schema" && !cell.starts_with("---"))
+        .collect();
+    for (rule, ..) in RULES {
+        let first = rule.split(" beyond").next().unwrap_or(rule);
         assert!(
-            error
-                .to_string()
-                .starts_with("tool `panes_list`: input schema at `"),
-            "{error}"
+            rows.iter().any(|row| row.starts_with(first)),
+            "the rule {rule:?} is not in the docs table: {rows:#?}"
         );
     }
+    for row in &rows {
+        assert!(
+            RULES
+                .iter()
+                .any(|(rule, ..)| rule.starts_with(row) || row.starts_with(rule))
+                || *row == ROOT_RULE,
+            "the docs row {row:?} has no test"
+        );
+    }
+}
+
+/// The rule tested by [`a_root_that_is_not_an_object_is_an_alias`].
+const ROOT_RULE: &str = "a root that is not an object schema";
+
+#[test]
+fn a_root_that_is_not_an_object_is_an_alias() {
+    let mut tool = empty();
+    tool.input_schema = json!({"type": "array", "items": {"type": "string"}});
+    let code = generate(&[tool]);
+    assert_rust(&code);
+    assert!(
+        code.contains("pub type Input = Vec<String>;"),
+        "{ROOT_RULE}: {code}"
+    );
+}
+
+#[test]
+fn a_schema_of_another_draft_is_refused_with_its_pointer() {
+    let error = codegen_error(json!({"$schema": "http://json-schema.org/draft-04/schema#"}));
+    assert_eq!(error.pointer, "/$schema");
+    assert!(error.message.contains("unsupported `$schema`"), "{error}");
+    assert!(
+        error
+            .to_string()
+            .starts_with("tool `panes_list`: input schema at `/$schema`"),
+        "{error}"
+    );
 }
 
 #[test]
@@ -760,4 +903,46 @@ fn builder_formats_with_prettyplease_when_asked() {
         .expect("written")
             == plain
     );
+}
+
+/// A tool with a map argument: OpenAI's strict mode cannot express it.
+const LABELS_SET: &str = r#"name = "labels_set"
+title = "Set labels"
+description = "Sets labels."
+safety = "destructive"
+mode = "sequential"
+
+[input]
+type = "object"
+required = ["labels"]
+properties.labels = { type = "object", additionalProperties = { type = "string" } }
+"#;
+
+#[test]
+fn a_required_provider_that_cannot_express_a_tool_fails_the_build_others_warn() {
+    let root = tempfile::tempdir().expect("a temp dir");
+    fs::create_dir_all(root.path().join("tools")).expect("dir");
+    fs::write(root.path().join("tools/labels_set.toml"), LABELS_SET).expect("manifest");
+    // Only warnings (printed for cargo): the code is generated.
+    builder(root.path())
+        .compile()
+        .expect("a warning, not an error");
+    let err = builder(root.path())
+        .required_providers(&[tool_manifest::dialect::Dialect::OpenAi])
+        .compile()
+        .expect_err("OpenAI is required");
+    let BuildError::Providers(error) = &err else {
+        panic!("a provider error: {err}");
+    };
+    assert!(
+        error
+            .violations
+            .iter()
+            .all(|v| v.tool == "labels_set" && v.rule.starts_with("openai.")),
+        "{err}"
+    );
+    builder(root.path())
+        .required_providers(&[tool_manifest::dialect::Dialect::Mcp])
+        .compile()
+        .expect("MCP takes a map");
 }

@@ -115,7 +115,7 @@ const NAMES: &[&str] = &[
     "anchors", "entries", "data", "input", "error", "string", "option",
 ];
 
-/// Schemas inside the supported subset.
+/// Schemas of the shapes the properties cover: types, enums, nullables, arrays, objects, maps.
 fn supported() -> impl Strategy<Value = Value> {
     let words = proptest::collection::vec("[a-zA-Z0-9_ \\-]{0,6}", 1..5).prop_map(|mut w| {
         w.sort();

@@ -4,7 +4,7 @@
 //!
 //! The corpus is looked up at `<workspace>/../shared/corpus/real-tools/raw`, or at the directory
 //! named by `REAL_TOOLS_CORPUS`; when it is absent each test says so and passes. Run
-//! `cargo test -p tool-manifest --test corpus -- --include-ignored --nocapture` for the
+//! `cargo test -p tool-manifest --test corpus -- --nocapture` for the
 //! acceptance table.
 
 use std::collections::BTreeMap;
@@ -596,8 +596,6 @@ fn percent(part: usize, whole: usize) -> f64 {
 }
 
 #[test]
-#[ignore = "the targets need the generator to accept every valid JSON Schema (drafts 07 to 2020-12), \
-            schema files (`input = { file = \"…\" }`) and the `idempotent` and `open_world` keys"]
 fn real_tools_are_accepted_compile_and_take_valid_instances() {
     let Some(corpus) = corpus_dir() else {
         return;

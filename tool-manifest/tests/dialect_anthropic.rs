@@ -49,6 +49,16 @@ fn the_shape_is_name_description_input_schema_and_not_strict() {
 }
 
 #[test]
+fn input_examples_are_exported_as_declared() {
+    let mut spec = tool(json!({"type": "object", "properties": {"a": {"type": "string"}}}));
+    spec.input_examples = vec![json!({"a": "x"}), json!({})];
+    let definition = converted(&spec);
+    assert_eq!(definition["input_examples"], json!([{"a": "x"}, {}]));
+    spec.input_examples.clear();
+    assert!(converted(&spec).get("input_examples").is_none());
+}
+
+#[test]
 fn name() {
     let object = json!({"type": "object"});
     assert_has(
@@ -113,8 +123,22 @@ fn object_root() {
 
 #[test]
 fn draft() {
-    let old = tool(json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object"}));
-    assert_has(&refused(&old), "anthropic.draft", "/input_schema/$schema");
+    // A draft-07 schema is converted to 2020-12 for the export: `definitions` become `$defs`,
+    // an array `items` becomes `prefixItems`.
+    let old = converted(&tool(json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "type": "object",
+        "definitions": {"p": {"type": "array", "items": [{"type": "number"}]}},
+        "properties": {"a": {"$ref": "#/definitions/p"}}
+    })));
+    assert_eq!(
+        old["input_schema"],
+        json!({
+            "type": "object",
+            "$defs": {"p": {"type": "array", "prefixItems": [{"type": "number"}]}},
+            "properties": {"a": {"$ref": "#/$defs/p"}}
+        })
+    );
     let nested = tool(json!({
         "type": "object",
         "properties": {"a": {"$schema": "http://json-schema.org/draft-04/schema#", "type": "string"}}

@@ -125,7 +125,8 @@ fn annotations() {
     ));
     assert_eq!(
         read["annotations"],
-        json!({"title": "A tool", "readOnlyHint": true, "destructiveHint": false, "idempotentHint": false, "openWorldHint": false})
+        json!({"title": "A tool", "readOnlyHint": true, "destructiveHint": false, "idempotentHint": false, "openWorldHint": true}),
+        "undeclared hints are MCP's defaults, written out"
     );
     let write = converted(&spec_with(
         "writer",
@@ -135,9 +136,14 @@ fn annotations() {
     assert_eq!(write["annotations"]["readOnlyHint"], json!(false));
     assert_eq!(write["annotations"]["destructiveHint"], json!(true));
 
-    let mut web = spec_with("searcher", Safety::ReadOnly, json!({"type": "object"}));
-    web.category = Some("web".to_owned());
-    assert_eq!(converted(&web)["annotations"]["openWorldHint"], json!(true));
+    // The declared hints, exactly; a category says nothing about them.
+    let mut local = spec_with("searcher", Safety::ReadOnly, json!({"type": "object"}));
+    local.category = Some("web".to_owned());
+    local.open_world = Some(false);
+    local.idempotent = Some(true);
+    let hints = &converted(&local)["annotations"];
+    assert_eq!(hints["openWorldHint"], json!(false));
+    assert_eq!(hints["idempotentHint"], json!(true));
 
     // A hint left to MCP's default, or contradicting the safety, is refused.
     let writer = spec_with("writer", Safety::Destructive, json!({"type": "object"}));

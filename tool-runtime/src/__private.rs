@@ -8,14 +8,18 @@
 //! The hidden traits below exist for their compile errors: each carries a
 //! `#[diagnostic::on_unimplemented]` message that says what a tool function must look like.
 
+use std::collections::BTreeMap;
 use std::future::Future;
 
 pub use schemars;
 pub use serde;
 pub use serde_json;
 
-use serde::de::DeserializeOwned;
+use serde::de::{self, DeserializeOwned, Visitor};
+use serde::{Deserialize, Deserializer};
 use serde_json::Value;
+use serde_path_to_error::Segment;
+use tool_manifest::dialect::join_pointer;
 
 use crate::tool::{
     BoxFuture, CallResult, DeclaredError, Failure, Fault, IntoToolOutput, ToolError,
@@ -196,8 +200,142 @@ pub const fn manifest_input<I: ManifestInput<E>, E: ToolInput>() -> BoundInputFn
     }
 }
 
+/// Deserializes validated arguments; an error (which validation should have made impossible)
+/// names the JSON Pointer of the value that failed, as `serde_path_to_error` tracks it.
 fn deserialize<I: ToolInput>(args: &Value) -> Result<I, ToolError> {
-    I::deserialize(args).map_err(|error| ToolError::Input(error.to_string()))
+    serde_path_to_error::deserialize(args).map_err(|error| {
+        let mut pointer = String::new();
+        for segment in error.path().iter() {
+            match segment {
+                Segment::Seq { index } => pointer.push_str(&format!("/{index}")),
+                Segment::Map { key } => pointer = join_pointer(&pointer, key),
+                Segment::Enum { variant } => pointer = join_pointer(&pointer, variant),
+                Segment::Unknown => {}
+            }
+        }
+        let at = if pointer.is_empty() { "/" } else { &pointer };
+        ToolError::Input(format!("{at}: {}", error.into_inner()))
+    })
+}
+
+/// An integer of the generated code, read from a JSON integer or an integral float (`2.0`,
+/// `1e2`: JSON Schema counts them as integers, `serde` does not), alone or inside `Option`,
+/// `Vec` and maps. Written here because `serde` has no lenient integer.
+pub trait Integral<'de>: Sized {
+    /// Reads the value.
+    ///
+    /// # Errors
+    /// A value that is not an integer of this type.
+    fn integral<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error>;
+}
+
+/// Reads an integer type for `#[serde(deserialize_with)]`.
+///
+/// # Errors
+/// A value that is not an integer of the field's type.
+pub fn integral<'de, D: Deserializer<'de>, T: Integral<'de>>(
+    deserializer: D,
+) -> Result<T, D::Error> {
+    T::integral(deserializer)
+}
+
+/// Reads a present optional field, `null` included, as `Some` (absence is the field's
+/// `default`, `None`): the `Option<Option<T>>` of an optional nullable property.
+///
+/// # Errors
+/// As `T`'s `Deserialize`.
+pub fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+    deserializer: D,
+) -> Result<Option<T>, D::Error> {
+    T::deserialize(deserializer).map(Some)
+}
+
+/// [`present`] for a type holding integers.
+///
+/// # Errors
+/// As [`integral`].
+pub fn present_integral<'de, D: Deserializer<'de>, T: Integral<'de>>(
+    deserializer: D,
+) -> Result<Option<T>, D::Error> {
+    T::integral(deserializer).map(Some)
+}
+
+/// `T` read by [`Integral`], for the containers.
+struct Lenient<T>(T);
+
+impl<'de, T: Integral<'de>> Deserialize<'de> for Lenient<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        T::integral(deserializer).map(Lenient)
+    }
+}
+
+/// The integer visitor: integers in range, and floats without a fractional part.
+struct IntegerVisitor<T>(std::marker::PhantomData<T>);
+
+impl<T: TryFrom<i128>> Visitor<'_> for IntegerVisitor<T> {
+    type Value = T;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "an integer of type {}", std::any::type_name::<T>())
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<T, E> {
+        self.visit_i128(i128::from(v))
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<T, E> {
+        self.visit_i128(i128::from(v))
+    }
+
+    fn visit_i128<E: de::Error>(self, v: i128) -> Result<T, E> {
+        T::try_from(v).map_err(|_| {
+            E::custom(format!(
+                "integer {v} is out of range for {}",
+                std::any::type_name::<T>()
+            ))
+        })
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<T, E> {
+        // Exactly integral and within `i128` (whose bounds are powers of two, exact in `f64`).
+        if v.fract() == 0.0 && v >= -(2f64.powi(127)) && v < 2f64.powi(127) {
+            #[allow(clippy::cast_possible_truncation)]
+            self.visit_i128(v as i128)
+        } else {
+            Err(E::invalid_value(de::Unexpected::Float(v), &self))
+        }
+    }
+}
+
+macro_rules! integral_int {
+    ($($t:ty),*) => {$(
+        impl<'de> Integral<'de> for $t {
+            fn integral<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                deserializer.deserialize_any(IntegerVisitor::<$t>(std::marker::PhantomData))
+            }
+        }
+    )*};
+}
+
+integral_int!(i64, u64, i128);
+
+impl<'de, T: Integral<'de>> Integral<'de> for Option<T> {
+    fn integral<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Option::<Lenient<T>>::deserialize(deserializer).map(|v| v.map(|l| l.0))
+    }
+}
+
+impl<'de, T: Integral<'de>> Integral<'de> for Vec<T> {
+    fn integral<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Vec::<Lenient<T>>::deserialize(deserializer).map(|v| v.into_iter().map(|l| l.0).collect())
+    }
+}
+
+impl<'de, T: Integral<'de>> Integral<'de> for BTreeMap<String, T> {
+    fn integral<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        BTreeMap::<String, Lenient<T>>::deserialize(deserializer)
+            .map(|m| m.into_iter().map(|(k, l)| (k, l.0)).collect())
+    }
 }
 
 fn deserialize_as<I: ManifestInput<E>, E: ToolInput>(args: &Value) -> Result<I, ToolError> {
@@ -614,5 +752,60 @@ mod tests {
         let parts = ["a", "é", "b"];
         assert_eq!(message_len(&parts), 4);
         assert_eq!(message_str(&message::<4>(&parts)), "aéb");
+    }
+
+    use serde_json::json;
+
+    #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+    struct Outer {
+        #[serde(rename = "a/b")]
+        inner: Vec<Inner>,
+    }
+
+    #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+    struct Inner {
+        #[serde(deserialize_with = "integral")]
+        n: i64,
+    }
+
+    fn input_error(args: Value) -> String {
+        match deserialize::<Outer>(&args) {
+            Err(ToolError::Input(message)) => message,
+            other => panic!("an input error: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_deserialization_error_names_the_pointer_of_the_value() {
+        let message = input_error(json!({"a/b": [{"n": 1}, {"n": "x"}]}));
+        assert!(message.starts_with("/a~1b/1/n: "), "{message}");
+        let message = input_error(json!({"a/b": [{"n": 2.5}]}));
+        assert!(
+            message.starts_with("/a~1b/0/n: invalid value: floating point `2.5`"),
+            "{message}"
+        );
+        let message = input_error(json!([]));
+        assert!(message.starts_with("/: "), "{message}");
+    }
+
+    #[test]
+    fn integers_read_integral_floats_in_every_container() {
+        let outer = deserialize::<Outer>(&json!({"a/b": [{"n": 2.0}, {"n": 1e2}, {"n": -3}]}))
+            .expect("integral floats are integers");
+        let numbers: Vec<i64> = outer.inner.iter().map(|i| i.n).collect();
+        assert_eq!(numbers, [2, 100, -3]);
+        let read = |value: Value| -> Result<Option<Vec<BTreeMap<String, u64>>>, serde_json::Error> {
+            integral(value)
+        };
+        assert_eq!(
+            read(json!([{"a": 4.0}])).expect("nested"),
+            Some(vec![BTreeMap::from([("a".to_owned(), 4)])])
+        );
+        assert_eq!(read(json!(null)).expect("null"), None);
+        assert!(read(json!([{"a": -1.0}])).is_err(), "-1 is no u64");
+        let big: i128 = integral(json!(1e20)).expect("an i128 from an integral float");
+        assert_eq!(big, 100_000_000_000_000_000_000);
+        let present: Option<Option<i64>> = present_integral(json!(null)).expect("null");
+        assert_eq!(present, Some(None));
     }
 }

@@ -911,19 +911,6 @@ pub fn envelope_schema(data: Option<&Value>) -> Value {
     })
 }
 
-/// Keywords whose meaning depends on where the schema sits in a document: a schema holding one
-/// cannot be moved under the envelope's `data`.
-const POSITIONAL_KEYWORDS: &[&str] = &[
-    "$schema",
-    "$ref",
-    "$dynamicRef",
-    "$recursiveRef",
-    "$id",
-    "$anchor",
-    "$dynamicAnchor",
-    "$recursiveAnchor",
-];
-
 /// How deep [`self_contained`] looks before it gives up (and the schema is not embedded).
 const SCHEMA_DEPTH_LIMIT: usize = 64;
 
@@ -934,7 +921,9 @@ fn self_contained(schema: &Value, depth: usize) -> bool {
     }
     match schema {
         Value::Object(map) => {
-            !POSITIONAL_KEYWORDS.iter().any(|k| map.contains_key(*k))
+            // Identifiers, anchors and references depend on where the schema sits.
+            !map.keys()
+                .any(|k| tool_manifest::schema::keywords::is_positional(k))
                 && map.values().all(|v| self_contained(v, depth + 1))
         }
         Value::Array(items) => items.iter().all(|v| self_contained(v, depth + 1)),

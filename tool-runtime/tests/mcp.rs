@@ -236,11 +236,11 @@ async fn a_full_server_lists_every_tool_with_explicit_annotations() {
     );
     assert_eq!(
         annotations(&tools[0]),
-        json!({"title": "Create a drawing", "readOnlyHint": false, "destructiveHint": true, "idempotentHint": false, "openWorldHint": false})
+        json!({"title": "Create a drawing", "readOnlyHint": false, "destructiveHint": true, "idempotentHint": false, "openWorldHint": true})
     );
     assert_eq!(
         annotations(&tools[1]),
-        json!({"title": "List panes", "readOnlyHint": true, "destructiveHint": false, "idempotentHint": false, "openWorldHint": false})
+        json!({"title": "List panes", "readOnlyHint": true, "destructiveHint": false, "idempotentHint": false, "openWorldHint": true})
     );
     assert_eq!(
         annotations(&tools[2]),

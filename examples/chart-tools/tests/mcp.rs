@@ -11,9 +11,6 @@ use serde_json::{Value, json};
 use tokio::process::{Child, Command};
 use tool_runtime::{RunPolicy, ToolMeta};
 
-/// Categories whose tools reach outside the chart (their `openWorldHint` is true).
-const OPEN_WORLD: &[&str] = &["code", "web"];
-
 /// A running `chart-tools mcp` process and the client session talking to it.
 struct Server {
     client: RunningService<RoleClient, ()>,
@@ -184,14 +181,17 @@ async fn a_full_server_lists_every_registered_tool_with_explicit_annotations() {
                 .unwrap_or_else(|| panic!("`{}` has annotations", tool.name)),
         )
         .expect("annotations serialize");
-        let open_world = meta.category.is_some_and(|c| OPEN_WORLD.contains(&c));
+        // Every reference tool declares both hints; the annotations carry them exactly.
+        let (Some(idempotent), Some(open_world)) = (meta.idempotent, meta.open_world) else {
+            panic!("`{}` declares `idempotent` and `open_world`", tool.name);
+        };
         assert_eq!(
             annotations,
             json!({
                 "title": meta.title,
                 "readOnlyHint": read_only,
                 "destructiveHint": !read_only,
-                "idempotentHint": false,
+                "idempotentHint": idempotent,
                 "openWorldHint": open_world,
             }),
             "every hint of `{}` is written explicitly",

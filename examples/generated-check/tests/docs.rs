@@ -19,6 +19,8 @@ fn the_index_lists_every_tool_under_its_declared_safety() {
         readme.contains(
             "| `read-only` | reads state or outside data; changes nothing | \
              [big_values](big_values.md), [doc_fences](doc_fences.md), \
+             [draft07_ranges](draft07_ranges.md), [draft2019_pairs](draft2019_pairs.md), \
+             [mapping_rules](mapping_rules.md), \
              [market_bars_query](market_bars_query.md), [panes_list](panes_list.md), \
              [quote_hashes](quote_hashes.md), [self](self.md) |"
         ),

@@ -2,8 +2,8 @@
 //! exactly the declared metadata.
 
 use generated_check::tools::{
-    self, _self, big_values, doc_fences, drawing_create, market_bars_query, panes_list,
-    quote_hashes, settings_update,
+    self, _self, big_values, doc_fences, draft07_ranges, draft2019_pairs, drawing_create,
+    mapping_rules, market_bars_query, panes_list, quote_hashes, settings_update,
 };
 use serde_json::{Value, json};
 use tool_runtime::__private::{schemars, serde};
@@ -28,11 +28,38 @@ where
         });
         let back = serde_json::to_value(&input).expect("the input serializes");
         let original: Value = serde_json::from_str(example.input).expect("examples are JSON");
-        assert_eq!(
-            back, original,
-            "example {:?} of `{}`",
-            example.description, meta.name
+        let schema = meta.input_schema.to_value().expect("schema JSON");
+        assert!(
+            same_but_defaults(&back, &original, &schema),
+            "example {:?} of `{}`: {back} is not {original} with its defaults",
+            example.description,
+            meta.name
         );
+    }
+}
+
+/// `back` is `original` plus, where `original` leaves out a property whose schema has a
+/// `default`, that default (an absent field is read as its default).
+fn same_but_defaults(back: &Value, original: &Value, schema: &Value) -> bool {
+    match (back, original) {
+        (Value::Object(back), Value::Object(original)) => {
+            let property = |key: &str| &schema["properties"][key];
+            original.iter().all(|(k, v)| {
+                back.get(k)
+                    .is_some_and(|b| same_but_defaults(b, v, property(k)))
+            }) && back
+                .iter()
+                .filter(|(k, _)| !original.contains_key(*k))
+                .all(|(k, v)| property(k).get("default") == Some(v))
+        }
+        (Value::Array(back), Value::Array(original)) => {
+            back.len() == original.len()
+                && back
+                    .iter()
+                    .zip(original)
+                    .all(|(b, o)| same_but_defaults(b, o, &schema["items"]))
+        }
+        _ => back == original,
     }
 }
 
@@ -46,6 +73,9 @@ fn every_example_deserializes_into_the_typed_input_and_back() {
     examples_round_trip::<big_values::Input>(&big_values::META);
     examples_round_trip::<doc_fences::Input>(&doc_fences::META);
     examples_round_trip::<quote_hashes::Input>(&quote_hashes::META);
+    examples_round_trip::<mapping_rules::Input>(&mapping_rules::META);
+    examples_round_trip::<draft07_ranges::Input>(&draft07_ranges::META);
+    examples_round_trip::<draft2019_pairs::Input>(&draft2019_pairs::META);
 }
 
 #[test]
@@ -56,7 +86,10 @@ fn all_lists_every_tool_sorted_by_name() {
         [
             "big_values",
             "doc_fences",
+            "draft07_ranges",
+            "draft2019_pairs",
             "drawing_create",
+            "mapping_rules",
             "market_bars_query",
             "panes_list",
             "quote_hashes",
@@ -67,7 +100,7 @@ fn all_lists_every_tool_sorted_by_name() {
     let mut sorted = names.clone();
     sorted.sort_unstable();
     assert_eq!(names, sorted);
-    assert!(std::ptr::eq(tools::ALL[2], &drawing_create::META));
+    assert!(std::ptr::eq(tools::ALL[4], &drawing_create::META));
 }
 
 #[test]
@@ -151,7 +184,8 @@ fn string_enums_are_rust_enums_with_the_declared_spellings() {
     assert_eq!(input.kind, drawing_create::Kind::TextNote);
     let style = input.style.expect("given");
     assert_eq!(style.kind, Some(drawing_create::StyleKind::Dotted));
-    assert_eq!(style.width, None);
+    // `width` is absent: it is read as the schema's `default`.
+    assert_eq!(style.width, Some(1));
     assert_eq!(input.anchors[0].time, 1_i64);
     assert_eq!(input.anchors[0].price, 2.5_f64);
 
@@ -198,7 +232,7 @@ fn renamed_nullable_and_map_fields_follow_the_schema() {
     }))
     .expect("valid input");
     assert_eq!(input.r#type, settings_update::Type::Layout);
-    assert_eq!(input.pane_id2, "main");
+    assert_eq!(input.pane_id2, settings_update::PaneId::Main);
     assert_eq!(input.note, None);
     let values = input.values.as_ref().expect("given");
     assert_eq!(values.get("grid"), Some(&json!(true)));
@@ -206,7 +240,8 @@ fn renamed_nullable_and_map_fields_follow_the_schema() {
     assert_eq!(input.mixed, None);
     let entries = input.entries.as_ref().expect("given");
     assert_eq!(entries[0].key, "k");
-    assert_eq!(entries[0].scope, None);
+    // An optional nullable field tells `null` (`Some(None)`) from absence (`None`).
+    assert_eq!(entries[0].scope, Some(None));
 
     let back = serde_json::to_value(&input).expect("serializes");
     // A required nullable field is written even when null; absent optional fields are not.
@@ -250,9 +285,12 @@ fn derived_schema_matches<T: schemars::JsonSchema>(meta: &ToolMeta) {
         "required of `{}`",
         meta.name
     );
+    // A closed object stays closed; an open one keeps its other properties (a flattened map,
+    // which schemars writes as `additionalProperties`).
+    let closed = |schema: &Value| schema.get("additionalProperties") == Some(&Value::Bool(false));
     assert_eq!(
-        derived.get("additionalProperties"),
-        declared.get("additionalProperties"),
+        closed(&derived),
+        closed(&declared),
         "additionalProperties of `{}`",
         meta.name
     );
@@ -308,7 +346,7 @@ fn names_that_are_not_identifiers_or_collide_still_map_to_their_properties() {
     .expect("valid input");
     // `pane_id` is already an identifier and keeps it; `paneId` gets the next free one.
     assert_eq!(input.pane_id.as_deref(), Some("lower"));
-    assert_eq!(input.pane_id2, "main");
+    assert_eq!(input.pane_id2, settings_update::PaneId::Main);
     assert_eq!(input.self_, Some(true));
     assert_eq!(input._1st, Some(7));
     assert_eq!(input.mixed, Some(json!(2.5)));

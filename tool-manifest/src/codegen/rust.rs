@@ -34,16 +34,31 @@ const SERDE_DERIVES: &str = "::tool_runtime::__private::serde::Serialize, \
     ::tool_runtime::__private::serde::Deserialize, \
     ::tool_runtime::__private::schemars::JsonSchema";
 const JSON_VALUE: &str = "::tool_runtime::__private::serde_json::Value";
+const JSON: &str = "::tool_runtime::__private::serde_json";
+const JSON_MAP: &str = "::tool_runtime::__private::serde_json::Map<String, ::tool_runtime::__private::serde_json::Value>";
+/// Reads integers written as integral floats (`2.0`, `1e2`), which JSON Schema counts as
+/// integers, into Rust integers (alone or inside `Option`, `Vec` and maps).
+const INTEGRAL: &str = "::tool_runtime::__private::integral";
+/// Reads a present optional field (`null` included) as `Some`.
+const PRESENT: &str = "::tool_runtime::__private::present";
+/// [`PRESENT`] for a type holding integers.
+const PRESENT_INTEGRAL: &str = "::tool_runtime::__private::present_integral";
 
 /// A Rust type of the generated code.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) enum Ty {
     String,
     I64,
+    U64,
+    I128,
     F64,
     Bool,
+    /// `()`: only `null`.
+    Unit,
     /// Any JSON value.
     Value,
+    /// Any JSON object: `serde_json::Map<String, Value>`.
+    Object,
     /// A type declared in the tool's module.
     Named(String),
     Vec(Box<Ty>),
@@ -57,13 +72,29 @@ impl fmt::Display for Ty {
         match self {
             Ty::String => f.write_str("String"),
             Ty::I64 => f.write_str("i64"),
+            Ty::U64 => f.write_str("u64"),
+            Ty::I128 => f.write_str("i128"),
             Ty::F64 => f.write_str("f64"),
             Ty::Bool => f.write_str("bool"),
+            Ty::Unit => f.write_str("()"),
             Ty::Value => f.write_str(JSON_VALUE),
+            Ty::Object => f.write_str(JSON_MAP),
             Ty::Named(name) => f.write_str(name),
             Ty::Vec(item) => write!(f, "Vec<{item}>"),
             Ty::Option(inner) => write!(f, "Option<{inner}>"),
             Ty::Map(value) => write!(f, "::std::collections::BTreeMap<String, {value}>"),
+        }
+    }
+}
+
+impl Ty {
+    /// Does reading the type need [`INTEGRAL`]: an integer, alone or inside `Option`, `Vec` or
+    /// a map (a named type reads its own fields)?
+    pub fn holds_integer(&self) -> bool {
+        match self {
+            Ty::I64 | Ty::U64 | Ty::I128 => true,
+            Ty::Option(inner) | Ty::Vec(inner) | Ty::Map(inner) => inner.holds_integer(),
+            _ => false,
         }
     }
 }
@@ -77,6 +108,9 @@ pub(super) enum Presence {
     RequiredNullable,
     /// Not required: `Option`, absent when `None`.
     Optional,
+    /// Not required and nullable: `Option<Option<T>>` (or `Option<Value>`), `None` when absent,
+    /// `Some(None)` (`Some(Value::Null)`) when `null`.
+    OptionalNullable,
 }
 
 /// One field of a generated struct.
@@ -90,6 +124,9 @@ pub(super) struct FieldDef<'a> {
     pub presence: Presence,
     /// Keywords copied onto the field's schemars schema.
     pub extend: Vec<(&'a str, &'a Value)>,
+    /// The schema's `default` of an optional field, when it is valid for the field: an absent
+    /// field is read as it.
+    pub default: Option<&'a Value>,
     pub ty: Ty,
 }
 
@@ -102,6 +139,35 @@ pub(super) struct StructDef<'a> {
     /// Derive `Default` (nothing is required).
     pub default: bool,
     pub fields: Vec<FieldDef<'a>>,
+    /// The flattened map that keeps the properties beyond the declared ones: its field and
+    /// its type (`BTreeMap<String, T>`).
+    pub extra: Option<(String, Ty)>,
+}
+
+/// A generated tuple struct (positional array items).
+#[derive(Debug)]
+pub(super) struct TupleDef<'a> {
+    pub doc: &'a str,
+    pub name: String,
+    pub elements: Vec<Ty>,
+}
+
+/// One variant of a generated union.
+#[derive(Debug)]
+pub(super) struct Variant<'a> {
+    pub ident: String,
+    /// The tag value, when it is not the identifier.
+    pub rename: Option<&'a str>,
+    pub ty: Ty,
+}
+
+/// A generated union of schemas: internally tagged by a property, or untagged.
+#[derive(Debug)]
+pub(super) struct UnionDef<'a> {
+    pub doc: &'a str,
+    pub name: String,
+    pub tag: Option<&'a str>,
+    pub variants: Vec<Variant<'a>>,
 }
 
 /// A generated string enum.
@@ -118,6 +184,14 @@ pub(super) struct EnumDef<'a> {
 pub(super) enum TypeDef<'a> {
     Struct(StructDef<'a>),
     Enum(EnumDef<'a>),
+    Tuple(TupleDef<'a>),
+    Union(UnionDef<'a>),
+    /// `pub type Input = T;` for a root that is not an object schema.
+    Alias {
+        doc: std::borrow::Cow<'a, str>,
+        name: String,
+        ty: Ty,
+    },
 }
 
 /// One variant of a tool's `Error`.
@@ -270,6 +344,16 @@ pub(super) fn tool_module(
         match item {
             TypeDef::Struct(def) => struct_def(out, def),
             TypeDef::Enum(def) => enum_def(out, def),
+            TypeDef::Tuple(def) => tuple_def(out, def),
+            TypeDef::Union(def) => union_def(out, def),
+            TypeDef::Alias {
+                doc: text,
+                name,
+                ty,
+            } => {
+                doc(out, text);
+                out.line(format_args!("pub type {name} = {ty};"));
+            }
         }
         out.blank();
     }
@@ -292,7 +376,7 @@ fn struct_def(out: &mut Out, def: &StructDef<'_>) {
     };
     out.line(format_args!("#[serde(crate = {SERDE_CRATE:?}{deny})]"));
     out.line(format_args!("#[schemars(crate = {SCHEMARS_CRATE:?})]"));
-    if def.fields.is_empty() {
+    if def.fields.is_empty() && def.extra.is_none() {
         out.line(format_args!("pub struct {} {{}}", def.name));
         return;
     }
@@ -302,12 +386,35 @@ fn struct_def(out: &mut Out, def: &StructDef<'_>) {
         if let Some(property) = field.rename {
             out.line(format_args!("#[serde(rename = {})]", lit(property)));
         }
+        let integral = field.ty.holds_integer();
         match field.presence {
-            Presence::Required => {}
-            Presence::RequiredNullable => out.line("#[schemars(required)]"),
-            Presence::Optional => {
-                out.line("#[serde(default, skip_serializing_if = \"Option::is_none\")]");
+            Presence::Required | Presence::RequiredNullable if integral => {
+                out.line(format_args!("#[serde(deserialize_with = {INTEGRAL:?})]"));
             }
+            Presence::Required | Presence::RequiredNullable => {}
+            Presence::Optional => {
+                let with = if integral {
+                    format!(", deserialize_with = {INTEGRAL:?}")
+                } else {
+                    String::new()
+                };
+                let default = match field.default {
+                    Some(_) => format!(" = \"{}::{}\"", def.name, default_fn(&field.ident)),
+                    None => String::new(),
+                };
+                out.line(format_args!(
+                    "#[serde(default{default}, skip_serializing_if = \"Option::is_none\"{with})]"
+                ));
+            }
+            Presence::OptionalNullable => {
+                let with = if integral { PRESENT_INTEGRAL } else { PRESENT };
+                out.line(format_args!(
+                    "#[serde(default, skip_serializing_if = \"Option::is_none\", deserialize_with = {with:?})]"
+                ));
+            }
+        }
+        if field.presence == Presence::RequiredNullable {
+            out.line("#[schemars(required)]");
         }
         if !field.extend.is_empty() {
             let pairs: Vec<String> = field
@@ -318,6 +425,115 @@ fn struct_def(out: &mut Out, def: &StructDef<'_>) {
             out.line(format_args!("#[schemars(extend({}))]", pairs.join(", ")));
         }
         out.line(format_args!("pub {}: {},", field.ident, field.ty));
+    }
+    if let Some((ident, ty)) = &def.extra {
+        doc(
+            out,
+            "The properties beyond the declared ones, kept as they came.",
+        );
+        let with = if ty.holds_integer() {
+            format!(", deserialize_with = {INTEGRAL:?}")
+        } else {
+            String::new()
+        };
+        out.line(format_args!("#[serde(flatten{with})]"));
+        out.line(format_args!("pub {ident}: {ty},"));
+    }
+    out.close("}");
+    let defaults: Vec<(&FieldDef<'_>, &Value)> = def
+        .fields
+        .iter()
+        .filter_map(|f| f.default.map(|value| (f, value)))
+        .collect();
+    if defaults.is_empty() {
+        return;
+    }
+    out.blank();
+    out.open(format_args!("impl {} {{", def.name));
+    for (i, (field, value)) in defaults.iter().enumerate() {
+        if i > 0 {
+            out.blank();
+        }
+        let property = field
+            .rename
+            .unwrap_or_else(|| field.ident.trim_start_matches("r#"));
+        doc(
+            out,
+            &format!("The `default` of `{property}`, read when it is absent."),
+        );
+        // The value was validated against the field's schema when the code was generated, so
+        // it deserializes; `ok()` keeps a hand-edited file from panicking.
+        out.open(format_args!(
+            "fn {}() -> {} {{",
+            default_fn(&field.ident),
+            field.ty
+        ));
+        out.line(format_args!(
+            "{JSON}::from_str({}).ok()",
+            lit(&value.to_string())
+        ));
+        out.close("}");
+    }
+    out.close("}");
+}
+
+/// The function that returns a field's `default`.
+fn default_fn(ident: &str) -> String {
+    format!("default_{}", ident.trim_start_matches("r#"))
+}
+
+fn tuple_def(out: &mut Out, def: &TupleDef<'_>) {
+    doc(out, def.doc);
+    out.line(format_args!(
+        "#[derive(Debug, Clone, PartialEq, {SERDE_DERIVES})]"
+    ));
+    out.line(format_args!("#[serde(crate = {SERDE_CRATE:?})]"));
+    out.line(format_args!("#[schemars(crate = {SCHEMARS_CRATE:?})]"));
+    let elements: Vec<String> = def
+        .elements
+        .iter()
+        .map(|ty| {
+            if ty.holds_integer() {
+                format!("#[serde(deserialize_with = {INTEGRAL:?})] pub {ty}")
+            } else {
+                format!("pub {ty}")
+            }
+        })
+        .collect();
+    out.line(format_args!(
+        "pub struct {}({});",
+        def.name,
+        elements.join(", ")
+    ));
+}
+
+fn union_def(out: &mut Out, def: &UnionDef<'_>) {
+    doc(out, def.doc);
+    out.line(format_args!(
+        "#[derive(Debug, Clone, PartialEq, {SERDE_DERIVES})]"
+    ));
+    match def.tag {
+        Some(tag) => out.line(format_args!(
+            "#[serde(crate = {SERDE_CRATE:?}, tag = {})]",
+            lit(tag)
+        )),
+        None => out.line(format_args!("#[serde(crate = {SERDE_CRATE:?}, untagged)]")),
+    }
+    out.line(format_args!("#[schemars(crate = {SCHEMARS_CRATE:?})]"));
+    allow_shared_affixes(out, def.variants.len());
+    out.open(format_args!("pub enum {} {{", def.name));
+    for variant in &def.variants {
+        if let Some(word) = variant.rename {
+            out.line(format_args!("#[serde(rename = {})]", lit(word)));
+        }
+        if variant.ty.holds_integer() {
+            out.line(format_args!(
+                "{}(#[serde(deserialize_with = {INTEGRAL:?})] {}),",
+                variant.ident, variant.ty
+            ));
+        } else {
+            out.line(format_args!("{}({}),", variant.ident, variant.ty));
+        }
     }
     out.close("}");
 }
@@ -454,6 +670,22 @@ fn meta(out: &mut Out, spec: &ToolSpec) {
                 "::tool_runtime::ExampleMeta::new({}, {}),",
                 lit(&example.description),
                 lit(&canonical_json(&example.input).to_string())
+            ));
+        }
+        out.close("])");
+    }
+    if let Some(idempotent) = spec.idempotent {
+        out.line(format_args!(".idempotent({idempotent})"));
+    }
+    if let Some(open_world) = spec.open_world {
+        out.line(format_args!(".open_world({open_world})"));
+    }
+    if !spec.input_examples.is_empty() {
+        out.open(".input_examples(&[");
+        for example in &spec.input_examples {
+            out.line(format_args!(
+                "{},",
+                lit(&canonical_json(example).to_string())
             ));
         }
         out.close("])");

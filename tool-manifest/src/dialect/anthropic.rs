@@ -46,7 +46,17 @@ pub(crate) fn convert(spec: &ToolSpec, report: &mut Report) -> Value {
     let mut schema = spec.input_schema.clone();
     remove_2020_12_markers(&mut schema);
     merge_root_all_of(&mut schema, report);
-    json!({"name": spec.name, "description": spec.description, "input_schema": schema})
+    let mut definition =
+        json!({"name": spec.name, "description": spec.description, "input_schema": schema});
+    if !spec.input_examples.is_empty()
+        && let Value::Object(fields) = &mut definition
+    {
+        fields.insert(
+            "input_examples".to_owned(),
+            Value::Array(spec.input_examples.clone()),
+        );
+    }
+    definition
 }
 
 /// A root `allOf` of plain schemas is merged into the root (the request refuses combinators

@@ -11,8 +11,10 @@
 //! |---|---|
 //! | `readOnlyHint` | true exactly for `read-only` tools |
 //! | `destructiveHint` | true exactly for `destructive` tools |
-//! | `idempotentHint` | always false: the declaration does not say a repeated call is harmless |
-//! | `openWorldHint` | true exactly for tools whose `category` is in [`OPEN_WORLD_CATEGORIES`] |
+//! | `idempotentHint` | the declared `idempotent`; MCP's default, false, when not declared |
+//! | `openWorldHint` | the declared `open_world`; MCP's default, true, when not declared |
+//!
+//! The two hints are never guessed from anything else (a category, a name).
 
 use serde_json::{Map, Value, json};
 
@@ -57,31 +59,15 @@ pub const RULES: &[Rule] = &[
     },
 ];
 
-/// Categories of tools that reach outside the application (the web, other services, code
-/// execution): their `openWorldHint` is true. Every other tool works on the host's own state.
-pub const OPEN_WORLD_CATEGORIES: &[&str] = &[
-    "code",
-    "external",
-    "interpreter",
-    "internet",
-    "network",
-    "search",
-    "web",
-];
-
 /// The explicit hints of a tool.
 pub fn annotations(spec: &ToolSpec) -> Value {
     let read_only = spec.safety == Safety::ReadOnly;
-    let open_world = spec
-        .category
-        .as_deref()
-        .is_some_and(|c| OPEN_WORLD_CATEGORIES.contains(&c));
     json!({
         "title": spec.title,
         "readOnlyHint": read_only,
         "destructiveHint": !read_only,
-        "idempotentHint": false,
-        "openWorldHint": open_world,
+        "idempotentHint": spec.idempotent.unwrap_or(false),
+        "openWorldHint": spec.open_world.unwrap_or(true),
     })
 }
 
@@ -196,9 +182,8 @@ pub(crate) fn check(definition: &Value, spec: &ToolSpec, report: &mut Report) {
                 &format!("/annotations/{key}"),
                 "mcp.annotations",
                 format!(
-                    "`{key}` must be {} for a `{}` tool",
+                    "`{key}` must be {}, as the tool declares",
                     want.map(super::compact).unwrap_or_default(),
-                    spec.safety
                 ),
             );
         }

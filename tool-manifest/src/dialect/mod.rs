@@ -10,9 +10,12 @@
 //! - a checker that runs after every conversion and verifies every rule of the table on the
 //!   converted definition.
 //!
-//! A tool that still breaks a rule fails the export with a [`Violation`] naming the tool, the JSON
-//! Pointer into its exported definition (`/parameters/properties/style`) and the rule. Nothing is
-//! emitted that the provider would reject at request time. Whether a schema is valid JSON Schema
+//! Every schema is first converted to draft 2020-12 (draft-07 and 2019-09 constructs rewritten by
+//! [`crate::schema::draft::to_2020_12`], `$schema` dropped). A tool that still breaks a rule is
+//! reported with a [`Violation`] naming the tool, the JSON Pointer into its exported definition
+//! (`/parameters/properties/style`) and the rule: [`export`] fails, [`catalog`] leaves the tool
+//! out of that provider's catalog and lists why. Nothing is emitted that the provider would
+//! reject at request time. Whether a schema is valid JSON Schema
 //! 2020-12 (and compiles: patterns, references) is decided by `jsonschema`, on every schema.
 //!
 //! Each definition is built one way: [`convert`] makes it a JSON value, an export is the array
@@ -240,6 +243,55 @@ pub fn export_catalog(dialect: Dialect, specs: &[ToolSpec]) -> Result<Value, Exp
     export_with(dialect, specs, false)
 }
 
+/// The catalog of the tools a provider can express, and why each of the others was left out.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Catalog {
+    /// The definitions of the tools the dialect takes, sorted by name.
+    pub definitions: Value,
+    /// The violations of the tools left out, sorted (each tool's every violation).
+    pub excluded: Vec<Violation>,
+}
+
+impl Catalog {
+    /// The names of the tools left out, each once, sorted.
+    pub fn excluded_tools(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = self.excluded.iter().map(|v| v.tool.as_str()).collect();
+        names.dedup();
+        names
+    }
+}
+
+/// [`export_catalog`] that never fails the set: a tool the dialect cannot express is left out
+/// and its violations listed in [`Catalog::excluded`], for the caller to report (a warning, or
+/// an error when the provider is required).
+pub fn catalog(dialect: Dialect, specs: &[ToolSpec]) -> Catalog {
+    let mut sorted: Vec<&ToolSpec> = specs.iter().collect();
+    sorted.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut definitions = Vec::with_capacity(sorted.len());
+    let mut excluded = Vec::new();
+    let set = check_set(dialect, &sorted, false);
+    for spec in &sorted {
+        let mut found: Vec<Violation> = set
+            .iter()
+            .filter(|v| v.tool == spec.name)
+            .cloned()
+            .collect();
+        match convert(dialect, spec) {
+            Ok(definition) if found.is_empty() => definitions.push(definition),
+            Ok(_) => {}
+            Err(mut violations) => found.append(&mut violations),
+        }
+        excluded.append(&mut found);
+    }
+    excluded.sort();
+    excluded.dedup();
+    Catalog {
+        definitions: Value::Array(definitions),
+        excluded,
+    }
+}
+
 /// The definitions of `specs` for `dialect` as one request offers them: a JSON array in the
 /// provider's own request shape, sorted by tool name.
 ///
@@ -296,6 +348,7 @@ pub(crate) fn pretty_line(value: &Value) -> String {
 /// # Errors
 /// Every rule the tool still breaks, with the pointer into the definition.
 pub fn convert(dialect: Dialect, spec: &ToolSpec) -> Result<Value, Vec<Violation>> {
+    let spec = &export_form(spec);
     let mut report = Report::new(&spec.name);
     let definition = match dialect {
         Dialect::Mcp => mcp::convert(spec, &mut report),
@@ -314,6 +367,17 @@ pub fn convert(dialect: Dialect, spec: &ToolSpec) -> Result<Value, Vec<Violation
         }
     }
     report.finish().map(|()| definition)
+}
+
+/// The spec with its schemas in draft 2020-12 form (what every provider is given): draft-07
+/// and 2019-09 constructs converted, `$schema` dropped.
+fn export_form(spec: &ToolSpec) -> ToolSpec {
+    let mut spec = spec.clone();
+    spec.input_schema = crate::schema::draft::to_2020_12(&spec.input_schema);
+    spec.output_schema = spec
+        .output_schema
+        .map(|s| crate::schema::draft::to_2020_12(&s));
+    spec
 }
 
 /// Is a checker finding at `found` explained by a refusal at `refused`: the same place, below

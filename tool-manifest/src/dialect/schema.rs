@@ -8,67 +8,28 @@ use serde_json::{Map, Value};
 use super::Report;
 use crate::model::backticked;
 
-/// The dialect every schema is written in.
-pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
+pub use crate::schema::keywords::{ANNOTATIONS, keyword_type};
+pub use crate::schema::{DRAFT_2020_12, join};
 
-/// Does a `$schema` URI name draft 2020-12 (with or without the empty fragment)?
+/// Does a `$schema` URI name draft 2020-12?
 pub(crate) fn is_2020_12(uri: &str) -> bool {
-    uri.strip_suffix('#').unwrap_or(uri) == DRAFT_2020_12
+    crate::schema::Draft::from_uri(uri) == Some(crate::schema::Draft::Draft202012)
 }
 
-/// Keywords whose value is a map of names to subschemas.
-const SUBSCHEMA_MAPS: &[&str] = &[
-    "properties",
-    "patternProperties",
-    "$defs",
-    "definitions",
-    "dependentSchemas",
-];
-/// Keywords whose value is a list of subschemas.
-const SUBSCHEMA_LISTS: &[&str] = &["anyOf", "oneOf", "allOf", "prefixItems"];
-/// Keywords whose value is one subschema.
-const SUBSCHEMA_SINGLE: &[&str] = &[
-    "items",
-    "additionalItems",
-    "additionalProperties",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-    "not",
-    "if",
-    "then",
-    "else",
-    "contains",
-    "propertyNames",
-];
-
-/// `ptr` + `/segment`, the segment escaped as RFC 6901 says (`~` → `~0`, `/` → `~1`): how every
-/// JSON Pointer of the toolkit is built.
-pub fn join(ptr: &str, segment: &str) -> String {
-    format!("{ptr}/{}", segment.replace('~', "~0").replace('/', "~1"))
-}
-
-/// Calls `f` on every direct subschema of `node` (the walks below build on it).
+/// Calls `f` on every direct subschema of `node` (the walks below build on it). The schema is
+/// read as draft 2020-12: exports are converted to it first.
 pub(crate) fn for_each_child(node: &Value, ptr: &str, f: &mut dyn FnMut(&Value, &str)) {
     let Value::Object(map) = node else { return };
-    for (key, value) in map {
-        let key = key.as_str();
-        match value {
-            Value::Object(children) if SUBSCHEMA_MAPS.contains(&key) => {
-                let here = join(ptr, key);
-                for (name, child) in children {
-                    f(child, &join(&here, name));
-                }
+    crate::schema::draft::for_each_subschema(
+        map,
+        crate::schema::Draft::Draft202012,
+        ptr,
+        &mut |child, here| {
+            if child.is_object() {
+                f(child, &here);
             }
-            Value::Array(children) if SUBSCHEMA_LISTS.contains(&key) || key == "items" => {
-                let here = join(ptr, key);
-                for (i, child) in children.iter().enumerate() {
-                    f(child, &format!("{here}/{i}"));
-                }
-            }
-            Value::Object(_) if SUBSCHEMA_SINGLE.contains(&key) => f(value, &join(ptr, key)),
-            _ => {}
-        }
-    }
+        },
+    );
 }
 
 /// Calls `f` on every direct subschema of `node`, mutably (`f` changes only the subschema it
@@ -100,7 +61,7 @@ pub(crate) fn remove_everywhere(node: &mut Value, key: &str) {
 /// Resolves a local `$ref` (`#`, `#/$defs/Name`, any `#/...` pointer) against `root`.
 pub(crate) fn resolve_local<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
     let pointer = reference.strip_prefix('#')?;
-    let decoded = percent_decode(pointer)?;
+    let decoded = crate::schema::tree::percent_decode(pointer)?;
     root.pointer(&decoded)
 }
 
@@ -118,24 +79,6 @@ pub(crate) fn inline_ref(
     let own = node.iter().filter(|(key, _)| *key != "$ref");
     merged.extend(own.map(|(key, value)| (key.clone(), value.clone())));
     Some(merged)
-}
-
-/// Decodes `%XX` escapes in a URI fragment.
-fn percent_decode(s: &str) -> Option<String> {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = s.get(i + 1..i + 3)?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
 }
 
 /// Checks every `$ref` and `$dynamicRef` below `schema`: local and resolvable.
@@ -187,43 +130,6 @@ pub(crate) fn has_type(node: &Map<String, Value>, name: &str) -> bool {
         Some(Value::Array(list)) => list.iter().any(|t| t.as_str() == Some(name)),
         _ => false,
     }
-}
-
-/// Keywords any schema node may carry: they document, they never reject a value (nor shape a
-/// generated Rust type).
-pub const ANNOTATIONS: &[&str] = &[
-    "description",
-    "title",
-    "default",
-    "examples",
-    "deprecated",
-    "readOnly",
-    "writeOnly",
-    "$comment",
-];
-
-/// Keywords that apply to one JSON type only.
-pub(crate) fn keyword_type(key: &str) -> Option<&'static [&'static str]> {
-    Some(match key {
-        "minLength" | "maxLength" | "pattern" | "format" | "contentEncoding"
-        | "contentMediaType" => &["string"],
-        "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" => {
-            &["number", "integer"]
-        }
-        "items" | "prefixItems" | "minItems" | "maxItems" | "uniqueItems" | "contains"
-        | "minContains" | "maxContains" | "unevaluatedItems" | "additionalItems" => &["array"],
-        "properties"
-        | "required"
-        | "additionalProperties"
-        | "patternProperties"
-        | "minProperties"
-        | "maxProperties"
-        | "propertyNames"
-        | "dependentRequired"
-        | "dependentSchemas"
-        | "unevaluatedProperties" => &["object"],
-        _ => return None,
-    })
 }
 
 /// The JSON type name of a value (`integer` for integral numbers).

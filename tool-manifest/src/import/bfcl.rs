@@ -15,6 +15,7 @@
 
 use super::json::Json;
 use crate::dialect::join_pointer;
+use crate::schema::keywords::{self, Shape};
 
 /// The BFCL type names that are not JSON Schema's, with what they become (`None`: the `type`
 /// keyword is removed).
@@ -23,33 +24,6 @@ pub const TYPES: &[(&str, Option<&str>)] = &[
     ("float", Some("number")),
     ("tuple", Some("array")),
     ("any", None),
-];
-
-/// Keywords whose value is a schema.
-const SCHEMA_KEYWORDS: &[&str] = &[
-    "items",
-    "additionalProperties",
-    "additionalItems",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-    "contains",
-    "propertyNames",
-    "not",
-    "if",
-    "then",
-    "else",
-];
-
-/// Keywords whose value is an array of schemas.
-const SCHEMA_ARRAY_KEYWORDS: &[&str] = &["anyOf", "oneOf", "allOf", "prefixItems"];
-
-/// Keywords whose value maps names to schemas.
-const SCHEMA_MAP_KEYWORDS: &[&str] = &[
-    "properties",
-    "patternProperties",
-    "dependentSchemas",
-    "$defs",
-    "definitions",
 ];
 
 /// One type name rewritten.
@@ -127,18 +101,19 @@ fn walk(node: &mut Json, at: &mut String, mapped: &mut Vec<Mapped>) {
     for (key, value) in entries.iter_mut() {
         let len = at.len();
         *at = join_pointer(at, key);
-        let key = key.as_str();
-        if SCHEMA_KEYWORDS.contains(&key) {
+        // The shape of each keyword's value comes from the schema model.
+        let shape = keywords::keyword(key).map(|k| k.shape);
+        if matches!(shape, Some(Shape::Schema | Shape::SchemaOrList)) {
             match value {
                 // `items` as an array of schemas (draft 4 to 2019-09 tuples).
                 Json::Array(items) => walk_each(items, at, mapped),
                 other => walk(other, at, mapped),
             }
-        } else if SCHEMA_ARRAY_KEYWORDS.contains(&key) {
+        } else if shape == Some(Shape::SchemaList) {
             if let Json::Array(items) = value {
                 walk_each(items, at, mapped);
             }
-        } else if SCHEMA_MAP_KEYWORDS.contains(&key)
+        } else if matches!(shape, Some(Shape::SchemaMap | Shape::Dependencies))
             && let Json::Object(named) = value
         {
             for (name, schema) in named.iter_mut() {

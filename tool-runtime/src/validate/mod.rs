@@ -1,4 +1,4 @@
-//! Input validation: a tool's JSON Schema (draft 2020-12), compiled once by the `jsonschema`
+//! Input validation: a tool's JSON Schema (in its own draft), compiled once by the `jsonschema`
 //! crate, and the short, bounded report the model receives when arguments fail it.
 //!
 //! The report is `The tool input is invalid: <error>; <error>; …` — at most
@@ -16,6 +16,16 @@
 //! here, with bounded quotes and pointers. A value that fails `type` and also `enum` or `const`
 //! at one pointer is reported once, with the `enum`/`const` message, which lists what is accepted
 //! (`drop_superseded` holds that rule).
+//!
+//! Numbers are compared exactly without `jsonschema`'s `arbitrary-precision` feature, and that
+//! feature stays off. `jsonschema` compares integers as integers (bounds, `const`, `enum` and
+//! `multipleOf` beyond 2^53 up to `u64::MAX` and down to `i64::MIN`) and checks decimal
+//! multiples such as `0.1` exactly (`tests/exact_numbers.rs` shows both). The feature would turn
+//! on `serde_json/arbitrary_precision` for every crate of the build, ours and our users': each
+//! number becomes text that `serde` buffers as a map, which breaks `#[serde(flatten)]` and
+//! untagged enums holding numbers, and the generated inputs use both. What stays inexact is a
+//! number beyond 64-bit integers, which `serde_json` reads as the nearest `f64` before any
+//! schema sees it.
 
 use std::cmp::Ordering;
 use std::collections::HashSet;
@@ -25,6 +35,7 @@ use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{ValidationError, Validator};
 use serde_json::Value;
 use tool_manifest::dialect::join_pointer;
+use tool_manifest::schema::Draft;
 
 /// The most field errors a report lists.
 pub const TOOL_INPUT_ERROR_LIMIT: usize = 5;
@@ -63,14 +74,18 @@ pub struct SchemaError {
 }
 
 impl InputSchema {
-    /// Compiles `schema` as JSON Schema draft 2020-12. `format` is an annotation only; remote
-    /// references are never fetched.
+    /// Compiles `schema` in the draft its `$schema` names (draft-07, 2019-09 or 2020-12; 2020-12
+    /// without one). `format` is an annotation only; remote references are never fetched.
     ///
     /// # Errors
-    /// When the schema is not a valid draft 2020-12 schema or a reference cannot be resolved.
+    /// When the schema names another draft, is not a valid schema of its draft, or a reference
+    /// cannot be resolved.
     pub fn compile(schema: &Value) -> Result<Self, SchemaError> {
-        jsonschema::draft202012::options()
-            .should_validate_formats(false)
+        let draft = Draft::of(schema).map_err(|message| SchemaError {
+            message: bounded(&message, 300),
+        })?;
+        draft
+            .options()
             .build(schema)
             .map(|validator| InputSchema { validator })
             .map_err(|e| SchemaError {
