@@ -345,6 +345,8 @@ fn code_first_meta(tool: &CodeFirst, ident: &syn::Ident, spans: Spans) -> TokenS
         category,
         safety,
         mode,
+        timeout_ms,
+        max_output_bytes,
     } = tool;
     let at = spans.at;
     let semi = spans.semi();
@@ -354,6 +356,16 @@ fn code_first_meta(tool: &CodeFirst, ident: &syn::Ident, spans: Spans) -> TokenS
     let category = category.as_ref().map(|category| {
         let category = string(category, at);
         quote_spanned!(at=> .category(#category))
+    });
+    let timeout_ms = timeout_ms.map(|ms| {
+        let mut ms = proc_macro2::Literal::u64_unsuffixed(ms);
+        ms.set_span(at);
+        quote_spanned!(at=> .timeout_ms(#ms))
+    });
+    let max_output_bytes = max_output_bytes.map(|bytes| {
+        let mut bytes = proc_macro2::Literal::u64_unsuffixed(bytes);
+        bytes.set_span(at);
+        quote_spanned!(at=> .max_output_bytes(#bytes))
     });
     let [name, title, description] = [name, title, description].map(|text| string(text, at));
     let item = string(&format!("::{}", ident.unraw()), at);
@@ -367,6 +379,8 @@ fn code_first_meta(tool: &CodeFirst, ident: &syn::Ident, spans: Spans) -> TokenS
         .title(#title)
         .description(#description)
         #category
+        #timeout_ms
+        #max_output_bytes
         .source(::core::concat!(::core::module_path!(), #item)) #semi
     }
 }
