@@ -348,7 +348,10 @@ fn code_first_metadata_comes_from_the_attribute_and_the_doc_comment() {
     assert_eq!(meta.category, Some("panes"));
     assert_eq!(meta.source, "adapters::pane_create");
     assert!(meta.errors.is_empty() && meta.examples.is_empty() && meta.output_schema.is_none());
-    assert_eq!((meta.timeout_ms, meta.max_output_bytes), (Some(2_000), Some(512)));
+    assert_eq!(
+        (meta.timeout_ms, meta.max_output_bytes),
+        (Some(2_000), Some(512))
+    );
 
     let list: ToolDef<Chart> = tool_def!(panes_list);
     assert_eq!(
@@ -360,7 +363,10 @@ fn code_first_metadata_comes_from_the_attribute_and_the_doc_comment() {
         (Safety::ReadOnly, Mode::Parallel)
     );
     assert_eq!(list.meta.category, None);
-    assert_eq!((list.meta.timeout_ms, list.meta.max_output_bytes), (None, None));
+    assert_eq!(
+        (list.meta.timeout_ms, list.meta.max_output_bytes),
+        (None, None)
+    );
 }
 
 #[test]

@@ -1271,7 +1271,12 @@ input = { pane_id = "main", anchors = [{ time = 1, price = 2.5 }], width = 2 }
 
     #[test]
     fn declared_limits_are_read_and_checked_where_they_are_written() {
-        let with = |lines: &str| VALID.replace("category = \"drawings\"\n", &format!("category = \"drawings\"\n{lines}\n"));
+        let with = |lines: &str| {
+            VALID.replace(
+                "category = \"drawings\"\n",
+                &format!("category = \"drawings\"\n{lines}\n"),
+            )
+        };
         let spec = parse_ok(&with("timeout = \"1m 30s\"\nmax_output_bytes = 0x10000"));
         assert_eq!(spec.timeout_ms, Some(90_000));
         assert_eq!(spec.max_output_bytes, Some(65_536));
@@ -1301,7 +1306,10 @@ input = { pane_id = "main", anchors = [{ time = 1, price = 2.5 }], width = 2 }
         );
         let found = errors(&with("timeout = \"0ms\"\nmax_output_bytes = -5"));
         assert_eq!(found.len(), 2, "{found:?}");
-        assert!(found[0].ends_with("a time limit must be more than zero"), "{found:?}");
+        assert!(
+            found[0].ends_with("a time limit must be more than zero"),
+            "{found:?}"
+        );
         assert!(found[1].ends_with("found `-5`"), "{found:?}");
     }
 

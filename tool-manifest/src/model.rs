@@ -709,6 +709,9 @@ mod tests {
             })
         );
         let back: ToolSpec = serde_json::from_value(json).expect("deserialize");
-        assert_eq!((back.timeout_ms, back.max_output_bytes), (Some(2_000), Some(4096)));
+        assert_eq!(
+            (back.timeout_ms, back.max_output_bytes),
+            (Some(2_000), Some(4096))
+        );
     }
 }

@@ -174,11 +174,15 @@ fn pages_without_arguments_errors_or_examples_say_so() {
     );
     assert!(!panes.contains("Time limit") && !panes.contains("Output budget"));
     assert!(
-        search.contains("- **Time limit:** 10s: a call still running then is answered `TOOL_TIMEOUT`\n"),
+        search.contains(
+            "- **Time limit:** 10s: a call still running then is answered `TOOL_TIMEOUT`\n"
+        ),
         "{search}"
     );
     assert!(
-        search.contains("- **Output budget:** 32768 bytes of JSON: a larger result is answered `TOOL_FAILED`"),
+        search.contains(
+            "- **Output budget:** 32768 bytes of JSON: a larger result is answered `TOOL_FAILED`"
+        ),
         "{search}"
     );
     assert!(!search.contains("**Category:**"), "{search}");

@@ -86,6 +86,7 @@ pub mod limits;
 pub mod policy;
 pub mod registry;
 pub mod settings;
+pub mod trace;
 pub mod validate;
 
 pub use approval::{

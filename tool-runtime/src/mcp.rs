@@ -69,8 +69,8 @@ use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock,
     ElicitRequest, ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationSchema,
     Implementation, InputRequest, InputRequests, InputRequiredResult, InputResponses,
-    ListToolsResult, PaginatedRequestParams, ProtocolVersion, RequestStateCodec, SealOptions,
-    ServerCapabilities, ServerConfig, Tool,
+    ListToolsResult, PaginatedRequestParams, ProtocolVersion, RequestMetaObject, RequestStateCodec,
+    SealOptions, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::{MaybeSendFuture, RequestContext, ServerInitializeError};
 use rmcp::transport::IntoTransport;
@@ -78,6 +78,7 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{Value, json};
 use tokio::sync::RwLock;
 use tool_manifest::dialect::{self, Dialect, ExportError, Violation};
+use tracing::Instrument as _;
 
 use crate::approval::{ApprovalLedger, Decision, PendingApproval};
 use crate::batch::Settled;
@@ -88,6 +89,7 @@ use crate::envelope::{
 use crate::policy::RunPolicy;
 use crate::registry::{Admission, Registered, Registry, cannot_wait, close_names};
 use crate::tool::Handler;
+use crate::trace;
 use crate::validate::{InputSchema, bounded};
 
 #[cfg(feature = "mcp-http")]
@@ -366,11 +368,17 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         name: &str,
         arguments: &Value,
     ) -> ToolResult {
-        match self.registry.admit(policy, "", name, arguments, None).await {
-            Admission::Run(tool, arguments) => self.run(name, tool, &arguments).await,
-            Admission::Answered(result) => result,
-            Admission::Deferred(_) => cannot_wait(name),
+        let span = self.registry.call_span(name, "", arguments);
+        let result = async {
+            match self.registry.admit(policy, "", name, arguments, None).await {
+                Admission::Run(tool, arguments) => self.run(name, tool, &arguments).await,
+                Admission::Answered(result) => result,
+                Admission::Deferred(_) => cannot_wait(name),
+            }
         }
+        .instrument(span.clone())
+        .await;
+        self.registry.end_call(&span, result)
     }
 
     /// Runs an admitted call under the context's lock and checks its output.
@@ -402,21 +410,17 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         name: &str,
         arguments: &Value,
         client: ClientAbilities,
-    ) -> Result<CallToolResponse, ErrorData> {
+    ) -> Result<Answer, ErrorData> {
         let admission = self.registry.admit(policy, "", name, arguments, None).await;
         let result = match admission {
             Admission::Run(tool, arguments) => self.run(name, tool, &arguments).await,
             Admission::Answered(result) => result,
             Admission::Deferred(validated) => match client.cannot_confirm() {
                 Some(why) => approval_required(name, &why),
-                None => {
-                    return self
-                        .ask(policy, name, validated)
-                        .map(CallToolResponse::from);
-                }
+                None => return self.ask(policy, name, validated).map(Answer::Ask),
             },
         };
-        Ok(call_tool_result(&result).into())
+        Ok(Answer::Done(result))
     }
 
     /// The input request that asks the person at the client to confirm a call.
@@ -650,20 +654,86 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         }
         let policy = self.request_policy(&context);
         let arguments = Value::Object(request.arguments.clone().unwrap_or_default());
-        if let Some(state) = request.request_state.as_deref() {
-            let result = self
-                .resume(
-                    &policy,
-                    name,
-                    &arguments,
-                    state,
-                    request.input_responses.as_ref(),
-                )
-                .await;
-            return Ok(call_tool_result(&result).into());
+        let span = self.registry.call_span(name, "", &arguments);
+        span.record("mcp.method.name", "tools/call");
+        span.record("jsonrpc.request.id", tracing::field::display(&context.id));
+        trace_parent(&span, &context.meta);
+        let answer = async {
+            match request.request_state.as_deref() {
+                Some(state) => Ok(Answer::Done(
+                    self.resume(
+                        &policy,
+                        name,
+                        &arguments,
+                        state,
+                        request.input_responses.as_ref(),
+                    )
+                    .await,
+                )),
+                None => {
+                    self.call(&policy, name, &arguments, ClientAbilities::of(&context))
+                        .await
+                }
+            }
         }
-        self.call(&policy, name, &arguments, ClientAbilities::of(&context))
-            .await
+        .instrument(span.clone())
+        .await?;
+        Ok(match answer {
+            Answer::Done(result) => call_tool_result(&self.registry.end_call(&span, result)).into(),
+            Answer::Ask(request) => {
+                trace::record_deferred(&span);
+                request.into()
+            }
+        })
+    }
+}
+
+/// What a `tools/call` comes to: an envelope, or a question to the client's user.
+enum Answer {
+    Done(ToolResult),
+    Ask(InputRequiredResult),
+}
+
+/// The W3C trace context of a request's `_meta`: recorded on the call's span, and with the
+/// feature `otel` made its OpenTelemetry parent.
+fn trace_parent(span: &tracing::Span, meta: &RequestMetaObject) {
+    let Some(traceparent) = meta.get_traceparent() else {
+        return;
+    };
+    trace::record_traceparent(span, traceparent);
+    #[cfg(feature = "otel")]
+    otel::set_parent(span, meta);
+}
+
+#[cfg(feature = "otel")]
+mod otel {
+    use opentelemetry::propagation::{Extractor, TextMapPropagator as _};
+    use opentelemetry_sdk::propagation::TraceContextPropagator;
+    use rmcp::model::RequestMetaObject;
+    use tracing_opentelemetry::OpenTelemetrySpanExt as _;
+
+    /// The W3C fields of a request's `_meta`, as a propagator reads them.
+    struct Meta<'a>(&'a RequestMetaObject);
+
+    impl Extractor for Meta<'_> {
+        fn get(&self, key: &str) -> Option<&str> {
+            match key {
+                "traceparent" => self.0.get_traceparent(),
+                "tracestate" => self.0.get_tracestate(),
+                _ => None,
+            }
+        }
+
+        fn keys(&self) -> Vec<&str> {
+            vec!["traceparent", "tracestate"]
+        }
+    }
+
+    /// Makes the request's trace context the span's parent. Without a `tracing_opentelemetry`
+    /// layer in the subscriber this does nothing (the `mcp.traceparent` field stays).
+    pub(super) fn set_parent(span: &tracing::Span, meta: &RequestMetaObject) {
+        let context = TraceContextPropagator::new().extract(&Meta(meta));
+        let _ = span.set_parent(context);
     }
 }
 
