@@ -83,6 +83,8 @@ pub mod approval;
 pub mod batch;
 pub mod envelope;
 pub mod limits;
+#[cfg(feature = "lines")]
+pub mod lines;
 pub mod policy;
 pub mod registry;
 pub mod settings;

@@ -181,6 +181,8 @@ pub struct McpServer<C> {
     /// The run's tools, sorted by name.
     offered: Arc<Vec<(String, Offered)>>,
     approvals: Arc<Approvals>,
+    /// The longest line [`McpServer::serve_lines`] reads.
+    max_line_bytes: usize,
 }
 
 impl<C> fmt::Debug for McpServer<C> {
@@ -206,6 +208,7 @@ impl<C> Clone for McpServer<C> {
             info: self.info.clone(),
             offered: Arc::clone(&self.offered),
             approvals: Arc::clone(&self.approvals),
+            max_line_bytes: self.max_line_bytes,
         }
     }
 }
@@ -259,6 +262,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
                 codec: RequestStateCodec::new_unchecked(key.to_vec()),
                 ledger: Arc::default(),
             }),
+            max_line_bytes: crate::lines::DEFAULT_MAX_LINE_BYTES,
         })
     }
 
@@ -285,6 +289,16 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             codec: self.approvals.codec.clone(),
             ledger,
         });
+        self
+    }
+
+    /// The longest line [`McpServer::serve_lines`] (and `serve_stdio`) reads, in bytes
+    /// ([`DEFAULT_MAX_LINE_BYTES`](crate::lines::DEFAULT_MAX_LINE_BYTES) unless set); a longer
+    /// line is discarded as it streams in and answered with the invalid-request error (-32600,
+    /// `id: null`).
+    #[must_use]
+    pub fn with_max_line_bytes(mut self, bytes: usize) -> Self {
+        self.max_line_bytes = bytes;
         self
     }
 
@@ -334,7 +348,9 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// Serves one MCP session over newline-delimited JSON-RPC on `input` and `output` until the
     /// client closes it or the input ends.
     ///
-    /// Each line is read before rmcp sees it: a line that is not JSON (invalid UTF-8, `NaN`,
+    /// Each line is read before rmcp sees it: a line over the bound
+    /// ([`McpServer::with_max_line_bytes`]) is discarded unread and answered with -32600 and
+    /// `id: null`; a line that is not JSON (invalid UTF-8, `NaN`,
     /// nesting past serde_json's limit, a cut-off message) is answered with the JSON-RPC parse
     /// error (-32700, `id: null`), and JSON that is not a client message with the
     /// invalid-request error (-32600) carrying the message's `id` when it has a string or number

@@ -82,6 +82,7 @@ pub const CONTENT_LIMIT: usize = 8 * 1024;
 const NAME_LIMIT: usize = 64;
 
 /// The longest `traceparent` recorded.
+#[cfg(feature = "mcp")]
 const TRACEPARENT_LIMIT: usize = 256;
 
 /// A tool name as called, cut to [`NAME_LIMIT`] characters without allocating.
@@ -196,6 +197,7 @@ pub(crate) fn record_deferred(span: &Span) {
 }
 
 /// Records the W3C `traceparent` a request carried, when it is short visible ASCII.
+#[cfg(feature = "mcp")]
 pub(crate) fn record_traceparent(span: &Span, traceparent: &str) {
     if traceparent.len() <= TRACEPARENT_LIMIT && traceparent.bytes().all(|b| b.is_ascii_graphic()) {
         span.record("mcp.traceparent", traceparent);
