@@ -23,7 +23,9 @@
 //! invalid-request error (`-32600`) with the message's `id` when it can be read; a
 //! notification before `initialize` is dropped (it does not end the session); a request before
 //! `initialize` (an older protocol's client that skipped the handshake) is answered with
-//! `-32600` saying to send `initialize` first. [`McpServer::serve`] hands any transport to rmcp
+//! `-32600` saying to send `initialize` first; a line longer than the server's bound
+//! ([`McpServer::with_max_line_bytes`], 4 MiB by default) is discarded as it streams in and
+//! answered with `-32600` and `id: null`. [`McpServer::serve`] hands any transport to rmcp
 //! as it is. With the feature `mcp-http`, `http::HttpServer` serves Streamable HTTP with
 //! bearer tokens, a policy per caller, `Origin` checks, a body limit and per-token rate limits.
 //!
@@ -43,6 +45,13 @@
 //! its [`ApprovalLedger`] (see [`McpServer::ledger`]). With a client on an older protocol, or one
 //! that cannot answer elicitations, the call is refused with `TOOL_NOT_ALLOWED`, saying that it
 //! needs the user's approval.
+//!
+//! # Spans
+//!
+//! Each `tools/call` of a registered tool gets the registry's `execute_tool` span (see
+//! [`crate::trace`]) with `mcp.method.name`, `jsonrpc.request.id` and the `traceparent` of the
+//! request's `_meta`; with the feature `otel` that `traceparent` becomes the span's
+//! OpenTelemetry parent.
 //!
 //! # The context and concurrent calls
 //!
