@@ -738,9 +738,13 @@ impl<C> Registry<C> {
 
     /// The span of one call ([`crate::trace`]), its arguments recorded when the host opted in.
     pub(crate) fn call_span(&self, name: &str, call_id: &str, arguments: &Value) -> Span {
-        let span = trace::call_span(name, call_id, self.tools.get(name).map(|t| t.def.meta));
+        let span = trace::call_span(name, call_id, || self.meta(name));
         trace::record_arguments(&span, self.trace_content.as_ref(), &self.limits, arguments);
         span
+    }
+
+    fn meta(&self, name: &str) -> Option<&'static ToolMeta> {
+        self.tools.get(name).map(|t| t.def.meta)
     }
 
     /// Records how a call ended on its span, and hands the result on.
@@ -757,7 +761,7 @@ impl<C> Registry<C> {
         name: &str,
         result: ToolResult,
     ) -> ToolResult {
-        let span = trace::call_span(name, call_id, self.tools.get(name).map(|t| t.def.meta));
+        let span = trace::call_span(name, call_id, || self.meta(name));
         self.end_call(&span, result)
     }
 

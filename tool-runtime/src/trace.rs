@@ -106,9 +106,14 @@ impl fmt::Display for SpanName<'_> {
     }
 }
 
-/// The span of one call of `name` (with its metadata when it is registered).
-pub(crate) fn call_span(name: &str, call_id: &str, meta: Option<&ToolMeta>) -> Span {
-    tracing::info_span!(
+/// The span of one call of `name`, its declaration recorded when `meta` finds the tool (looked
+/// up only when the span is enabled).
+pub(crate) fn call_span<'m>(
+    name: &str,
+    call_id: &str,
+    meta: impl FnOnce() -> Option<&'m ToolMeta>,
+) -> Span {
+    let span = tracing::info_span!(
         target: TARGET,
         CALL_SPAN,
         otel.name = %SpanName(name),
@@ -120,8 +125,8 @@ pub(crate) fn call_span(name: &str, call_id: &str, meta: Option<&ToolMeta>) -> S
         gen_ai.tool.type = "function",
         gen_ai.tool.call.arguments = Empty,
         gen_ai.tool.call.result = Empty,
-        tool.safety = meta.map(|m| m.safety.as_str()),
-        tool.mode = meta.map(|m| m.mode.as_str()),
+        tool.safety = Empty,
+        tool.mode = Empty,
         tool.state_changed = Empty,
         tool.output_bytes = Empty,
         tool.refusal = Empty,
@@ -130,7 +135,14 @@ pub(crate) fn call_span(name: &str, call_id: &str, meta: Option<&ToolMeta>) -> S
         mcp.method.name = Empty,
         jsonrpc.request.id = Empty,
         mcp.traceparent = Empty,
-    )
+    );
+    if !span.is_disabled()
+        && let Some(meta) = meta()
+    {
+        span.record("tool.safety", meta.safety.as_str());
+        span.record("tool.mode", meta.mode.as_str());
+    }
+    span
 }
 
 /// The span around the calls of one message.
