@@ -19,6 +19,8 @@ pub(crate) const KEYS: &[&str] = &[
     "mode",
     "idempotent",
     "open_world",
+    "timeout",
+    "max_output_bytes",
     "manifest",
 ];
 
@@ -39,6 +41,9 @@ pub(crate) struct Args {
     pub mode: Option<Given<Mode>>,
     pub idempotent: Option<Given<bool>>,
     pub open_world: Option<Given<bool>>,
+    /// The declared time limit, in milliseconds.
+    pub timeout_ms: Option<Given<u64>>,
+    pub max_output_bytes: Option<Given<u64>>,
     pub manifest: Option<Path>,
     /// The keys that were written (also the ones with bad values), with their spans.
     pub keys: Vec<Ident>,
@@ -123,6 +128,8 @@ pub(crate) fn parse(tokens: TokenStream, errors: &mut Errors) -> Args {
             "mode" => args.mode = word_value(&word, &value, Mode::ACCEPTED, errors),
             "idempotent" => args.idempotent = boolean(&word, &value, errors),
             "open_world" => args.open_world = boolean(&word, &value, errors),
+            "timeout" => args.timeout_ms = timeout(&value, errors),
+            "max_output_bytes" => args.max_output_bytes = positive_integer(&word, &value, errors),
             _ => args.manifest = manifest_path(&value, errors),
         }
     }
@@ -138,6 +145,8 @@ fn example(key: &str) -> String {
             "`manifest = crate::tools::my_tool` (the module generated for the tool)".to_owned()
         }
         "idempotent" | "open_world" => format!("`{key} = true` or `{key} = false`"),
+        "timeout" => "`timeout = \"30s\"` (or \"500ms\", \"2m\")".to_owned(),
+        "max_output_bytes" => "`max_output_bytes = 65536`".to_owned(),
         _ => format!("`{key} = \"...\"`"),
     }
 }
@@ -244,6 +253,56 @@ where
     }
 }
 
+/// `timeout`: a string literal read by the one parser of time limits,
+/// [`tool_manifest::model::parse_timeout`].
+fn timeout(value: &Expr, errors: &mut Errors) -> Option<Given<u64>> {
+    let Some(lit) = lit_str(value) else {
+        errors.push(syn::Error::new_spanned(
+            value,
+            "expected `timeout` to be a string literal: `timeout = \"30s\"` (or \"500ms\", \"2m\")",
+        ));
+        return None;
+    };
+    match tool_manifest::model::parse_timeout(&lit.value()) {
+        Ok(ms) => Some(Given {
+            value: ms,
+            span: lit.span(),
+        }),
+        Err(why) => {
+            errors.push(syn::Error::new(
+                lit.span(),
+                format!(
+                    "expected `timeout` to be a time limit like \"30s\", \"500ms\" or \"2m\", found {:?}: {why}",
+                    lit.value()
+                ),
+            ));
+            None
+        }
+    }
+}
+
+/// An integer literal greater than zero.
+fn positive_integer(key: &str, value: &Expr, errors: &mut Errors) -> Option<Given<u64>> {
+    if let Expr::Lit(ExprLit {
+        lit: Lit::Int(lit),
+        attrs,
+    }) = value
+        && attrs.is_empty()
+        && let Ok(n) = lit.base10_parse::<u64>()
+        && n > 0
+    {
+        return Some(Given {
+            value: n,
+            span: lit.span(),
+        });
+    }
+    errors.push(syn::Error::new_spanned(
+        value,
+        format!("expected `{key}` to be a positive integer literal (bytes): `{key} = 65536`"),
+    ));
+    None
+}
+
 fn manifest_path(value: &Expr, errors: &mut Errors) -> Option<Path> {
     match value {
         Expr::Path(ExprPath {
@@ -294,10 +353,37 @@ mod tests {
             messages,
             vec![
                 "unknown key `saftey` in `#[tool]`, did you mean `safety`? expected one of \
-                 `name`, `title`, `category`, `safety`, `mode`, `idempotent`, `open_world`, `manifest`",
+                 `name`, `title`, `category`, `safety`, `mode`, `idempotent`, `open_world`, \
+                 `timeout`, `max_output_bytes`, `manifest`",
                 "duplicate key `mode`: each key of `#[tool]` may be given once",
                 r#"expected `safety` to be "read-only" or "destructive", found "readonly""#,
                 "expected `title` to be a string literal: `title = \"...\"`",
+            ]
+        );
+    }
+
+    #[test]
+    fn declared_limits_are_checked_by_the_one_parser() {
+        let mut errors = Errors::default();
+        let args = parse(
+            quote::quote!(timeout = "1m 30s", max_output_bytes = 65_536),
+            &mut errors,
+        );
+        assert!(errors.messages().is_empty(), "{:?}", errors.messages());
+        assert_eq!(args.timeout_ms.map(|t| t.value), Some(90_000));
+        assert_eq!(args.max_output_bytes.map(|b| b.value), Some(65_536));
+        assert_eq!(
+            errors_of(quote::quote!(timeout = "soon", max_output_bytes = 0)),
+            vec![
+                "expected `timeout` to be a time limit like \"30s\", \"500ms\" or \"2m\", found \"soon\": expected number at 0",
+                "expected `max_output_bytes` to be a positive integer literal (bytes): `max_output_bytes = 65536`",
+            ]
+        );
+        assert_eq!(
+            errors_of(quote::quote!(timeout = 30, max_output_bytes = "big")),
+            vec![
+                "expected `timeout` to be a string literal: `timeout = \"30s\"` (or \"500ms\", \"2m\")",
+                "expected `max_output_bytes` to be a positive integer literal (bytes): `max_output_bytes = 65536`",
             ]
         );
     }

@@ -575,6 +575,8 @@ fn code_first_meta(tool: &CodeFirst, ident: &syn::Ident, spans: Spans) -> TokenS
         mode,
         idempotent,
         open_world,
+        timeout_ms,
+        max_output_bytes,
     } = tool;
     let at = spans.at;
     let semi = spans.semi();
@@ -587,6 +589,16 @@ fn code_first_meta(tool: &CodeFirst, ident: &syn::Ident, spans: Spans) -> TokenS
     });
     let idempotent = idempotent.map(|value| quote_spanned!(at=> .idempotent(#value)));
     let open_world = open_world.map(|value| quote_spanned!(at=> .open_world(#value)));
+    let timeout_ms = timeout_ms.map(|ms| {
+        let mut ms = proc_macro2::Literal::u64_unsuffixed(ms);
+        ms.set_span(at);
+        quote_spanned!(at=> .timeout_ms(#ms))
+    });
+    let max_output_bytes = max_output_bytes.map(|bytes| {
+        let mut bytes = proc_macro2::Literal::u64_unsuffixed(bytes);
+        bytes.set_span(at);
+        quote_spanned!(at=> .max_output_bytes(#bytes))
+    });
     let [name, title, description] = [name, title, description].map(|text| string(text, at));
     let item = string(&format!("::{}", ident.unraw()), at);
     quote_spanned! {at=>
@@ -601,6 +613,8 @@ fn code_first_meta(tool: &CodeFirst, ident: &syn::Ident, spans: Spans) -> TokenS
         #category
         #idempotent
         #open_world
+        #timeout_ms
+        #max_output_bytes
         .source(::core::concat!(::core::module_path!(), #item)) #semi
     }
 }

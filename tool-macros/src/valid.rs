@@ -28,6 +28,8 @@ pub(crate) struct CodeFirst {
     pub mode: Mode,
     pub idempotent: Option<bool>,
     pub open_world: Option<bool>,
+    pub timeout_ms: Option<u64>,
+    pub max_output_bytes: Option<u64>,
 }
 
 pub(crate) struct ManifestBound<'a> {
@@ -61,7 +63,15 @@ fn check_manifest<'a>(
     errors: &mut Errors,
 ) -> Option<ManifestBound<'a>> {
     let name = path.segments.last().map(|s| s.ident.unraw().to_string())?;
-    for key in ["name", "title", "category", "idempotent", "open_world"] {
+    for key in [
+        "name",
+        "title",
+        "category",
+        "idempotent",
+        "open_world",
+        "timeout",
+        "max_output_bytes",
+    ] {
         if let Some(written) = args.written(key) {
             errors.error(
                 written.span(),
@@ -206,6 +216,8 @@ fn check_code_first(args: &Args, tool: &ToolFn<'_>, errors: &mut Errors) -> Opti
             .map_or_else(|| default_title(&name), |t| t.value.clone()),
         description: tool.doc.clone()?,
         category: args.category.as_ref().map(|c| c.value.clone()),
+        timeout_ms: args.timeout_ms.map(|t| t.value),
+        max_output_bytes: args.max_output_bytes.map(|b| b.value),
         safety: args.safety.as_ref()?.value,
         mode: args.mode.as_ref()?.value,
         idempotent: args.idempotent.map(|i| i.value),
@@ -263,15 +275,17 @@ mod tests {
                 manifest = tools::drawing_create,
                 name = "x",
                 category = "y",
+                timeout = "1s",
                 mode = "parallel"
             ),
             &item,
         );
         // The `&mut` rule is not the macro's: the restated mode may be what disagrees with the
         // manifest, which the compile-time checks report first.
-        assert_eq!(found.len(), 2, "{found:?}");
+        assert_eq!(found.len(), 3, "{found:?}");
         assert!(found[0].starts_with("`name` cannot be set on tool `drawing_create`"));
         assert!(found[1].starts_with("`category` cannot be set on tool `drawing_create`"));
+        assert!(found[2].starts_with("`timeout` cannot be set on tool `drawing_create`"));
     }
 
     #[test]

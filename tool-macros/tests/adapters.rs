@@ -42,7 +42,9 @@ fn panes_list(chart: &Chart, _input: NoArgs) -> Result<Panes, ToolError> {
     title = "Create a pane",
     category = "panes",
     idempotent = true,
-    open_world = false
+    open_world = false,
+    timeout = "2s",
+    max_output_bytes = 512
 )]
 fn pane_create(input: PaneArgs, chart: &mut Chart) -> Result<Unchanged<bool>, ToolError> {
     if input.pane_id.is_empty() {
@@ -349,6 +351,10 @@ fn code_first_metadata_comes_from_the_attribute_and_the_doc_comment() {
     );
     assert_eq!(meta.source, "adapters::pane_create");
     assert!(meta.errors.is_empty() && meta.examples.is_empty() && meta.output_schema.is_none());
+    assert_eq!(
+        (meta.timeout_ms, meta.max_output_bytes),
+        (Some(2_000), Some(512))
+    );
 
     let list: ToolDef<Chart> = tool_def!(panes_list);
     assert_eq!(
@@ -364,6 +370,10 @@ fn code_first_metadata_comes_from_the_attribute_and_the_doc_comment() {
         (list.meta.idempotent, list.meta.open_world),
         (None, None),
         "hints not declared are not guessed"
+    );
+    assert_eq!(
+        (list.meta.timeout_ms, list.meta.max_output_bytes),
+        (None, None)
     );
 }
 

@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use serde_json::Value;
 
 use crate::dialect::{required_names, types_of};
-use crate::model::{Safety, ToolSpec};
+use crate::model::{Safety, ToolSpec, format_timeout};
 use crate::schema::canonical_json;
 
 /// The first line of every generated Markdown file.
@@ -66,6 +66,19 @@ fn tool_page(spec: &ToolSpec) -> String {
             "no: works on the application's own state"
         };
         let _ = writeln!(out, "- **Open world:** {meaning}");
+    }
+    if let Some(ms) = spec.timeout_ms {
+        let _ = writeln!(
+            out,
+            "- **Time limit:** {}: a call still running then is answered `TOOL_TIMEOUT`",
+            format_timeout(ms)
+        );
+    }
+    if let Some(bytes) = spec.max_output_bytes {
+        let _ = writeln!(
+            out,
+            "- **Output budget:** {bytes} bytes of JSON: a larger result is answered `TOOL_FAILED`, asking for a narrower request"
+        );
     }
     out.push('\n');
     let description = spec.description.trim();

@@ -11,6 +11,8 @@
 //! category = "drawings"          # optional
 //! idempotent = false             # optional: a repeated call changes something more
 //! open_world = false             # optional: reaches nothing outside the application
+//! timeout = "10s"                # optional: the time limit of a call (humantime: "500ms", "2m")
+//! max_output_bytes = 65536       # optional: the budget of a success's `data`, in bytes of JSON
 //!
 //! [input]                        # a JSON Schema object, written in TOML
 //! type = "object"
@@ -70,6 +72,8 @@ pub const KEYS: &[&str] = &[
     "category",
     "idempotent",
     "open_world",
+    "timeout",
+    "max_output_bytes",
     "input",
     "output",
     "input_examples",
@@ -478,6 +482,14 @@ impl Parser<'_> {
         };
         let idempotent = self.optional_boolean(&document, "idempotent");
         let open_world = self.optional_boolean(&document, "open_world");
+        let timeout_ms = match document.get("timeout") {
+            Some(item) => self.timeout(item).map(Some),
+            None => Some(None),
+        };
+        let max_output_bytes = match document.get("max_output_bytes") {
+            Some(item) => self.positive_integer(item, "max_output_bytes").map(Some),
+            None => Some(None),
+        };
 
         let input = match document.get_key_value("input") {
             Some((key, item)) => self.schema("input", key.span(), item),
@@ -513,6 +525,8 @@ impl Parser<'_> {
                 open_world: open_world?,
                 input_examples: input_examples?,
                 source: source_path(path),
+                timeout_ms: timeout_ms?,
+                max_output_bytes: max_output_bytes?,
             })
         })();
         (spec, declared)
@@ -642,6 +656,40 @@ impl Parser<'_> {
             Some(item) => self.boolean(item, key).map(Some),
             None => Some(None),
         }
+    }
+
+    /// `timeout`: a duration string, read by [`model::parse_timeout`], in milliseconds.
+    fn timeout(&mut self, item: &Item<'_>) -> Option<u64> {
+        let (text, span) = self.string(item, "timeout")?;
+        match model::parse_timeout(&text) {
+            Ok(ms) => Some(ms),
+            Err(why) => {
+                self.error(
+                    span.start,
+                    format!(
+                        "expected `timeout` to be a time limit like \"30s\", \"500ms\" or \"2m\", found {:?}: {why}",
+                        truncate(&text, QUOTE_LIMIT)
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    /// An integer greater than zero.
+    fn positive_integer(&mut self, item: &Item<'_>, key: &str) -> Option<u64> {
+        let found = match item.get_ref() {
+            DeValue::Integer(i) => match u64::from_str_radix(i.as_str(), i.radix()) {
+                Ok(n) if n > 0 => return Some(n),
+                _ => format!("`{i}`"),
+            },
+            other => toml_type(other),
+        };
+        self.error(
+            item.span().start,
+            format!("expected `{key}` to be a positive integer (bytes), found {found}"),
+        );
+        None
     }
 
     /// `safety` or `mode`, parsed only through their `FromStr`.
@@ -1458,6 +1506,50 @@ input = { pane_id = "main", anchors = [{ time = 1, price = 2.5 }], width = 2 }
             found[0],
             r#"16:11: the input schema cannot be compiled at `/properties/pane_id/pattern`: "([a-z" is not a "regex""#
         );
+    }
+
+    #[test]
+    fn declared_limits_are_read_and_checked_where_they_are_written() {
+        let with = |lines: &str| {
+            VALID.replace(
+                "category = \"drawings\"\n",
+                &format!("category = \"drawings\"\n{lines}\n"),
+            )
+        };
+        let spec = parse_ok(&with("timeout = \"1m 30s\"\nmax_output_bytes = 0x10000"));
+        assert_eq!(spec.timeout_ms, Some(90_000));
+        assert_eq!(spec.max_output_bytes, Some(65_536));
+        let spec = parse_ok(VALID);
+        assert_eq!((spec.timeout_ms, spec.max_output_bytes), (None, None));
+
+        let found = errors(&with("timeout = \"30 secs please\"\nmax_output_bytes = 0"));
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert!(
+            found[0].starts_with(
+                "8:11: expected `timeout` to be a time limit like \"30s\", \"500ms\" or \"2m\", found \"30 secs please\": "
+            ),
+            "{found:?}"
+        );
+        assert_eq!(
+            found[1],
+            "9:20: expected `max_output_bytes` to be a positive integer (bytes), found `0`"
+        );
+        let found = errors(&with("timeout = 30\nmax_output_bytes = \"64k\""));
+        assert_eq!(
+            found,
+            vec![
+                "8:11: expected `timeout` to be a string, found an integer".to_owned(),
+                "9:20: expected `max_output_bytes` to be a positive integer (bytes), found a string"
+                    .to_owned(),
+            ]
+        );
+        let found = errors(&with("timeout = \"0ms\"\nmax_output_bytes = -5"));
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert!(
+            found[0].ends_with("a time limit must be more than zero"),
+            "{found:?}"
+        );
+        assert!(found[1].ends_with("found `-5`"), "{found:?}");
     }
 
     #[test]

@@ -288,6 +288,12 @@ pub struct ToolMeta {
     pub input_examples: &'static [&'static str],
     /// Where the tool was declared: the manifest file (relative to its crate) or the Rust item.
     pub source: &'static str,
+    /// The declared time limit of a call, in milliseconds (`timeout = "30s"`): the registry's
+    /// default is replaced by it, and a host may only lower it.
+    pub timeout_ms: Option<u64>,
+    /// The declared budget of a success's `data`, in bytes of its JSON text
+    /// (`max_output_bytes = 65536`): a larger output is answered `TOOL_FAILED` instead.
+    pub max_output_bytes: Option<u64>,
 }
 
 impl ToolMeta {
@@ -314,6 +320,8 @@ impl ToolMeta {
             open_world: None,
             input_examples: &[],
             source: "",
+            timeout_ms: None,
+            max_output_bytes: None,
         }
     }
 
@@ -393,6 +401,24 @@ impl ToolMeta {
     #[must_use]
     pub const fn source(self, source: &'static str) -> Self {
         ToolMeta { source, ..self }
+    }
+
+    /// Sets the declared time limit of a call, in milliseconds.
+    #[must_use]
+    pub const fn timeout_ms(self, timeout_ms: u64) -> Self {
+        ToolMeta {
+            timeout_ms: Some(timeout_ms),
+            ..self
+        }
+    }
+
+    /// Sets the declared budget of a success's `data`, in bytes of its JSON text.
+    #[must_use]
+    pub const fn max_output_bytes(self, max_output_bytes: u64) -> Self {
+        ToolMeta {
+            max_output_bytes: Some(max_output_bytes),
+            ..self
+        }
     }
 
     /// The declared error with this code, if any.
@@ -495,6 +521,12 @@ pub struct ToolSpec {
     /// or the Rust item). Not part of `tools.json`.
     #[serde(skip)]
     pub source: String,
+    /// The declared time limit of a call, in milliseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout_ms: Option<u64>,
+    /// The declared budget of a success's `data`, in bytes of its JSON text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_output_bytes: Option<u64>,
 }
 
 impl ToolSpec {
@@ -517,6 +549,8 @@ impl ToolSpec {
             open_world: None,
             input_examples: Vec::new(),
             source: String::new(),
+            timeout_ms: None,
+            max_output_bytes: None,
         }
     }
 
@@ -557,8 +591,46 @@ impl ToolSpec {
                 .map(|text| serde_json::from_str(text))
                 .collect::<Result<_, serde_json::Error>>()?,
             source: meta.source.to_owned(),
+            timeout_ms: meta.timeout_ms,
+            max_output_bytes: meta.max_output_bytes,
         })
     }
+}
+
+/// The longest time limit a tool may declare: one day (24 h). A tool that needs longer is not a
+/// call a model waits for.
+pub const MAX_TIMEOUT_MS: u64 = 24 * 60 * 60 * 1000;
+
+/// Reads a declared time limit (`timeout = "30s"`) into milliseconds: the one parser of the
+/// manifest key and the `#[tool]` attribute.
+///
+/// The grammar is humantime's: a number and a unit, optionally several summed (`"500ms"`,
+/// `"30s"`, `"2m"`, `"1h 30m"`; units `ms`, `s`/`sec`, `m`/`min`, `h`/`hr`, and longer
+/// spellings). The limit must be a whole number of milliseconds, more than zero and at most
+/// [`MAX_TIMEOUT_MS`].
+///
+/// # Errors
+/// What is wrong, to follow "expected `timeout` to be …".
+pub fn parse_timeout(text: &str) -> Result<u64, String> {
+    let duration = humantime::parse_duration(text).map_err(|e| e.to_string())?;
+    if duration.is_zero() {
+        return Err("a time limit must be more than zero".to_owned());
+    }
+    if duration.subsec_nanos() % 1_000_000 != 0 {
+        return Err("a time limit is a whole number of milliseconds".to_owned());
+    }
+    match u64::try_from(duration.as_millis()) {
+        Ok(ms) if ms <= MAX_TIMEOUT_MS => Ok(ms),
+        _ => Err(format!(
+            "a time limit is at most {}",
+            format_timeout(MAX_TIMEOUT_MS)
+        )),
+    }
+}
+
+/// A time limit in milliseconds as a manifest writes it: `30s`, `500ms`, `1m 30s`.
+pub fn format_timeout(ms: u64) -> String {
+    humantime::format_duration(std::time::Duration::from_millis(ms)).to_string()
 }
 
 /// The title of a tool that declares none: its name with `_` as spaces and a capital first
@@ -622,6 +694,22 @@ mod tests {
     }
 
     #[test]
+    fn time_limits_are_whole_positive_milliseconds() {
+        assert_eq!(parse_timeout("30s"), Ok(30_000));
+        assert_eq!(parse_timeout("500ms"), Ok(500));
+        assert_eq!(parse_timeout("2m"), Ok(120_000));
+        assert_eq!(parse_timeout("1h 30m"), Ok(5_400_000));
+        assert_eq!(parse_timeout("24h"), Ok(MAX_TIMEOUT_MS));
+        for bad in ["", "30", "thirty seconds", "0s", "1500us", "25h", "-1s"] {
+            assert!(parse_timeout(bad).is_err(), "{bad:?} was accepted");
+        }
+        for ms in [1, 500, 30_000, 90_000, 5_400_000] {
+            assert_eq!(parse_timeout(&format_timeout(ms)), Ok(ms));
+        }
+        assert_eq!(format_timeout(30_000), "30s");
+    }
+
+    #[test]
     fn tool_names_fit_every_provider() {
         assert!(is_valid_tool_name("drawing_create"));
         assert!(is_valid_tool_name("a"));
@@ -661,7 +749,9 @@ mod tests {
         .idempotent(true)
         .open_world(false)
         .input_examples(&[r#"{"all":true}"#])
-        .source("tools/panes_list.toml");
+        .source("tools/panes_list.toml")
+        .timeout_ms(2_000)
+        .max_output_bytes(4096);
         let spec = ToolSpec::from_meta(&META).expect("valid json");
         let json = serde_json::to_value(&spec).expect("serialize");
         assert_eq!(
@@ -678,8 +768,15 @@ mod tests {
                 "examples": [{"description": "All panes", "input": {}}],
                 "idempotent": true,
                 "openWorld": false,
-                "inputExamples": [{"all": true}]
+                "inputExamples": [{"all": true}],
+                "timeoutMs": 2000,
+                "maxOutputBytes": 4096
             })
+        );
+        let back: ToolSpec = serde_json::from_value(json).expect("deserialize");
+        assert_eq!(
+            (back.timeout_ms, back.max_output_bytes),
+            (Some(2_000), Some(4096))
         );
     }
 }

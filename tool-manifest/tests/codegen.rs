@@ -60,6 +60,8 @@ fn rich() -> ToolSpec {
         "safety": "destructive",
         "mode": "sequential",
         "category": "drawings",
+        "timeoutMs": 1500,
+        "maxOutputBytes": 4096,
         "inputSchema": {
             "$schema": "https://json-schema.org/draft/2020-12/schema",
             "type": "object",

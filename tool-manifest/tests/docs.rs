@@ -92,7 +92,9 @@ fn web_search() -> ToolSpec {
         "mode": "parallel",
         "inputSchema": {"type": "object", "required": ["query"], "properties": {"query": {"type": "string"}}},
         "errors": [],
-        "examples": []
+        "examples": [],
+        "timeoutMs": 10000,
+        "maxOutputBytes": 32768
     }))
 }
 
@@ -168,6 +170,19 @@ fn pages_without_arguments_errors_or_examples_say_so() {
     );
     assert!(
         search.contains("This tool declares no examples."),
+        "{search}"
+    );
+    assert!(!panes.contains("Time limit") && !panes.contains("Output budget"));
+    assert!(
+        search.contains(
+            "- **Time limit:** 10s: a call still running then is answered `TOOL_TIMEOUT`\n"
+        ),
+        "{search}"
+    );
+    assert!(
+        search.contains(
+            "- **Output budget:** 32768 bytes of JSON: a larger result is answered `TOOL_FAILED`"
+        ),
         "{search}"
     );
     assert!(!search.contains("**Category:**"), "{search}");

@@ -7,6 +7,7 @@ use std::time::SystemTime;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use tracing::Instrument as _;
 
 use crate::approval::{
     ApprovalLedger, BatchOutcome, Decision, Decisions, PausedBatch, PendingApproval, expiry,
@@ -15,6 +16,7 @@ use crate::envelope::{ACTION_APPROVAL_INVALID, ACTION_FAILED, ErrorBody, Runtime
 use crate::policy::RunPolicy;
 use crate::registry::{Admission, Registered, Registry, cannot_wait, denied, not_allowed};
 use crate::tool::Handler;
+use crate::trace;
 use crate::validate::bounded;
 
 /// The recovery hint of a call past [`Limits::max_batch_calls`](crate::Limits::max_batch_calls).
@@ -159,7 +161,12 @@ impl<C> Registry<C> {
         ctx: &mut C,
         calls: &[ToolCall],
     ) -> Vec<ToolResult> {
-        let (results, _) = self.start_batch(policy, ctx, calls, false).await;
+        let sequential = self.is_sequential(admitted(calls, self.limits.max_batch_calls));
+        let span = trace::batch_span("execute_batch", calls.len(), sequential);
+        let (results, _) = self
+            .start_batch(policy, ctx, calls, false)
+            .instrument(span)
+            .await;
         answered(results)
     }
 
@@ -175,7 +182,12 @@ impl<C> Registry<C> {
         calls: &[ToolCall],
     ) -> BatchOutcome {
         let sequential = self.is_sequential(admitted(calls, self.limits.max_batch_calls));
-        let (results, pending) = self.start_batch(policy, ctx, calls, true).await;
+        let span = trace::batch_span("run_batch", calls.len(), sequential);
+        let (results, pending) = self
+            .start_batch(policy, ctx, calls, true)
+            .instrument(span.clone())
+            .await;
+        span.record("tool.batch.pending", pending.len());
         outcome(|| calls.to_vec(), results, pending, sequential)
     }
 
@@ -206,44 +218,56 @@ impl<C> Registry<C> {
             pending,
             sequential,
         } = paused;
+        let span = trace::batch_span("resume_batch", calls.len(), sequential);
         let now = policy.now();
         let mut still_pending = Vec::new();
-        for approval in pending {
-            let decision = match decisions.get(&approval.approval_id) {
-                None | Some(Decision::Defer) => {
-                    still_pending.push(approval);
-                    continue;
-                }
-                Some(decision) => decision,
-            };
-            let index = approval.index;
-            let (result, refused) = match self.settle(policy, &approval, decision, ledger, now) {
-                Settled::Run(tool, arguments) => (tool.run(ctx, &arguments).await, false),
-                Settled::Answered(result) => (result, false),
-                Settled::Refused(result) => (result, true),
-            };
-            if let Some(slot) = results.get_mut(index) {
-                *slot = Some(self.limits.bound_result(result));
-            }
-            if !sequential {
-                continue;
-            }
-            if refused {
-                for (call, slot) in calls.iter().zip(results.iter_mut()).skip(index + 1) {
-                    if slot.is_none() {
-                        *slot = Some(
-                            self.limits
-                                .bound_result(behind_refused(&call.name, &approval.name)),
-                        );
+        async {
+            for approval in pending {
+                let decision = match decisions.get(&approval.approval_id) {
+                    None | Some(Decision::Defer) => {
+                        still_pending.push(approval);
+                        continue;
+                    }
+                    Some(decision) => decision,
+                };
+                let index = approval.index;
+                let call = self.call_span(&approval.name, &approval.call_id, &approval.arguments);
+                let (result, refused) = async {
+                    match self.settle(policy, &approval, decision, ledger, now) {
+                        Settled::Run(tool, arguments) => (tool.run(ctx, &arguments).await, false),
+                        Settled::Answered(result) => (result, false),
+                        Settled::Refused(result) => (result, true),
                     }
                 }
-            } else if let Some((waiting, arguments)) = self
-                .run_sequential(policy, ctx, &calls, index + 1, &mut results, true)
-                .await
-            {
-                still_pending.push(self.pending_approval(policy, &calls, waiting, arguments));
+                .instrument(call.clone())
+                .await;
+                let result = self.end_call(&call, self.limits.bound_result(result));
+                if let Some(slot) = results.get_mut(index) {
+                    *slot = Some(result);
+                }
+                if !sequential {
+                    continue;
+                }
+                if refused {
+                    for (call, slot) in calls.iter().zip(results.iter_mut()).skip(index + 1) {
+                        if slot.is_none() {
+                            let result = self
+                                .limits
+                                .bound_result(behind_refused(&call.name, &approval.name));
+                            *slot = Some(self.answered_call(&call.id, &call.name, result));
+                        }
+                    }
+                } else if let Some((waiting, arguments)) = self
+                    .run_sequential(policy, ctx, &calls, index + 1, &mut results, true)
+                    .await
+                {
+                    still_pending.push(self.pending_approval(policy, &calls, waiting, arguments));
+                }
             }
         }
+        .instrument(span.clone())
+        .await;
+        span.record("tool.batch.pending", still_pending.len());
         outcome(|| calls.clone(), results, still_pending, sequential)
     }
 
@@ -258,8 +282,9 @@ impl<C> Registry<C> {
         let admitted = admitted(calls, self.limits.max_batch_calls);
         let mut results: Vec<Option<ToolResult>> = vec![None; calls.len()];
         // Past the limit, calls are answered without running; each still has its result.
-        for slot in results.iter_mut().skip(admitted.len()) {
-            *slot = Some(self.too_many_calls(calls.len()));
+        for (call, slot) in calls.iter().zip(results.iter_mut()).skip(admitted.len()) {
+            *slot =
+                Some(self.answered_call(&call.id, &call.name, self.too_many_calls(calls.len())));
         }
         let mut pending = Vec::new();
         if self.is_sequential(admitted) {
@@ -271,7 +296,7 @@ impl<C> Registry<C> {
             }
             return (results, pending);
         }
-        let steps = self.parallel_steps(policy, ctx, admitted).await;
+        let steps = self.parallel_steps(policy, ctx, admitted, can_pause).await;
         for (index, ((call, step), slot)) in admitted
             .iter()
             .zip(steps)
@@ -306,22 +331,33 @@ impl<C> Registry<C> {
             if slot.is_some() {
                 continue;
             }
-            let admission = self
-                .admit(
-                    policy,
-                    &call.id,
-                    &call.name,
-                    &call.arguments,
-                    call.arguments_error.as_deref(),
-                )
-                .await;
-            let result = match admission {
-                Admission::Run(tool, arguments) => tool.run(ctx, &arguments).await,
-                Admission::Answered(result) => result,
-                Admission::Deferred(arguments) if can_pause => return Some((index, arguments)),
-                Admission::Deferred(_) => cannot_wait(&call.name),
-            };
-            *slot = Some(self.limits.bound_result(result));
+            let span = self.call_span(&call.name, &call.id, &call.arguments);
+            let answered = async {
+                let admission = self
+                    .admit(
+                        policy,
+                        &call.id,
+                        &call.name,
+                        &call.arguments,
+                        call.arguments_error.as_deref(),
+                    )
+                    .await;
+                match admission {
+                    Admission::Run(tool, arguments) => Ok(tool.run(ctx, &arguments).await),
+                    Admission::Answered(result) => Ok(result),
+                    Admission::Deferred(arguments) if can_pause => Err(arguments),
+                    Admission::Deferred(_) => Ok(cannot_wait(&call.name)),
+                }
+            }
+            .instrument(span.clone())
+            .await;
+            match answered {
+                Ok(result) => *slot = Some(self.end_call(&span, self.limits.bound_result(result))),
+                Err(arguments) => {
+                    trace::record_deferred(&span);
+                    return Some((index, arguments));
+                }
+            }
         }
         None
     }
@@ -410,10 +446,11 @@ impl<C> Registry<C> {
         policy: &RunPolicy,
         shared: &C,
         calls: &[ToolCall],
+        can_pause: bool,
     ) -> Vec<Step> {
         let mut futures: Vec<_> = calls
             .iter()
-            .map(|call| Box::pin(self.run_parallel(policy, shared, call)))
+            .map(|call| Box::pin(self.run_parallel(policy, shared, call, can_pause)))
             .collect();
         // Every call is started in call order, as `join_all` would; most finish on that first
         // poll, and only those still pending go on side by side.
@@ -453,8 +490,36 @@ impl<C> Registry<C> {
             .collect()
     }
 
-    /// One call of a parallel message, with the context shared.
-    async fn run_parallel(&self, policy: &RunPolicy, shared: &C, call: &ToolCall) -> Step {
+    /// One call of a parallel message, with the context shared; a deferred call is answered
+    /// `TOOL_NOT_ALLOWED` unless `can_pause`.
+    async fn run_parallel(
+        &self,
+        policy: &RunPolicy,
+        shared: &C,
+        call: &ToolCall,
+        can_pause: bool,
+    ) -> Step {
+        let span = self.call_span(&call.name, &call.id, &call.arguments);
+        let step = self
+            .admit_parallel(policy, shared, call)
+            .instrument(span.clone())
+            .await;
+        match step {
+            Step::Deferred(arguments) if can_pause => {
+                trace::record_deferred(&span);
+                Step::Deferred(arguments)
+            }
+            Step::Deferred(_) => {
+                Step::Done(self.end_call(&span, self.limits.bound_result(cannot_wait(&call.name))))
+            }
+            Step::Done(result) => {
+                Step::Done(self.end_call(&span, self.limits.bound_result(result)))
+            }
+        }
+    }
+
+    /// The checks and the run of one call of a parallel message.
+    async fn admit_parallel(&self, policy: &RunPolicy, shared: &C, call: &ToolCall) -> Step {
         let admission = self
             .admit(
                 policy,
@@ -480,7 +545,7 @@ impl<C> Registry<C> {
             Admission::Answered(result) => result,
             Admission::Deferred(arguments) => return Step::Deferred(arguments),
         };
-        Step::Done(self.limits.bound_result(result))
+        Step::Done(result)
     }
 }
 

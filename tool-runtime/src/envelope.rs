@@ -26,7 +26,8 @@ pub enum RuntimeCode {
     NotFound,
     /// The tool ran past its time limit.
     Timeout,
-    /// The tool panicked or failed without a declared code.
+    /// The tool panicked or failed without a declared code, or its output was over its budget
+    /// (then retryable: see [`ACTION_OUTPUT_TOO_LARGE`]).
     Failed,
 }
 
@@ -98,6 +99,13 @@ pub const ACTION_NOT_FOUND: &str = "Call one of the offered tools by its exact n
 pub const ACTION_TIMEOUT: &str = "Retry the request, or narrow it so it finishes sooner.";
 /// The recovery hint of `TOOL_TIMEOUT` for a destructive tool (it may have changed state).
 pub const ACTION_TIMEOUT_DESTRUCTIVE: &str = "The tool may have changed state before it was stopped: check the current state, then retry only if needed.";
+/// The recovery hint of `TOOL_FAILED` for a success whose `data` is over the tool's output
+/// budget (`max_output_bytes`). This failure is the one `TOOL_FAILED` that is `retryable: true`:
+/// the same tool answers a narrower request. The hints of the tool's declared errors about a
+/// request too large follow it ([`crate::registry::narrowing_hints`]).
+pub const ACTION_OUTPUT_TOO_LARGE: &str = "Retry with a narrower request (a shorter range, fewer items, a lower limit) so the output fits.";
+/// The recovery hint of an output over its budget from a destructive call that changed state.
+pub const ACTION_OUTPUT_TOO_LARGE_CHANGED: &str = "The call changed state, but its output was too large to return: do not repeat it; check the current state with a narrower request.";
 /// The recovery hint of `TOOL_FAILED`.
 pub const ACTION_FAILED: &str =
     "Do not retry the same call: tell the user the tool failed, or try another approach.";

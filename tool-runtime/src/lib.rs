@@ -34,6 +34,15 @@
 //! reported as `The tool input is invalid: <pointer>: <message>; …` with at most
 //! [`TOOL_INPUT_ERROR_LIMIT`] errors, then `; … and N more` (see [`validate`]).
 //!
+//! A tool may declare its time limit and the budget of its output (`timeout`,
+//! `max_output_bytes`): the declaration replaces the registry's default for that tool, a host may
+//! lower it and never raise it ([`RegistryBuilder`]), and a success whose `data` is over the
+//! budget is answered `TOOL_FAILED`, retryable, asking for a narrower request.
+//!
+//! Every call gets a `tracing` span, `execute_tool`, in the OpenTelemetry GenAI conventions, and
+//! the calls of a message an `execute_batch` span around them ([`trace`]); the library installs
+//! no subscriber.
+//!
 //! [`ToolSettings`] persists the tools a user switched off.
 //!
 //! ```
@@ -88,9 +97,12 @@ pub mod approval;
 pub mod batch;
 pub mod envelope;
 pub mod limits;
+#[cfg(feature = "lines")]
+pub mod lines;
 pub mod policy;
 pub mod registry;
 pub mod settings;
+pub mod trace;
 pub mod validate;
 
 pub use approval::{

@@ -23,7 +23,9 @@
 //! invalid-request error (`-32600`) with the message's `id` when it can be read; a
 //! notification before `initialize` is dropped (it does not end the session); a request before
 //! `initialize` (an older protocol's client that skipped the handshake) is answered with
-//! `-32600` saying to send `initialize` first. [`McpServer::serve`] hands any transport to rmcp
+//! `-32600` saying to send `initialize` first; a line longer than the server's bound
+//! ([`McpServer::with_max_line_bytes`], 4 MiB by default) is discarded as it streams in and
+//! answered with `-32600` and `id: null`. [`McpServer::serve`] hands any transport to rmcp
 //! as it is. With the feature `mcp-http`, `http::HttpServer` serves Streamable HTTP with
 //! bearer tokens, a policy per caller, `Origin` checks, a body limit and per-token rate limits.
 //!
@@ -43,6 +45,13 @@
 //! its [`ApprovalLedger`] (see [`McpServer::ledger`]). With a client on an older protocol, or one
 //! that cannot answer elicitations, the call is refused with `TOOL_NOT_ALLOWED`, saying that it
 //! needs the user's approval.
+//!
+//! # Spans
+//!
+//! Each `tools/call` of a registered tool gets the registry's `execute_tool` span (see
+//! [`crate::trace`]) with `mcp.method.name`, `jsonrpc.request.id` and the `traceparent` of the
+//! request's `_meta`; with the feature `otel` that `traceparent` becomes the span's
+//! OpenTelemetry parent.
 //!
 //! # The context and concurrent calls
 //!
@@ -69,8 +78,8 @@ use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock,
     ElicitRequest, ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationSchema,
     Implementation, InputRequest, InputRequests, InputRequiredResult, InputResponses,
-    ListToolsResult, PaginatedRequestParams, ProtocolVersion, RequestStateCodec, SealOptions,
-    ServerCapabilities, ServerConfig, Tool,
+    ListToolsResult, PaginatedRequestParams, ProtocolVersion, RequestMetaObject, RequestStateCodec,
+    SealOptions, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::{MaybeSendFuture, RequestContext, ServerInitializeError};
 use rmcp::transport::IntoTransport;
@@ -78,6 +87,7 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{Value, json};
 use tokio::sync::RwLock;
 use tool_manifest::dialect::{self, Dialect, ExportError, Violation};
+use tracing::Instrument as _;
 
 use crate::approval::{ApprovalLedger, Decision, PendingApproval};
 use crate::batch::Settled;
@@ -88,6 +98,7 @@ use crate::envelope::{
 use crate::policy::RunPolicy;
 use crate::registry::{Admission, Registered, Registry, cannot_wait, close_names};
 use crate::tool::Handler;
+use crate::trace;
 use crate::validate::{InputSchema, bounded};
 
 #[cfg(feature = "mcp-http")]
@@ -179,6 +190,8 @@ pub struct McpServer<C> {
     /// The run's tools, sorted by name.
     offered: Arc<Vec<(String, Offered)>>,
     approvals: Arc<Approvals>,
+    /// The longest line [`McpServer::serve_lines`] reads.
+    max_line_bytes: usize,
 }
 
 impl<C> fmt::Debug for McpServer<C> {
@@ -204,6 +217,7 @@ impl<C> Clone for McpServer<C> {
             info: self.info.clone(),
             offered: Arc::clone(&self.offered),
             approvals: Arc::clone(&self.approvals),
+            max_line_bytes: self.max_line_bytes,
         }
     }
 }
@@ -257,6 +271,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
                 codec: RequestStateCodec::new_unchecked(key.to_vec()),
                 ledger: Arc::default(),
             }),
+            max_line_bytes: crate::lines::DEFAULT_MAX_LINE_BYTES,
         })
     }
 
@@ -283,6 +298,16 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             codec: self.approvals.codec.clone(),
             ledger,
         });
+        self
+    }
+
+    /// The longest line [`McpServer::serve_lines`] (and `serve_stdio`) reads, in bytes
+    /// ([`DEFAULT_MAX_LINE_BYTES`](crate::lines::DEFAULT_MAX_LINE_BYTES) unless set); a longer
+    /// line is discarded as it streams in and answered with the invalid-request error (-32600,
+    /// `id: null`).
+    #[must_use]
+    pub fn with_max_line_bytes(mut self, bytes: usize) -> Self {
+        self.max_line_bytes = bytes;
         self
     }
 
@@ -332,7 +357,9 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// Serves one MCP session over newline-delimited JSON-RPC on `input` and `output` until the
     /// client closes it or the input ends.
     ///
-    /// Each line is read before rmcp sees it: a line that is not JSON (invalid UTF-8, `NaN`,
+    /// Each line is read before rmcp sees it: a line over the bound
+    /// ([`McpServer::with_max_line_bytes`]) is discarded unread and answered with -32600 and
+    /// `id: null`; a line that is not JSON (invalid UTF-8, `NaN`,
     /// nesting past serde_json's limit, a cut-off message) is answered with the JSON-RPC parse
     /// error (-32700, `id: null`), and JSON that is not a client message with the
     /// invalid-request error (-32600) carrying the message's `id` when it has a string or number
@@ -366,11 +393,17 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         name: &str,
         arguments: &Value,
     ) -> ToolResult {
-        match self.registry.admit(policy, "", name, arguments, None).await {
-            Admission::Run(tool, arguments) => self.run(name, tool, &arguments).await,
-            Admission::Answered(result) => result,
-            Admission::Deferred(_) => cannot_wait(name),
+        let span = self.registry.call_span(name, "", arguments);
+        let result = async {
+            match self.registry.admit(policy, "", name, arguments, None).await {
+                Admission::Run(tool, arguments) => self.run(name, tool, &arguments).await,
+                Admission::Answered(result) => result,
+                Admission::Deferred(_) => cannot_wait(name),
+            }
         }
+        .instrument(span.clone())
+        .await;
+        self.registry.end_call(&span, result)
     }
 
     /// Runs an admitted call under the context's lock and checks its output.
@@ -402,21 +435,17 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         name: &str,
         arguments: &Value,
         client: ClientAbilities,
-    ) -> Result<CallToolResponse, ErrorData> {
+    ) -> Result<Answer, ErrorData> {
         let admission = self.registry.admit(policy, "", name, arguments, None).await;
         let result = match admission {
             Admission::Run(tool, arguments) => self.run(name, tool, &arguments).await,
             Admission::Answered(result) => result,
             Admission::Deferred(validated) => match client.cannot_confirm() {
                 Some(why) => approval_required(name, &why),
-                None => {
-                    return self
-                        .ask(policy, name, validated)
-                        .map(CallToolResponse::from);
-                }
+                None => return self.ask(policy, name, validated).map(Answer::Ask),
             },
         };
-        Ok(call_tool_result(&result).into())
+        Ok(Answer::Done(result))
     }
 
     /// The input request that asks the person at the client to confirm a call.
@@ -653,20 +682,86 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         }
         let policy = self.request_policy(&context);
         let arguments = Value::Object(request.arguments.clone().unwrap_or_default());
-        if let Some(state) = request.request_state.as_deref() {
-            let result = self
-                .resume(
-                    &policy,
-                    name,
-                    &arguments,
-                    state,
-                    request.input_responses.as_ref(),
-                )
-                .await;
-            return Ok(call_tool_result(&result).into());
+        let span = self.registry.call_span(name, "", &arguments);
+        span.record("mcp.method.name", "tools/call");
+        span.record("jsonrpc.request.id", tracing::field::display(&context.id));
+        trace_parent(&span, &context.meta);
+        let answer = async {
+            match request.request_state.as_deref() {
+                Some(state) => Ok(Answer::Done(
+                    self.resume(
+                        &policy,
+                        name,
+                        &arguments,
+                        state,
+                        request.input_responses.as_ref(),
+                    )
+                    .await,
+                )),
+                None => {
+                    self.call(&policy, name, &arguments, ClientAbilities::of(&context))
+                        .await
+                }
+            }
         }
-        self.call(&policy, name, &arguments, ClientAbilities::of(&context))
-            .await
+        .instrument(span.clone())
+        .await?;
+        Ok(match answer {
+            Answer::Done(result) => call_tool_result(&self.registry.end_call(&span, result)).into(),
+            Answer::Ask(request) => {
+                trace::record_deferred(&span);
+                request.into()
+            }
+        })
+    }
+}
+
+/// What a `tools/call` comes to: an envelope, or a question to the client's user.
+enum Answer {
+    Done(ToolResult),
+    Ask(InputRequiredResult),
+}
+
+/// The W3C trace context of a request's `_meta`: recorded on the call's span, and with the
+/// feature `otel` made its OpenTelemetry parent.
+fn trace_parent(span: &tracing::Span, meta: &RequestMetaObject) {
+    let Some(traceparent) = meta.get_traceparent() else {
+        return;
+    };
+    trace::record_traceparent(span, traceparent);
+    #[cfg(feature = "otel")]
+    otel::set_parent(span, meta);
+}
+
+#[cfg(feature = "otel")]
+mod otel {
+    use opentelemetry::propagation::{Extractor, TextMapPropagator as _};
+    use opentelemetry_sdk::propagation::TraceContextPropagator;
+    use rmcp::model::RequestMetaObject;
+    use tracing_opentelemetry::OpenTelemetrySpanExt as _;
+
+    /// The W3C fields of a request's `_meta`, as a propagator reads them.
+    struct Meta<'a>(&'a RequestMetaObject);
+
+    impl Extractor for Meta<'_> {
+        fn get(&self, key: &str) -> Option<&str> {
+            match key {
+                "traceparent" => self.0.get_traceparent(),
+                "tracestate" => self.0.get_tracestate(),
+                _ => None,
+            }
+        }
+
+        fn keys(&self) -> Vec<&str> {
+            vec!["traceparent", "tracestate"]
+        }
+    }
+
+    /// Makes the request's trace context the span's parent. Without a `tracing_opentelemetry`
+    /// layer in the subscriber this does nothing (the `mcp.traceparent` field stays).
+    pub(super) fn set_parent(span: &tracing::Span, meta: &RequestMetaObject) {
+        let context = TraceContextPropagator::new().extract(&Meta(meta));
+        let _ = span.set_parent(context);
     }
 }
 

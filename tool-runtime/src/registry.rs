@@ -12,18 +12,20 @@ use futures_util::FutureExt as _;
 use serde_json::Value;
 use tool_manifest::model::is_valid_tool_name;
 use tool_manifest::{Mode, Safety, ToolMeta, ToolSpec};
+use tracing::{Instrument as _, Span};
 
 use crate::approval::{ApprovalRequest, DENY_REASON_LIMIT, Decision};
 use crate::definitions::DialectCache;
 use crate::envelope::{
     ACTION_APPROVAL_PENDING, ACTION_DENIED, ACTION_DISABLED, ACTION_FAILED,
-    ACTION_FAILED_DESTRUCTIVE, ACTION_INPUT_INVALID, ACTION_NOT_FOUND, ACTION_READ_ONLY_RUN,
-    ACTION_REFUSED_BY_TOOL, ACTION_TIMEOUT, ACTION_TIMEOUT_DESTRUCTIVE, ErrorBody, RuntimeCode,
-    ToolResult,
+    ACTION_FAILED_DESTRUCTIVE, ACTION_INPUT_INVALID, ACTION_NOT_FOUND, ACTION_OUTPUT_TOO_LARGE,
+    ACTION_OUTPUT_TOO_LARGE_CHANGED, ACTION_READ_ONLY_RUN, ACTION_REFUSED_BY_TOOL, ACTION_TIMEOUT,
+    ACTION_TIMEOUT_DESTRUCTIVE, ErrorBody, RuntimeCode, ToolResult,
 };
 use crate::limits::Limits;
 use crate::policy::{Refusal, RunPolicy};
 use crate::tool::{BoxFuture, CallResult, ExclusiveFn, Handler, SharedFn, ToolDef, ToolError};
+use crate::trace;
 use crate::validate::{INPUT_INVALID_PREFIX, InputSchema, bounded};
 
 /// The time limit of a call when the builder sets none.
@@ -44,6 +46,8 @@ pub(crate) struct Registered<C> {
     schema: InputSchema,
     pub(crate) spec: ToolSpec,
     timeout: Duration,
+    /// The largest `data` a success may carry, in bytes of its JSON text.
+    max_output_bytes: Option<u64>,
     /// The tool's provider definitions and strict-mode nullable fields, computed once on demand.
     pub(crate) dialects: DialectCache,
 }
@@ -54,6 +58,8 @@ pub(crate) struct Registered<C> {
 pub struct Registry<C> {
     pub(crate) tools: BTreeMap<&'static str, Registered<C>>,
     pub(crate) limits: Limits,
+    /// Redacts arguments and results recorded on spans; `None`: they are not recorded.
+    pub(crate) trace_content: Option<crate::trace::Redact>,
 }
 
 impl<C> fmt::Debug for Registry<C> {
@@ -65,12 +71,25 @@ impl<C> fmt::Debug for Registry<C> {
 }
 
 /// Collects tools, declared manifests and time limits, then checks them all at once.
+///
+/// # Time limits and output budgets
+///
+/// A tool may declare its time limit (`timeout`) and the budget of its output
+/// (`max_output_bytes`) in its manifest or its `#[tool]` attribute. The declaration replaces the
+/// host's default for that tool ([`RegistryBuilder::default_timeout`],
+/// [`RegistryBuilder::default_max_output_bytes`]); the host may lower it per tool
+/// ([`RegistryBuilder::timeout`], [`RegistryBuilder::max_output_bytes`]), never raise it: a
+/// per-tool limit above the declaration is a [`RegistryProblem::AboveDeclared`] at `build()`.
+/// Where nothing is declared, the per-tool limit, else the default applies.
 pub struct RegistryBuilder<C> {
     tools: Vec<ToolDef<C>>,
     declared: Vec<&'static ToolMeta>,
     default_timeout: Duration,
     timeouts: BTreeMap<String, Duration>,
+    default_max_output_bytes: Option<u64>,
+    output_budgets: BTreeMap<String, u64>,
     limits: Limits,
+    trace_content: Option<crate::trace::Redact>,
 }
 
 impl<C> fmt::Debug for RegistryBuilder<C> {
@@ -83,7 +102,10 @@ impl<C> fmt::Debug for RegistryBuilder<C> {
             )
             .field("default_timeout", &self.default_timeout)
             .field("timeouts", &self.timeouts)
+            .field("default_max_output_bytes", &self.default_max_output_bytes)
+            .field("output_budgets", &self.output_budgets)
             .field("limits", &self.limits)
+            .field("trace_content", &self.trace_content.is_some())
             .finish()
     }
 }
@@ -179,6 +201,34 @@ pub enum RegistryProblem {
         /// The tool, or `*` for the default.
         name: String,
     },
+    /// An output budget names a tool that is not registered.
+    #[error("an output budget is set for `{name}`, which is not a registered tool")]
+    UnknownOutputBudget {
+        /// The name given.
+        name: String,
+    },
+    /// An output budget of zero.
+    #[error("the output budget of `{name}` must be greater than zero")]
+    ZeroOutputBudget {
+        /// The tool, or `*` for the default.
+        name: String,
+    },
+    /// The host set a limit above the one the tool declares: a host may only lower it.
+    #[error(
+        "the {limit} of `{name}` is set to {given}, above the {declared} its declaration (`{location}`) allows; a host may lower a declared limit, never raise it"
+    )]
+    AboveDeclared {
+        /// The tool.
+        name: String,
+        /// `time limit` or `output budget`.
+        limit: String,
+        /// What the host set.
+        given: String,
+        /// What the tool declares.
+        declared: String,
+        /// Where it is declared.
+        location: String,
+    },
 }
 
 impl RegistryProblem {
@@ -192,7 +242,10 @@ impl RegistryProblem {
             | RegistryProblem::InvalidSchema { name, .. }
             | RegistryProblem::InvalidMetadata { name, .. }
             | RegistryProblem::UnknownTimeout { name }
-            | RegistryProblem::ZeroTimeout { name } => name,
+            | RegistryProblem::ZeroTimeout { name }
+            | RegistryProblem::UnknownOutputBudget { name }
+            | RegistryProblem::ZeroOutputBudget { name }
+            | RegistryProblem::AboveDeclared { name, .. } => name,
         }
     }
 }
@@ -247,7 +300,10 @@ impl<C> Default for RegistryBuilder<C> {
             declared: Vec::new(),
             default_timeout: DEFAULT_TIMEOUT,
             timeouts: BTreeMap::new(),
+            default_max_output_bytes: None,
+            output_budgets: BTreeMap::new(),
             limits: Limits::default(),
+            trace_content: None,
         }
     }
 }
@@ -275,17 +331,48 @@ impl<C> RegistryBuilder<C> {
         self
     }
 
-    /// The time limit of every tool without its own ([`DEFAULT_TIMEOUT`] unless set).
+    /// The time limit of every tool that neither declares one nor gets its own
+    /// ([`DEFAULT_TIMEOUT`] unless set).
     #[must_use]
     pub fn default_timeout(mut self, limit: Duration) -> Self {
         self.default_timeout = limit;
         self
     }
 
-    /// The time limit of one tool.
+    /// The time limit of one tool: at most what the tool declares, if it declares one (see
+    /// [the builder's documentation](RegistryBuilder)).
     #[must_use]
     pub fn timeout(mut self, name: impl Into<String>, limit: Duration) -> Self {
         self.timeouts.insert(name.into(), limit);
+        self
+    }
+
+    /// The output budget of every tool that neither declares one nor gets its own, in bytes of
+    /// the JSON text of a success's `data` (none unless set: outputs are not bounded).
+    #[must_use]
+    pub fn default_max_output_bytes(mut self, bytes: u64) -> Self {
+        self.default_max_output_bytes = Some(bytes);
+        self
+    }
+
+    /// The output budget of one tool, in bytes: at most what the tool declares, if it declares
+    /// one. A success whose `data` is larger is answered `TOOL_FAILED` instead (see
+    /// [`crate::envelope::ACTION_OUTPUT_TOO_LARGE`]).
+    #[must_use]
+    pub fn max_output_bytes(mut self, name: impl Into<String>, bytes: u64) -> Self {
+        self.output_budgets.insert(name.into(), bytes);
+        self
+    }
+
+    /// Records each call's arguments and result on its span (the OpenTelemetry attributes
+    /// `gen_ai.tool.call.arguments` and `gen_ai.tool.call.result`), each passed through `redact`
+    /// first (see [`crate::trace`]). Without it they are never recorded.
+    #[must_use]
+    pub fn trace_content(
+        mut self,
+        redact: impl Fn(&str) -> String + Send + Sync + 'static,
+    ) -> Self {
+        self.trace_content = Some(std::sync::Arc::new(redact));
         self
     }
 
@@ -301,7 +388,8 @@ impl<C> RegistryBuilder<C> {
     /// # Errors
     /// Every problem found: duplicate or invalid names, declared tools without an implementation
     /// or disagreeing with it, `&mut C` handlers on read-only or parallel tools, schemas that do
-    /// not compile, time limits for unknown tools or of zero.
+    /// not compile, time limits and output budgets for unknown tools, of zero, or above what the
+    /// tool declares.
     pub fn build(self) -> Result<Registry<C>, RegistryError> {
         let mut problems = Vec::new();
         let mut tools: BTreeMap<&'static str, Registered<C>> = BTreeMap::new();
@@ -310,6 +398,17 @@ impl<C> RegistryBuilder<C> {
                 name: "*".to_owned(),
             });
         }
+        if self.default_max_output_bytes == Some(0) {
+            problems.push(RegistryProblem::ZeroOutputBudget {
+                name: "*".to_owned(),
+            });
+        }
+        let host = HostLimits {
+            default_timeout: self.default_timeout,
+            timeouts: &self.timeouts,
+            default_max_output_bytes: self.default_max_output_bytes,
+            output_budgets: &self.output_budgets,
+        };
         // Where each name was first registered, including tools that fail their own checks.
         let mut seen: BTreeMap<&'static str, &'static str> = BTreeMap::new();
         for def in self.tools {
@@ -323,7 +422,7 @@ impl<C> RegistryBuilder<C> {
                 continue;
             }
             seen.insert(meta.name, meta.source);
-            match register(def, &self.timeouts, self.default_timeout) {
+            match register(def, &host) {
                 Ok(registered) => {
                     tools.insert(meta.name, registered);
                 }
@@ -373,10 +472,20 @@ impl<C> RegistryBuilder<C> {
                 problems.push(RegistryProblem::ZeroTimeout { name: name.clone() });
             }
         }
+        for (name, bytes) in &self.output_budgets {
+            if !tools.contains_key(name.as_str())
+                && !problems.iter().any(|p| p.tool_name() == name.as_str())
+            {
+                problems.push(RegistryProblem::UnknownOutputBudget { name: name.clone() });
+            } else if *bytes == 0 {
+                problems.push(RegistryProblem::ZeroOutputBudget { name: name.clone() });
+            }
+        }
         if problems.is_empty() {
             Ok(Registry {
                 tools,
                 limits: self.limits,
+                trace_content: self.trace_content,
             })
         } else {
             problems.sort_by(|a, b| {
@@ -388,10 +497,37 @@ impl<C> RegistryBuilder<C> {
     }
 }
 
+/// The time limits and output budgets the host set.
+struct HostLimits<'a> {
+    default_timeout: Duration,
+    timeouts: &'a BTreeMap<String, Duration>,
+    default_max_output_bytes: Option<u64>,
+    output_budgets: &'a BTreeMap<String, u64>,
+}
+
+/// The limit a tool runs under: the host's own for it (never above the declared one), else the
+/// declared one, else the host's default.
+fn effective<T: PartialOrd + Copy>(
+    declared: Option<T>,
+    host: Option<T>,
+    default: T,
+    above: impl FnOnce(T, T) -> RegistryProblem,
+    problems: &mut Vec<RegistryProblem>,
+) -> T {
+    match (declared, host) {
+        (Some(declared), Some(host)) if host > declared => {
+            problems.push(above(host, declared));
+            declared
+        }
+        (_, Some(host)) => host,
+        (Some(declared), None) => declared,
+        (None, None) => default,
+    }
+}
+
 fn register<C>(
     def: ToolDef<C>,
-    timeouts: &BTreeMap<String, Duration>,
-    default_timeout: Duration,
+    host: &HostLimits<'_>,
 ) -> Result<Registered<C>, Vec<RegistryProblem>> {
     let meta = def.meta;
     let name = meta.name.to_owned();
@@ -437,12 +573,43 @@ fn register<C>(
         },
         None => None,
     };
+    let above = |limit: &str, given: String, declared: String| RegistryProblem::AboveDeclared {
+        name: name.clone(),
+        limit: limit.to_owned(),
+        given,
+        declared,
+        location: source.clone(),
+    };
+    if meta.timeout_ms == Some(0) {
+        problems.push(RegistryProblem::ZeroTimeout { name: name.clone() });
+    }
+    if meta.max_output_bytes == Some(0) {
+        problems.push(RegistryProblem::ZeroOutputBudget { name: name.clone() });
+    }
+    let timeout = effective(
+        meta.timeout_ms.map(Duration::from_millis),
+        host.timeouts.get(meta.name).copied(),
+        host.default_timeout,
+        |given, declared| above("time limit", describe(given), describe(declared)),
+        &mut problems,
+    );
+    let max_output_bytes = effective(
+        meta.max_output_bytes.map(Some),
+        host.output_budgets.get(meta.name).copied().map(Some),
+        host.default_max_output_bytes,
+        |given, declared| {
+            let bytes = |b: Option<u64>| format!("{} bytes", b.unwrap_or_default());
+            above("output budget", bytes(given), bytes(declared))
+        },
+        &mut problems,
+    );
     match (spec, schema) {
         (Some(spec), Some(schema)) if problems.is_empty() => Ok(Registered {
             def,
             schema,
             spec,
-            timeout: timeouts.get(meta.name).copied().unwrap_or(default_timeout),
+            timeout,
+            max_output_bytes,
             dialects: DialectCache::default(),
         }),
         _ => Err(problems),
@@ -517,6 +684,12 @@ impl<C> Registry<C> {
         self.tools.get(name).map(|t| t.timeout)
     }
 
+    /// The output budget of a tool's successes, in bytes of JSON text (`None` when its outputs
+    /// are not bounded, or no tool has that name).
+    pub fn max_output_bytes_of(&self, name: &str) -> Option<u64> {
+        self.tools.get(name).and_then(|t| t.max_output_bytes)
+    }
+
     /// The spec of every tool, sorted by name (for docs and exports of code-first tools).
     pub fn specs(&self) -> Vec<ToolSpec> {
         self.tools.values().map(|t| t.spec.clone()).collect()
@@ -559,12 +732,46 @@ impl<C> Registry<C> {
         name: &str,
         arguments: &Value,
     ) -> ToolResult {
-        let result = match self.admit(policy, "", name, arguments, None).await {
-            Admission::Run(tool, arguments) => tool.run(ctx, &arguments).await,
-            Admission::Answered(result) => result,
-            Admission::Deferred(_) => cannot_wait(name),
-        };
-        self.limits.bound_result(result)
+        let span = self.call_span(name, "", arguments);
+        let result = async {
+            match self.admit(policy, "", name, arguments, None).await {
+                Admission::Run(tool, arguments) => tool.run(ctx, &arguments).await,
+                Admission::Answered(result) => result,
+                Admission::Deferred(_) => cannot_wait(name),
+            }
+        }
+        .instrument(span.clone())
+        .await;
+        self.end_call(&span, self.limits.bound_result(result))
+    }
+
+    /// The span of one call ([`crate::trace`]), its arguments recorded when the host opted in.
+    pub(crate) fn call_span(&self, name: &str, call_id: &str, arguments: &Value) -> Span {
+        let span = trace::call_span(name, call_id, || self.meta(name));
+        trace::record_arguments(&span, self.trace_content.as_ref(), &self.limits, arguments);
+        span
+    }
+
+    fn meta(&self, name: &str) -> Option<&'static ToolMeta> {
+        self.tools.get(name).map(|t| t.def.meta)
+    }
+
+    /// Records how a call ended on its span, and hands the result on.
+    pub(crate) fn end_call(&self, span: &Span, result: ToolResult) -> ToolResult {
+        trace::record_result(span, self.trace_content.as_ref(), &result);
+        result
+    }
+
+    /// A call answered without a chance to run (past the batch bound, behind a refused
+    /// approval): its span opens and closes with its answer.
+    pub(crate) fn answered_call(
+        &self,
+        call_id: &str,
+        name: &str,
+        result: ToolResult,
+    ) -> ToolResult {
+        let span = trace::call_span(name, call_id, || self.meta(name));
+        self.end_call(&span, result)
     }
 
     /// Check 2, the bounds, validation and the approver: the tool and the arguments it
@@ -777,14 +984,15 @@ impl<C> Registered<C> {
         let first = std::future::poll_fn(|cx| Poll::Ready(future.poll_unpin(cx))).await;
         let outcome = match first {
             Poll::Ready(outcome) => Ok(outcome),
-            Poll::Pending => {
-                let deadline = start + self.timeout;
-                if tokio::time::Instant::now() >= deadline {
+            Poll::Pending => match start.checked_add(self.timeout) {
+                Some(deadline) if tokio::time::Instant::now() >= deadline => {
                     // As a timer polled after that first poll would have found it elapsed.
                     return self.timed_out();
                 }
-                tokio::time::timeout_at(deadline, future).await
-            }
+                Some(deadline) => tokio::time::timeout_at(deadline, future).await,
+                // A limit past the clock's range (set in code) never elapses.
+                None => Ok(future.await),
+            },
         };
         match outcome {
             Err(_elapsed) => self.timed_out(),
@@ -834,12 +1042,47 @@ impl<C> Registered<C> {
         )
     }
 
+    /// The answer to a success whose `data` is over the tool's output budget: `TOOL_FAILED`, but
+    /// retryable with a narrower request, its `stateChanged` kept. The recovery hint is
+    /// [`ACTION_OUTPUT_TOO_LARGE`] (or [`ACTION_OUTPUT_TOO_LARGE_CHANGED`] when the call changed
+    /// state), followed by the hints of the tool's declared errors about a request too large.
+    fn over_budget(&self, size: u64, budget: u64, state_changed: bool) -> ToolResult {
+        let meta = self.def.meta;
+        let mut action = if state_changed {
+            ACTION_OUTPUT_TOO_LARGE_CHANGED
+        } else {
+            ACTION_OUTPUT_TOO_LARGE
+        }
+        .to_owned();
+        for hint in narrowing_hints(meta) {
+            action.push(' ');
+            action.push_str(hint);
+        }
+        ToolResult::failure(
+            ErrorBody {
+                code: RuntimeCode::Failed.as_str().to_owned(),
+                message: format!(
+                    "The output of `{}` is {size} bytes, more than its budget of {budget} bytes, so it was not returned: a narrower request is needed.",
+                    meta.name
+                ),
+                retryable: true,
+                recommended_action: action,
+            },
+            state_changed,
+        )
+    }
+
     /// The envelope of what the adapter answered.
     fn envelope(&self, result: CallResult) -> ToolResult {
         let meta = self.def.meta;
         match result {
             Ok(output) => {
-                ToolResult::success(output.data, output.state_changed && self.destructive())
+                let state_changed = output.state_changed && self.destructive();
+                let size = output.data.json().len() as u64;
+                match self.max_output_bytes {
+                    Some(budget) if size > budget => self.over_budget(size, budget, state_changed),
+                    _ => ToolResult::success(output.data, state_changed),
+                }
             }
             Err(ToolError::Declared { code, detail }) => match meta.error(code) {
                 Some(declared) => {
@@ -912,6 +1155,18 @@ impl<C> Registered<C> {
             ),
         }
     }
+}
+
+/// The recovery hints of the tool's declared errors about a request too large, in declaration
+/// order: those whose code has a part `TOO` (`RANGE_TOO_LARGE`, `TOO_MANY_SYMBOLS`). Such an
+/// error tells how to narrow a request, which is what an output over its budget needs too.
+/// Codes about a range or a limit in general (`DATE_OUT_OF_RANGE`, `PANE_LIMIT_REACHED`) are
+/// not taken: their hints are about where, or about state, not about size.
+pub fn narrowing_hints(meta: &ToolMeta) -> impl Iterator<Item = &'static str> {
+    meta.errors
+        .iter()
+        .filter(|e| e.code.split('_').any(|part| part == "TOO"))
+        .map(|e| e.recommended_action)
 }
 
 /// Runs `f`, catching a panic (the adapter may panic before it returns its future).

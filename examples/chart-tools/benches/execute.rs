@@ -11,6 +11,11 @@
 //!
 //! `*/valid_to_text` adds what a host does next, on both sides: the direct output, and the
 //! envelope, written as the JSON text sent to the model.
+//!
+//! `execute/valid` runs without a tracing subscriber (the call's span is created disabled);
+//! `execute/valid_traced_json` runs the same call with a subscriber that writes every closed span
+//! as a JSON line (tracing-subscriber's JSON formatter, as `chart-tools --trace json`) to a
+//! sink: over `direct/valid`, the two give the price of tracing. The traced case runs last.
 
 use chart_tools::chart::{Anchor, Chart, Drawing, StyleChange};
 use chart_tools::tools::drawing_create;
@@ -19,6 +24,8 @@ use serde::Deserialize as _;
 use serde_json::{Value, json};
 use std::hint::black_box;
 use tool_runtime::RunPolicy;
+use tracing_subscriber::fmt::format::FmtSpan;
+use tracing_subscriber::layer::SubscriberExt as _;
 
 fn valid_input() -> Value {
     serde_json::from_str(drawing_create::META.examples[0].input).expect("the example is JSON")
@@ -151,6 +158,28 @@ fn bench(c: &mut Criterion) {
                 result
             })
         })
+    });
+    // Last: once a subscriber was installed, the callsites keep the interest it gave them, and
+    // the cases after it would no longer run as in a process that never had one.
+    let json = tracing_subscriber::registry().with(
+        tracing_subscriber::fmt::layer()
+            .json()
+            .with_span_events(FmtSpan::CLOSE)
+            .with_span_list(false)
+            .with_writer(std::io::sink),
+    );
+    tracing::subscriber::with_default(json, || {
+        group.bench_function("execute/valid_traced_json", |b| {
+            b.iter(|| {
+                runtime.block_on(async {
+                    let result = registry
+                        .execute(&policy, &mut chart, "drawing_create", black_box(&valid))
+                        .await;
+                    chart.drawing_delete(&ids.next()).expect("the new drawing");
+                    result
+                })
+            })
+        });
     });
     group.finish();
 }

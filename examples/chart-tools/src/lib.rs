@@ -22,7 +22,7 @@
 //! # }
 //! ```
 
-use tool_runtime::{Registry, RegistryError, ToolMeta};
+use tool_runtime::{Registry, RegistryBuilder, RegistryError, ToolMeta};
 
 pub mod chart;
 pub mod impls;
@@ -67,10 +67,15 @@ pub fn declared_tools() -> Vec<&'static ToolMeta> {
 /// When a declared tool has no implementation or disagrees with its manifest (a build defect,
 /// reported with every problem at once).
 pub fn registry() -> Result<Registry<Chart>, RegistryError> {
+    registry_builder().build()
+}
+
+/// The builder of [`registry`], for a host that sets more (time limits, what spans record).
+pub fn registry_builder() -> RegistryBuilder<Chart> {
     let builder = Registry::builder()
         .tools(impls::tool_defs())
         .declared(&declared_tools());
     #[cfg(feature = "code-interpreter")]
     let builder = interpreter::register(builder);
-    builder.build()
+    builder
 }

@@ -1,11 +1,13 @@
 //! `chart-tools`: the demo chart's tools on the command line.
 
+use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use chart_tools::chart::Chart;
 use chart_tools::session::{Format, SavedState, Session};
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use tool_runtime::lines::DEFAULT_MAX_LINE_BYTES;
 use tool_runtime::{Decision, Provider, Registry, RunPolicy, ToolSettings};
 use tool_secrets::{Redactor, SecretString};
 
@@ -101,7 +103,56 @@ struct McpArgs {
     answer: Option<String>,
 
     #[command(flatten)]
+    trace: TraceArgs,
+
+    /// On stdio: the longest line read, in bytes. A longer line is discarded as it streams in
+    /// and answered with the JSON-RPC error -32600 (`id: null`); the session goes on. Over HTTP
+    /// --max-body bounds a request instead.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_LINE_BOUND)]
+    max_line_bytes: NonZeroUsize,
+
+    #[command(flatten)]
     http: HttpArgs,
+}
+
+/// The default of `--max-line-bytes`.
+const DEFAULT_LINE_BOUND: NonZeroUsize = match NonZeroUsize::new(DEFAULT_MAX_LINE_BYTES) {
+    Some(bound) => bound,
+    None => NonZeroUsize::MIN,
+};
+
+/// What a run shows of its tool calls (shared by the commands that run tools).
+#[derive(Debug, Args)]
+struct TraceArgs {
+    /// Writes the spans of the tool calls to stderr: one JSON line per closed span (an
+    /// `execute_tool` span per call, an `execute_batch` span per message), with its fields
+    /// (`gen_ai.tool.name`, `gen_ai.tool.call.id`, `tool.safety`, `tool.state_changed`,
+    /// `error.type`, `tool.refusal`, ...). Nothing is written without it.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    trace: Option<TraceFormat>,
+
+    /// With --trace: also records each call's arguments and result on its span, redacted as
+    /// `redact` redacts a prompt (auth values, `sk-` keys, home directories, the values of
+    /// PROVIDER_API_KEY and SEARCH_API_KEY).
+    #[arg(long, requires = "trace")]
+    trace_content: bool,
+}
+
+/// How spans are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum TraceFormat {
+    /// tracing-subscriber's JSON formatter: one JSON object per line.
+    Json,
+}
+
+/// How a line protocol reads its input (`run`, `host`).
+#[derive(Debug, Args)]
+struct LineArgs {
+    /// The longest input line read, in bytes. A longer line is discarded as it streams in, never
+    /// held whole, and answered with MESSAGE_INVALID (RESPONSE_INVALID for `host`); the next
+    /// line is read as usual.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_LINE_BOUND)]
+    max_line_bytes: NonZeroUsize,
 }
 
 /// How `mcp --http` serves (every flag but --http needs --http).
@@ -160,6 +211,12 @@ struct RunArgs {
 
     #[command(flatten)]
     state: StateArgs,
+
+    #[command(flatten)]
+    trace: TraceArgs,
+
+    #[command(flatten)]
+    lines: LineArgs,
 }
 
 #[derive(Debug, Args)]
@@ -177,6 +234,12 @@ struct HostArgs {
 
     #[command(flatten)]
     state: StateArgs,
+
+    #[command(flatten)]
+    trace: TraceArgs,
+
+    #[command(flatten)]
+    lines: LineArgs,
 }
 
 #[derive(Debug, Args)]
@@ -332,21 +395,68 @@ fn runtime() -> Result<tokio::runtime::Runtime, Fatal> {
         .map_err(|e| Fatal::other(format!("cannot start the runtime: {e}")))
 }
 
+/// Writes spans to stderr when `--trace` asks for it (only the runtime's: its target).
+fn install_trace(args: &TraceArgs) {
+    use tracing_subscriber::Layer as _;
+    use tracing_subscriber::filter::Targets;
+    use tracing_subscriber::fmt::format::FmtSpan;
+    use tracing_subscriber::layer::SubscriberExt as _;
+
+    if args.trace != Some(TraceFormat::Json) {
+        return;
+    }
+    let spans = tracing_subscriber::fmt::layer()
+        .json()
+        .with_span_events(FmtSpan::CLOSE)
+        .with_span_list(false)
+        .with_writer(std::io::stderr)
+        .with_filter(Targets::new().with_target(tool_runtime::trace::TARGET, tracing::Level::INFO));
+    // Only fails when a subscriber is already installed, and none is.
+    let _ = tracing::subscriber::set_global_default(tracing_subscriber::registry().with(spans));
+}
+
+/// The registry of the run: with `--trace-content`, its spans record arguments and results
+/// through the prompt redactor.
+fn registry(trace: &TraceArgs) -> Result<Registry<Chart>, Fatal> {
+    install_trace(trace);
+    let mut builder = chart_tools::registry_builder();
+    if trace.trace_content {
+        let redactor = prompt_redactor();
+        builder = builder.trace_content(move |text: &str| redactor.redact(text).into_owned());
+    }
+    builder.build().map_err(|e| Fatal::other(e.to_string()))
+}
+
+/// The redactor of prompts: the built-in rules and the configured keys of the environment.
+fn prompt_redactor() -> Redactor {
+    let keys: Vec<SecretString> = ["PROVIDER_API_KEY", "SEARCH_API_KEY"]
+        .into_iter()
+        .filter_map(|name| std::env::var(name).ok())
+        .filter(|value| !value.is_empty())
+        .map(SecretString::from)
+        .collect();
+    let keys: Vec<&SecretString> = keys.iter().collect();
+    Redactor::new(&keys)
+}
+
 fn mcp(args: McpArgs) -> Result<(), Fatal> {
-    let registry = chart_tools::registry().map_err(|e| Fatal::other(e.to_string()))?;
+    let registry = registry(&args.trace)?;
     let policy = args.policy.policy(&registry)?;
     let chart = chart(&args.policy, args.answer);
     if let Some(addr) = args.http.http {
         return mcp_http(addr, &args.http, registry, policy, chart);
     }
+    let server = tool_runtime::mcp::McpServer::new(
+        std::sync::Arc::new(registry),
+        policy,
+        chart,
+        "chart-tools",
+        env!("CARGO_PKG_VERSION"),
+    )
+    .map_err(|e| Fatal::other(e.to_string()))?
+    .with_max_line_bytes(args.max_line_bytes.get());
     runtime()?
-        .block_on(tool_runtime::mcp::serve_stdio(
-            std::sync::Arc::new(registry),
-            policy,
-            chart,
-            "chart-tools",
-            env!("CARGO_PKG_VERSION"),
-        ))
+        .block_on(server.serve_stdio())
         .map_err(|e| Fatal::other(format!("the MCP server stopped: {e}")))
 }
 
@@ -414,14 +524,7 @@ fn redact() -> Result<(), Fatal> {
             "cannot read the prompt from stdin (UTF-8 text expected): {e}"
         ))
     })?;
-    let keys: Vec<SecretString> = ["PROVIDER_API_KEY", "SEARCH_API_KEY"]
-        .into_iter()
-        .filter_map(|name| std::env::var(name).ok())
-        .filter(|value| !value.is_empty())
-        .map(SecretString::from)
-        .collect();
-    let keys: Vec<&SecretString> = keys.iter().collect();
-    let redactor = Redactor::new(&keys);
+    let redactor = prompt_redactor();
     let mut stdout = std::io::stdout().lock();
     stdout
         .write_all(redactor.redact(&prompt).as_bytes())
@@ -430,27 +533,46 @@ fn redact() -> Result<(), Fatal> {
 }
 
 fn run(args: RunArgs) -> Result<(), Fatal> {
-    serve_lines(Format::Calls, &args.policy, args.answer, &args.state)
+    let line = LineProtocol {
+        format: Format::Calls,
+        policy: &args.policy,
+        state: &args.state,
+        trace: &args.trace,
+        lines: &args.lines,
+    };
+    serve_lines(line, args.answer)
 }
 
 fn host(args: HostArgs) -> Result<(), Fatal> {
-    let provider = args.provider.provider();
-    serve_lines(
-        Format::Provider(provider),
-        &args.policy,
-        args.answer,
-        &args.state,
-    )
+    let line = LineProtocol {
+        format: Format::Provider(args.provider.provider()),
+        policy: &args.policy,
+        state: &args.state,
+        trace: &args.trace,
+        lines: &args.lines,
+    };
+    serve_lines(line, args.answer)
+}
+
+/// The options `run` and `host` share.
+struct LineProtocol<'a> {
+    format: Format,
+    policy: &'a PolicyArgs,
+    state: &'a StateArgs,
+    trace: &'a TraceArgs,
+    lines: &'a LineArgs,
 }
 
 /// `run` and `host`: lines in, answers out, approvals kept in the state file.
-fn serve_lines(
-    format: Format,
-    policy_args: &PolicyArgs,
-    answer: Option<String>,
-    state: &StateArgs,
-) -> Result<(), Fatal> {
-    let registry = chart_tools::registry().map_err(|e| Fatal::other(e.to_string()))?;
+fn serve_lines(line: LineProtocol<'_>, answer: Option<String>) -> Result<(), Fatal> {
+    let LineProtocol {
+        format,
+        policy: policy_args,
+        state,
+        trace,
+        lines,
+    } = line;
+    let registry = registry(trace)?;
     let mut policy = policy_args.policy(&registry)?;
     if let Format::Provider(provider) = format {
         // The provider was offered the tools in its dialect (OpenAI strict mode's nulls).
@@ -461,11 +583,12 @@ fn serve_lines(
         None => SavedState::default(),
     };
     let mut chart = chart(policy_args, answer);
-    let mut session = Session::resume(&registry, &policy, format, saved);
+    let mut session = Session::resume(&registry, &policy, format, saved)
+        .with_max_line_bytes(lines.max_line_bytes.get());
     runtime()?
         .block_on(session.serve(
             &mut chart,
-            tokio::io::BufReader::new(tokio::io::stdin()),
+            tokio::io::stdin(),
             tokio::io::stdout(),
             state.state.as_deref(),
         ))

@@ -18,6 +18,11 @@
 //! answer (every call of the message, in call order, exactly as if it had not paused), or a new
 //! pending line when some of its calls still wait.
 //!
+//! A line longer than the session's bound ([`Session::with_max_line_bytes`], 4 MiB by default)
+//! is discarded as it streams in, never held whole, and answered like any line that is not a
+//! message (`MESSAGE_INVALID` for `run`, `RESPONSE_INVALID` for `host`); the next line is read
+//! as usual.
+//!
 //! The paused messages and the ledger of decided approvals can be kept in a state file
 //! ([`SavedState`]), read when the command starts and written (atomically) after every line, so
 //! that a later process resumes them and never runs an approval twice.
@@ -28,7 +33,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use tokio::io::{AsyncBufRead, AsyncBufReadExt as _, AsyncWrite, AsyncWriteExt as _};
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt as _};
+use tool_runtime::lines::{DEFAULT_MAX_LINE_BYTES, Line, LineReader};
 use tool_runtime::{
     ApprovalLedger, BatchOutcome, Decision, Decisions, PausedBatch, Provider, Registry, RunPolicy,
     ToolCall, ToolResult,
@@ -131,6 +137,7 @@ pub struct Session<'a, C> {
     policy: &'a RunPolicy,
     format: Format,
     state: SavedState,
+    max_line_bytes: usize,
 }
 
 /// One pending approval as the pending line shows it.
@@ -168,7 +175,15 @@ impl<'a, C> Session<'a, C> {
             policy,
             format,
             state,
+            max_line_bytes: DEFAULT_MAX_LINE_BYTES,
         }
+    }
+
+    /// The longest line [`Session::serve`] reads, in bytes (the `\n` not counted).
+    #[must_use]
+    pub fn with_max_line_bytes(mut self, bytes: usize) -> Self {
+        self.max_line_bytes = bytes;
+        self
     }
 
     /// The state to save.
@@ -283,23 +298,25 @@ impl<'a, C> Session<'a, C> {
     pub async fn serve<R, W>(
         &mut self,
         ctx: &mut C,
-        mut input: R,
+        input: R,
         mut output: W,
         state_file: Option<&Path>,
     ) -> io::Result<()>
     where
-        R: AsyncBufRead + Unpin,
+        R: AsyncRead + Unpin,
         W: AsyncWrite + Unpin,
     {
-        let mut buffer = Vec::new();
-        loop {
-            buffer.clear();
-            if input.read_until(b'\n', &mut buffer).await? == 0 {
-                return Ok(());
-            }
-            let answers = match std::str::from_utf8(&buffer) {
-                Ok(line) => self.answer(ctx, line).await,
-                Err(_) => vec![self.invalid_line("the line is not valid UTF-8")],
+        let mut input = LineReader::new(input, self.max_line_bytes);
+        while let Some(line) = input.next_line().await? {
+            let answers = match line {
+                Line::TooLong => vec![self.invalid_line(&format!(
+                    "the line is over {} bytes, the most a line may have; it was discarded unread",
+                    self.max_line_bytes
+                ))],
+                Line::Complete(line) => match std::str::from_utf8(&line) {
+                    Ok(line) => self.answer(ctx, line).await,
+                    Err(_) => vec![self.invalid_line("the line is not valid UTF-8")],
+                },
             };
             if let Some(path) = state_file.filter(|_| !answers.is_empty()) {
                 self.state.save(path).map_err(|e| {
@@ -315,6 +332,7 @@ impl<'a, C> Session<'a, C> {
             }
             output.flush().await?;
         }
+        Ok(())
     }
 }
 

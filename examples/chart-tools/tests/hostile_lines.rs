@@ -12,14 +12,23 @@ const SHORT: usize = 4 * 1024;
 /// A valid message, sent after each hostile line to see that the run goes on.
 const NEXT: &str = r#"[{"id":"next","name":"panes_list"}]"#;
 
+/// A line bound above every hostile line of these tests (up to 20 MiB): they test what the run
+/// and the registry do with what a line holds. The bound itself is tested at the end.
+const WIDE_LINES: &[&str] = &["--max-line-bytes", "67108864"];
+
 /// Runs `hostile` followed by [`NEXT`] and returns the raw answer lines, after checking that the
 /// run ended with status 0 and answered [`NEXT`] with a success.
 fn answer_then_go_on(hostile: &[u8]) -> Vec<String> {
+    answer_then_go_on_with(WIDE_LINES, hostile)
+}
+
+/// As [`answer_then_go_on`], with these arguments of `run`.
+fn answer_then_go_on_with(args: &[&str], hostile: &[u8]) -> Vec<String> {
     let mut input = hostile.to_vec();
     input.push(b'\n');
     input.extend_from_slice(NEXT.as_bytes());
     input.push(b'\n');
-    let output = run_binary_bytes(&[], &input);
+    let output = run_binary_bytes(args, &input);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
         output.status.success(),
@@ -452,4 +461,52 @@ fn arguments_that_are_not_an_object_are_answered_per_call() {
         Some(3),
         "nothing was cleared"
     );
+}
+
+#[test]
+fn a_line_over_the_bound_is_answered_unread_and_the_run_goes_on() {
+    // 20 MiB of a valid message: over the default bound of 4 MiB.
+    let huge = message(&[call(
+        "1",
+        "web_search",
+        json!({"query": "q".repeat(20 << 20)}),
+    )]);
+    let lines = answer_then_go_on_with(&[], huge.as_bytes());
+    assert_eq!(
+        invalid_message(&lines[0]),
+        "the line is over 4194304 bytes, the most a line may have; it was discarded unread"
+    );
+    // The bound is the flag's; a line of exactly the bound is read.
+    let line = message(&[call("1", "panes_list", json!({}))]);
+    let bound = line.len().to_string();
+    let lines = answer_then_go_on_with(&["--max-line-bytes", &bound], line.as_bytes());
+    assert_eq!(single_result(&lines[0])["success"], true);
+    let shorter = (line.len() - 1).to_string();
+    let lines = answer_then_go_on_with(&["--max-line-bytes", &shorter], line.as_bytes());
+    assert!(
+        invalid_message(&lines[0]).starts_with(&format!("the line is over {shorter} bytes")),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn host_answers_an_over_long_response_as_an_invalid_response() {
+    let huge = format!(
+        r#"{{"choices":[{{"message":{{"content":"{}"}}}}]}}"#,
+        "x".repeat(5 << 20)
+    );
+    let mut input = huge.into_bytes();
+    input.push(b'\n');
+    input.extend_from_slice(
+        br#"{"choices":[{"index":0,"message":{"role":"assistant","content":"no calls"}}]}"#,
+    );
+    input.push(b'\n');
+    let output = common::command(&["host", "--provider", "openai"], &input);
+    assert!(output.status.success());
+    let stdout = String::from_utf8(output.stdout).expect("UTF-8");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{stdout:.500}");
+    let first: Value = serde_json::from_str(lines[0]).expect("JSON");
+    assert_eq!(first["error"]["code"], "RESPONSE_INVALID", "{first}");
+    assert_eq!(lines[1], "[]");
 }

@@ -632,7 +632,12 @@ mod raw {
     impl RawServer {
         /// Spawns the server and completes the handshake by hand.
         pub fn start() -> RawServer {
-            let mut server = RawServer::spawn();
+            RawServer::start_with(&[])
+        }
+
+        /// As [`RawServer::start`], with these arguments of `mcp`.
+        pub fn start_with(args: &[&str]) -> RawServer {
+            let mut server = RawServer::spawn_with(args);
             server.send(
                 json!({
                     "jsonrpc": "2.0",
@@ -655,8 +660,14 @@ mod raw {
 
         /// Spawns the server without a handshake.
         pub fn spawn() -> RawServer {
+            RawServer::spawn_with(&[])
+        }
+
+        /// As [`RawServer::spawn`], with these arguments of `mcp`.
+        pub fn spawn_with(args: &[&str]) -> RawServer {
             let mut child = Command::new(env!("CARGO_BIN_EXE_chart-tools"))
                 .arg("mcp")
+                .args(args)
                 .stdin(Stdio::piped())
                 .stdout(Stdio::piped())
                 .stderr(Stdio::null())
@@ -774,7 +785,8 @@ fn hostile_lines_do_not_stop_the_server() {
 
 #[test]
 fn huge_arguments_get_short_tool_errors() {
-    let mut server = raw::RawServer::start();
+    // Lines of 10 MiB reach the registry only with a wider line bound than the default.
+    let mut server = raw::RawServer::start_with(&["--max-line-bytes", "67108864"]);
     let huge = "A".repeat(10 * 1024 * 1024);
     let keys: serde_json::Map<String, Value> = (0..20_000)
         .map(|i| (format!("key{i:05}"), json!(i)))
@@ -1032,5 +1044,52 @@ fn tools_list_is_sorted_by_name_and_carries_cache_hints() {
         result["cacheScope"], "public",
         "over stdio every caller sees the server's list"
     );
+    server.stop();
+}
+
+#[test]
+fn a_line_over_the_bound_is_answered_and_the_next_request_is_served() {
+    let mut server = raw::RawServer::start();
+    let huge = tools_call(
+        7,
+        "web_search",
+        &json!({"query": "q".repeat(20 << 20)}).to_string(),
+    );
+    server.send(huge.as_bytes());
+    let line = server.next_line();
+    let answer: Value = serde_json::from_str(&line).expect("an answer in JSON");
+    assert_eq!(
+        answer,
+        json!({
+            "jsonrpc": "2.0",
+            "id": null,
+            "error": {
+                "code": -32600,
+                "message": "Invalid Request: the line is over 4194304 bytes, the most a message may have; it was discarded unread"
+            }
+        })
+    );
+    server.send(tools_call(8, "panes_list", "{}").as_bytes());
+    let answer = server.answer_to(8);
+    assert_eq!(
+        answer["result"]["structuredContent"]["success"], true,
+        "{answer:.300}"
+    );
+    server.stop();
+
+    // Room for the handshake, not for a long query.
+    let mut server = raw::RawServer::start_with(&["--max-line-bytes", "200"]);
+    server.send(
+        tools_call(
+            9,
+            "web_search",
+            &json!({"query": "q".repeat(300)}).to_string(),
+        )
+        .as_bytes(),
+    );
+    let answer: Value = serde_json::from_str(&server.next_line()).expect("JSON");
+    assert_eq!(answer["error"]["code"], -32600, "{answer}");
+    server.send(tools_call(10, "panes_list", "{}").as_bytes());
+    assert_eq!(server.answer_to(10)["result"]["isError"], false);
     server.stop();
 }

@@ -690,6 +690,12 @@ fn meta(out: &mut Out, spec: &ToolSpec) {
         }
         out.close("])");
     }
+    if let Some(ms) = spec.timeout_ms {
+        out.line(format_args!(".timeout_ms({ms})"));
+    }
+    if let Some(bytes) = spec.max_output_bytes {
+        out.line(format_args!(".max_output_bytes({bytes})"));
+    }
     out.line(format_args!(".source({});", lit(&spec.source)));
 }
 

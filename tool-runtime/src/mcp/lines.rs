@@ -4,7 +4,9 @@
 //! can match: a line that is not a client message is answered with the JSON-RPC error carrying
 //! its `id` when one can be read ([`protocol::read_message`]), and the lifecycle gate
 //! ([`protocol::Gate`]) keeps an early notification from ending the session and answers an early
-//! request clearly. Messages go to rmcp already parsed, through a channel transport.
+//! request clearly. Messages go to rmcp already parsed, through a channel transport. A line
+//! longer than the server's bound ([`McpServer::with_max_line_bytes`]) is discarded as it streams
+//! in and answered with the invalid-request error (`id: null`); the session goes on.
 
 use std::io;
 
@@ -13,8 +15,9 @@ use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
 use rmcp::transport::Transport;
 use tokio::sync::mpsc;
 
-use super::protocol::{self, Admit, Gate, Read};
+use super::protocol::{self, Admit, Gate, INVALID_REQUEST, Read};
 use super::{McpError, McpServer};
+use crate::lines::{Line, LineReader};
 
 /// How many parsed messages wait for rmcp before reading pauses.
 const QUEUE: usize = 64;
@@ -69,8 +72,9 @@ where
     W: tokio::io::AsyncWrite + Unpin,
 {
     use rmcp::ServerHandler as _;
-    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    use tokio::io::AsyncWriteExt;
 
+    let max_line_bytes = server.max_line_bytes;
     let (to_server, incoming) = mpsc::channel(QUEUE);
     let (lines, mut outgoing) = mpsc::unbounded_channel::<Vec<u8>>();
     let mut gate = Gate::new(server.supported_protocol_versions());
@@ -89,13 +93,17 @@ where
     };
     let read = async move {
         let copy = async {
-            let mut input = BufReader::new(input);
-            let mut line = Vec::new();
-            loop {
-                line.clear();
-                if input.read_until(b'\n', &mut line).await? == 0 {
-                    break;
-                }
+            let mut input = LineReader::new(input, max_line_bytes);
+            while let Some(line) = input.next_line().await? {
+                let line = match line {
+                    Line::Complete(line) => line,
+                    Line::TooLong => {
+                        let mut answer = too_long(max_line_bytes).to_string().into_bytes();
+                        answer.push(b'\n');
+                        let _ = lines.send(answer);
+                        continue;
+                    }
+                };
                 if line.iter().all(u8::is_ascii_whitespace) {
                     continue;
                 }
@@ -139,4 +147,15 @@ where
     read?;
     written?;
     Ok(())
+}
+
+/// The answer to a line over the bound: nothing of it was read, so its `id` is not known.
+fn too_long(max_line_bytes: usize) -> serde_json::Value {
+    protocol::error_answer(
+        serde_json::Value::Null,
+        INVALID_REQUEST,
+        &format!(
+            "Invalid Request: the line is over {max_line_bytes} bytes, the most a message may have; it was discarded unread"
+        ),
+    )
 }

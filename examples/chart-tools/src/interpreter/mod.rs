@@ -11,7 +11,7 @@
 //! use tool_runtime::{Registry, RunPolicy};
 //!
 //! # async fn host(allow_unisolated: bool) -> Result<(), tool_runtime::RegistryError> {
-//! // 1. Register the tool (with its time limit, `CALL_TIME_LIMIT`).
+//! // 1. Register the tool (its manifest declares its time limit, `CALL_TIME_LIMIT`).
 //! let registry = interpreter::register(Registry::builder()).build()?;
 //! // 2. Give the chart a provider. `Interpreter::local()` probes `unshare -rn` once.
 //! //    `allow_unisolated(true)` is the binary's `--allow-unisolated`: dangerous, see below.
@@ -47,7 +47,7 @@
 //! - `SANDBOX_UNAVAILABLE`: no provider installed, or it could not start the program;
 //! - `TOOL_NOT_ALLOWED`: the provider does not enforce the policy and the host did not opt in;
 //! - `TOOL_TIMEOUT` with `stateChanged: true`: the registry's time limit of the call
-//!   ([`CALL_TIME_LIMIT`] as set by [`register`]) stopped the program, which is killed.
+//!   ([`CALL_TIME_LIMIT`], declared in the manifest) stopped the program, which is killed.
 
 mod local;
 mod provider;
@@ -71,8 +71,12 @@ use crate::tools::code_interpreter::{self as manifest, Error};
 /// The tool's name.
 pub const TOOL_NAME: &str = "code_interpreter";
 
-/// The registry's time limit of one `code_interpreter` call, set by [`register`].
-pub const CALL_TIME_LIMIT: Duration = Duration::from_secs(30);
+/// The registry's time limit of one `code_interpreter` call: the one its manifest declares
+/// (`timeout = "30s"`).
+pub const CALL_TIME_LIMIT: Duration = Duration::from_millis(match manifest::META.timeout_ms {
+    Some(ms) => ms,
+    None => tool_runtime::DEFAULT_TIMEOUT.as_millis() as u64,
+});
 
 /// How much of stderr (its end) a `CODE_EXECUTION_FAILED` message quotes, in characters.
 const STDERR_QUOTE_LIMIT: usize = 4000;
@@ -197,10 +201,10 @@ pub fn tool_def() -> ToolDef<Chart> {
     tool_def!(code_interpreter)
 }
 
-/// Registers `code_interpreter` with its time limit ([`CALL_TIME_LIMIT`]).
+/// Registers `code_interpreter` (its time limit, [`CALL_TIME_LIMIT`], is its manifest's).
 #[must_use]
 pub fn register(builder: RegistryBuilder<Chart>) -> RegistryBuilder<Chart> {
-    builder.tool(tool_def()).timeout(TOOL_NAME, CALL_TIME_LIMIT)
+    builder.tool(tool_def())
 }
 
 /// Runs the program through the chart's interpreter. Refuses (`TOOL_NOT_ALLOWED`, nothing runs)
