@@ -6,7 +6,7 @@ function bodies):
 
 - `with_macro` declares them with `#[tool]` and registers them with `tool_def!`;
 - `by_hand` writes each tool's frozen metadata, schema function and adapter by hand with the
-  public `tool_runtime` API (the baseline);
+  public `toolwright_runtime` API (the baseline);
 - `with_rmcp` declares them as methods of one server with rmcp's `#[tool]`, `#[tool_router]` and
   `#[tool_handler]` (rmcp pinned to `RMCP_VERSION`, `server` + `macros` features only; a tool
   returns its reply as JSON text, so rmcp derives no output schema, like the other two crates).
@@ -80,7 +80,7 @@ pub struct Reply {
 
 RUNTIME_IMPORTS = """
 #[allow(unused_imports)]
-use tool_runtime::{ToolDef, ToolError};
+use toolwright_runtime::{ToolDef, ToolError};
 """
 
 
@@ -131,7 +131,7 @@ def type_here(i, layout):
 
 def with_macro(n, layout):
     out = [TYPES, types_first(n, layout), RUNTIME_IMPORTS,
-           "use tool_runtime::{tool, tool_def};\n"]
+           "use toolwright_runtime::{tool, tool_def};\n"]
     for i in range(n):
         out.append(type_here(i, layout))
         out.append(f'/// Tool number {i}.\n#[tool(safety = "read-only", mode = "parallel")]\n')
@@ -149,7 +149,7 @@ def by_hand(n, layout):
         RUNTIME_IMPORTS,
         """
 use serde_json::Value;
-use tool_runtime::{
+use toolwright_runtime::{
     BoxFuture, CallResult, Handler, IntoToolOutput, Mode, Safety, StaticSchema, ToolMeta,
 };
 
@@ -246,7 +246,7 @@ def manifest(name, root):
                      'features = ["server", "macros"] }')
     else:
         runtime = os.path.join(root, "tool-runtime")
-        framework = f'tool-runtime = {{ path = "{runtime}" }}'
+        framework = f'toolwright-runtime = {{ path = "{runtime}" }}'
     return f"""[package]
 name = "{name}"
 version = "0.0.0"

@@ -3,10 +3,10 @@
 //! The manifests exercise every mapping rule, some of which OpenAI's strict mode and Gemini
 //! cannot express: the crate offers its tools to MCP and Anthropic, and only those are checked.
 
-use tool_manifest::dialect::Dialect;
+use toolwright_manifest::dialect::Dialect;
 
 fn main() {
-    if let Err(e) = tool_manifest::Builder::new()
+    if let Err(e) = toolwright_manifest::Builder::new()
         .manifest_dir("tools")
         .providers(&[Dialect::Mcp, Dialect::Anthropic])
         .required_providers(&[Dialect::Mcp])

@@ -9,11 +9,11 @@
 
 use std::sync::OnceLock;
 
-use agent_tools_fuzz::{reference, value};
+use toolwright_fuzz::{reference, value};
 use arbitrary::Unstructured;
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
-use tool_runtime::{RunPolicy, ToolResult};
+use toolwright_runtime::{RunPolicy, ToolResult};
 
 fn runtime() -> &'static tokio::runtime::Runtime {
     static RUNTIME: OnceLock<tokio::runtime::Runtime> = OnceLock::new();

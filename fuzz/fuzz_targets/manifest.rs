@@ -10,8 +10,8 @@
 use std::path::Path;
 
 use libfuzzer_sys::fuzz_target;
-use tool_manifest::manifest::parse_manifest;
-use tool_manifest::outputs::{self, OutputDirs};
+use toolwright_manifest::manifest::parse_manifest;
+use toolwright_manifest::outputs::{self, OutputDirs};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
@@ -61,8 +61,8 @@ fuzz_target!(|data: &[u8]| {
                 (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
                 _ => panic!("rendering twice disagreed"),
             }
-            let code = tool_manifest::codegen::generate(&specs);
-            let again = tool_manifest::codegen::generate(&specs);
+            let code = toolwright_manifest::codegen::generate(&specs);
+            let again = toolwright_manifest::codegen::generate(&specs);
             assert_eq!(
                 code.as_ref().map_err(ToString::to_string),
                 again.as_ref().map_err(ToString::to_string)

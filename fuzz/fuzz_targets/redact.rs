@@ -12,7 +12,7 @@ use std::borrow::Cow;
 
 use arbitrary::{Arbitrary, Unstructured};
 use libfuzzer_sys::fuzz_target;
-use tool_secrets::{LOCAL_PATH, REDACTED, Redactor, SecretString, redact_string};
+use toolwright_secrets::{LOCAL_PATH, REDACTED, Redactor, SecretString, redact_string};
 
 /// Keys are often cut out of the prompt itself, so that they occur in it.
 fn keys(u: &mut Unstructured<'_>, text: &str) -> arbitrary::Result<Vec<String>> {

@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 
 use arbitrary::{Result, Unstructured};
 use serde_json::{Map, Value};
-use tool_runtime::{
+use toolwright_runtime::{
     BoxFuture, CallResult, Handler, Limits, Registry, StaticSchema, ToolDef, ToolMeta, ToolOutput,
 };
 

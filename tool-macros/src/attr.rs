@@ -4,9 +4,9 @@ use proc_macro2::{Span, TokenStream};
 use syn::ext::IdentExt;
 use syn::parse::{ParseStream, Parser};
 use syn::{Expr, ExprLit, ExprPath, Ident, Lit, LitStr, Path, Token};
-use tool_manifest::model::{backticked, quoted_list};
-use tool_manifest::suggest::{self, Case};
-use tool_manifest::{Mode, Safety};
+use toolwright_manifest::model::{backticked, quoted_list};
+use toolwright_manifest::suggest::{self, Case};
+use toolwright_manifest::{Mode, Safety};
 
 use crate::ast::Errors;
 
@@ -254,7 +254,7 @@ where
 }
 
 /// `timeout`: a string literal read by the one parser of time limits,
-/// [`tool_manifest::model::parse_timeout`].
+/// [`toolwright_manifest::model::parse_timeout`].
 fn timeout(value: &Expr, errors: &mut Errors) -> Option<Given<u64>> {
     let Some(lit) = lit_str(value) else {
         errors.push(syn::Error::new_spanned(
@@ -263,7 +263,7 @@ fn timeout(value: &Expr, errors: &mut Errors) -> Option<Given<u64>> {
         ));
         return None;
     };
-    match tool_manifest::model::parse_timeout(&lit.value()) {
+    match toolwright_manifest::model::parse_timeout(&lit.value()) {
         Ok(ms) => Some(Given {
             value: ms,
             span: lit.span(),

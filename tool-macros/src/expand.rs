@@ -1,12 +1,12 @@
 //! What `#[tool]`, `tool_def!` and `tool_defs!` emit.
 //!
 //! Next to the function, unchanged, `#[tool]` emits a hidden type of the same name (a type and
-//! a function do not share a namespace) implementing `::tool_runtime::__private::Tool<C>`, whose
+//! a function do not share a namespace) implementing `::toolwright_runtime::__private::Tool<C>`, whose
 //! `def()` holds the tool's frozen metadata `static` and its adapter, and `ToolName`, the tool's
 //! name as a constant; `tool_def!(path::to::f)` is `<f as Tool<_>>::def()`, reached through an
 //! import that falls back to `NotATool` when `f` is not a tool (see [`import_tool`]). The
 //! per-tool code is a few `const`s (where a wrong input or return type is reported, once, on
-//! the type) and one call into `::tool_runtime::__private`, which does the work. With a mistake
+//! the type) and one call into `::toolwright_runtime::__private`, which does the work. With a mistake
 //! in the attribute or the function, the function is emitted with the errors and a fallback
 //! definition of the same shape (see [`fallback_definition`]), so that one mistake stays one
 //! error even where the tool is used.
@@ -26,7 +26,7 @@ use quote::{ToTokens, quote, quote_spanned};
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 use syn::{GenericParam, Item, ItemFn, Path};
-use tool_manifest::{Mode, Safety};
+use toolwright_manifest::{Mode, Safety};
 
 use crate::ast::{Context, Errors, Param, ToolFn, type_text};
 use crate::attr;
@@ -85,7 +85,7 @@ pub fn tool_def(input: TokenStream) -> TokenStream {
         Delimiter::Brace,
         quote_spanned! {span=>
             #import
-            <__Tool as ::tool_runtime::__private::Tool<_>>::def()
+            <__Tool as ::toolwright_runtime::__private::Tool<_>>::def()
         },
     );
     block.set_span(span);
@@ -126,7 +126,7 @@ fn path_span(path: &Path) -> Span {
 fn import_tool(path: &Path, span: Span) -> TokenStream {
     quote_spanned! {span=>
         #[allow(unused_imports)]
-        use ::tool_runtime::__private::not_a_tool::*;
+        use ::toolwright_runtime::__private::not_a_tool::*;
         #[allow(unused_imports)]
         use #path as __Tool;
     }
@@ -211,7 +211,7 @@ impl ToolList {
             quote_spanned! {span=>
                 #(#attrs)* {
                     #import
-                    <__Tool as ::tool_runtime::__private::Tool<_>>::def()
+                    <__Tool as ::toolwright_runtime::__private::Tool<_>>::def()
                 }
             }
         });
@@ -227,7 +227,7 @@ impl ToolList {
                 quote_spanned! {span=>
                     #(#attrs)* {
                         #import
-                        <__Tool as ::tool_runtime::__private::ToolName>::NAME
+                        <__Tool as ::toolwright_runtime::__private::ToolName>::NAME
                     }
                 }
             });
@@ -238,13 +238,13 @@ impl ToolList {
                 // Never used: evaluated for its panic.
                 #[allow(dead_code)]
                 const EVERY_DECLARED_TOOL_IS_LISTED: () = {
-                    const __DECLARED: &[&::tool_runtime::ToolMeta] = #declared;
+                    const __DECLARED: &[&::toolwright_runtime::ToolMeta] = #declared;
                     const __EXCEPT: &[&str] = #except;
                     const __NAMES: &[::core::option::Option<&str>] = &[#(#names),*];
                     const __LEN: usize =
-                        ::tool_runtime::__private::unimplemented::<0>(__DECLARED, __EXCEPT, __NAMES).len();
-                    const __TEXT: ::tool_runtime::__private::Text<{ __LEN }> =
-                        ::tool_runtime::__private::unimplemented(__DECLARED, __EXCEPT, __NAMES);
+                        ::toolwright_runtime::__private::unimplemented::<0>(__DECLARED, __EXCEPT, __NAMES).len();
+                    const __TEXT: ::toolwright_runtime::__private::Text<{ __LEN }> =
+                        ::toolwright_runtime::__private::unimplemented(__DECLARED, __EXCEPT, __NAMES);
                     if !__TEXT.is_empty() {
                         ::core::panic!("{}", __TEXT.as_str());
                     }
@@ -348,7 +348,7 @@ pub(crate) fn definition(function: &ToolFn<'_>, tool: &Tool<'_>, spans: Spans) -
     let semi = spans.semi();
     let item: &ItemFn = function.item;
     let ident = function.ident();
-    let private = quote_spanned!(at=> ::tool_runtime::__private);
+    let private = quote_spanned!(at=> ::toolwright_runtime::__private);
     // The checks of the input and return types carry the span of those types, so that their
     // errors point at them.
     let (input_span, output_span) = (input.span(), output.span());
@@ -356,9 +356,9 @@ pub(crate) fn definition(function: &ToolFn<'_>, tool: &Tool<'_>, spans: Spans) -
     let (input_fns, return_fns, meta, statics) = match tool {
         Tool::CodeFirst(code_first) => {
             let input_fns = quote_spanned!(input_span=>
-                ::tool_runtime::__private::code_first_input::<#input>());
+                ::toolwright_runtime::__private::code_first_input::<#input>());
             let return_fns = quote_spanned!(output_span=>
-                ::tool_runtime::__private::code_first_return::<#output>());
+                ::toolwright_runtime::__private::code_first_return::<#output>());
             let meta = code_first_meta(code_first, ident, spans);
             let input_fns =
                 quote_spanned!(at=> const __INPUT: #private::InputFns<#input> = #input_fns #semi);
@@ -366,9 +366,9 @@ pub(crate) fn definition(function: &ToolFn<'_>, tool: &Tool<'_>, spans: Spans) -
         }
         Tool::Manifest(_) => {
             let input_fns = quote_spanned!(input_span=>
-                ::tool_runtime::__private::manifest_input::<#input, __ManifestInput>());
+                ::toolwright_runtime::__private::manifest_input::<#input, __ManifestInput>());
             let return_fns = quote_spanned!(output_span=>
-                ::tool_runtime::__private::manifest_return::<#output, __ManifestError>());
+                ::toolwright_runtime::__private::manifest_return::<#output, __ManifestError>());
             let input_fns = quote_spanned! {at=>
                 const __INPUT: #private::BoundInputFns<#input> = #input_fns #semi
             };
@@ -415,7 +415,7 @@ pub(crate) fn definition(function: &ToolFn<'_>, tool: &Tool<'_>, spans: Spans) -
         quote_spanned!(call_span=> |__input| #ident(#(#args),*))
     };
     let adapter = quote_spanned!(call_span=>
-        |__context, __args| ::tool_runtime::__private::#call(
+        |__context, __args| ::toolwright_runtime::__private::#call(
             #meta, __args, __INPUT.deserialize, __RETURN.finish, #callback,
         )
     );
@@ -514,13 +514,13 @@ fn marker(
             (TokenStream::new(), quote!(#elem))
         }
     };
-    let private = quote_spanned!(at=> ::tool_runtime::__private);
+    let private = quote_spanned!(at=> ::toolwright_runtime::__private);
     let name_impl = braces(
         quote_spanned!(at=> const NAME: ::core::option::Option<&'static str> = #name #semi),
         spans,
     );
     let def_impl = braces(
-        quote_spanned!(at=> fn def() -> ::tool_runtime::ToolDef<#context_ty> #def),
+        quote_spanned!(at=> fn def() -> ::toolwright_runtime::ToolDef<#context_ty> #def),
         spans,
     );
     // The other tools' implementations are no hint for a function that is not a tool.
@@ -602,11 +602,11 @@ fn code_first_meta(tool: &CodeFirst, ident: &syn::Ident, spans: Spans) -> TokenS
     let [name, title, description] = [name, title, description].map(|text| string(text, at));
     let item = string(&format!("::{}", ident.unraw()), at);
     quote_spanned! {at=>
-        static __META: ::tool_runtime::ToolMeta = ::tool_runtime::ToolMeta::new(
+        static __META: ::toolwright_runtime::ToolMeta = ::toolwright_runtime::ToolMeta::new(
             #name,
-            ::tool_runtime::Safety::#safety,
-            ::tool_runtime::Mode::#mode,
-            ::tool_runtime::StaticSchema::Derived(__INPUT.schema),
+            ::toolwright_runtime::Safety::#safety,
+            ::toolwright_runtime::Mode::#mode,
+            ::toolwright_runtime::StaticSchema::Derived(__INPUT.schema),
         )
         .title(#title)
         .description(#description)
@@ -764,8 +764,8 @@ fn assertion(
     let mut chain = TokenStream::new();
     for (test, [before, after]) in cases.iter().rev() {
         let panic = quote_spanned!(span=>
-            ::core::panic!("{}", ::tool_runtime::__private::message_str(
-                &::tool_runtime::__private::message::<{ ::tool_runtime::__private::message_len(__PARTS) }>(__PARTS),
+            ::core::panic!("{}", ::toolwright_runtime::__private::message_str(
+                &::toolwright_runtime::__private::message::<{ ::toolwright_runtime::__private::message_len(__PARTS) }>(__PARTS),
             ))
         );
         let (before, after) = (string(before, at), string(after, at));
@@ -994,9 +994,9 @@ mod tests {
         let out = tool_def(quote!(crate::tools::panes_list));
         assert_eq!(
             out.to_string(),
-            "{ # [allow (unused_imports)] use :: tool_runtime :: __private :: not_a_tool :: * ; \
+            "{ # [allow (unused_imports)] use :: toolwright_runtime :: __private :: not_a_tool :: * ; \
              # [allow (unused_imports)] use crate :: tools :: panes_list as __Tool ; \
-             < __Tool as :: tool_runtime :: __private :: Tool < _ >> :: def () }"
+             < __Tool as :: toolwright_runtime :: __private :: Tool < _ >> :: def () }"
         );
         let out = tool_def(quote!(r#type)).to_string();
         assert!(out.contains("use r#type as __Tool"), "{out}");
@@ -1027,12 +1027,12 @@ mod tests {
     fn tool_defs_lists_the_tools_and_checks_the_declared_ones() {
         let out = tool_defs(quote!(tools::ALL, except SKIPPED; a::x, #[cfg(test)] y)).to_string();
         for part in [
-            "const __DECLARED : & [& :: tool_runtime :: ToolMeta] = tools :: ALL ;",
+            "const __DECLARED : & [& :: toolwright_runtime :: ToolMeta] = tools :: ALL ;",
             "const __EXCEPT : & [& str] = SKIPPED ;",
             "use a :: x as __Tool ;",
             "# [cfg (test)] { # [allow (unused_imports)]",
-            "< __Tool as :: tool_runtime :: __private :: ToolName > :: NAME",
-            "< __Tool as :: tool_runtime :: __private :: Tool < _ >> :: def ()",
+            "< __Tool as :: toolwright_runtime :: __private :: ToolName > :: NAME",
+            "< __Tool as :: toolwright_runtime :: __private :: Tool < _ >> :: def ()",
         ] {
             assert!(out.contains(part), "`{part}` in {out}");
         }
@@ -1122,12 +1122,12 @@ mod tests {
              struct panes_list {}\n\
              const _: () = {\n    \
                  #[diagnostic::do_not_recommend]\n    \
-                 impl ::tool_runtime::__private::ToolName for panes_list {\n        \
+                 impl ::toolwright_runtime::__private::ToolName for panes_list {\n        \
                      const NAME: ::core::option::Option<&'static str> = ::core::option::Option::None;\n    \
                  }\n    \
                  #[diagnostic::do_not_recommend]\n    \
-                 impl<__C> ::tool_runtime::__private::Tool<__C> for panes_list {\n        \
-                     fn def() -> ::tool_runtime::ToolDef<__C> {\n            \
+                 impl<__C> ::toolwright_runtime::__private::Tool<__C> for panes_list {\n        \
+                     fn def() -> ::toolwright_runtime::ToolDef<__C> {\n            \
                          ::core::unreachable!()\n        \
                      }\n    \
                  }\n\
@@ -1167,8 +1167,8 @@ mod tests {
         );
         assert!(
             fallback.contains(
-                "impl ::tool_runtime::__private::Tool<Chart> for drawing_create {\n        \
-                 fn def() -> ::tool_runtime::ToolDef<Chart> {\n            \
+                "impl ::toolwright_runtime::__private::Tool<Chart> for drawing_create {\n        \
+                 fn def() -> ::toolwright_runtime::ToolDef<Chart> {\n            \
                  ::core::unreachable!()"
             ),
             "{fallback}"
@@ -1194,9 +1194,9 @@ mod tests {
             let (fallback, errors) = fallback_and_errors(out);
             assert_eq!(errors, 2, "{fallback}");
             let shape = if generic {
-                "impl<__C> ::tool_runtime::__private::Tool<__C> for panes_list {"
+                "impl<__C> ::toolwright_runtime::__private::Tool<__C> for panes_list {"
             } else {
-                "impl ::tool_runtime::__private::Tool<Chart> for panes_list {"
+                "impl ::toolwright_runtime::__private::Tool<Chart> for panes_list {"
             };
             assert!(fallback.contains(shape), "{context}: {fallback}");
         }

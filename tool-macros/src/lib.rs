@@ -1,7 +1,7 @@
 //! The `#[tool]` attribute: a tool declared once, as a function.
 //!
-//! Use it through `tool_runtime`, which re-exports it as `tool_runtime::tool` along with
-//! `tool_runtime::tool_def!` and `tool_runtime::tool_defs!`. See the `tool_runtime` crate docs
+//! Use it through `toolwright_runtime`, which re-exports it as `toolwright_runtime::tool` along with
+//! `toolwright_runtime::tool_def!` and `toolwright_runtime::tool_defs!`. See the `toolwright_runtime` crate docs
 //! for the full guide.
 //!
 //! - [`macro@tool`] reads the function and its attribute (`attr.rs`, `ast.rs`), checks them
@@ -29,7 +29,7 @@ mod valid;
 /// ```
 /// use serde::Deserialize;
 /// use schemars::JsonSchema;
-/// use tool_runtime::{NoArgs, ToolDef, ToolError, tool, tool_def};
+/// use toolwright_runtime::{NoArgs, ToolDef, ToolError, tool, tool_def};
 ///
 /// struct Chart {
 ///     panes: Vec<String>,
@@ -68,7 +68,7 @@ mod valid;
 /// - **Input**: the one by-value parameter. Its type derives `Deserialize` and `JsonSchema`
 ///   (schemars 1); its schemars schema (draft 2020-12, `$schema` key dropped, everything else
 ///   kept) is the tool's input schema. The schema's root must be an object, so use a struct; a
-///   tool without arguments takes `tool_runtime::NoArgs`.
+///   tool without arguments takes `toolwright_runtime::NoArgs`.
 /// - **Context**: the optional reference parameter, `&C` or `&mut C`, in any position. `&mut C`
 ///   only for a `destructive`, `sequential` tool: reads and parallel calls run side by side
 ///   sharing the context. A tool without a context works with any `C`.
@@ -101,7 +101,7 @@ pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     expand::tool(args.into(), item.into()).into()
 }
 
-/// `tool_def!(path::to::tool_fn)`: the `::tool_runtime::ToolDef<C>` of a `#[tool]` function,
+/// `tool_def!(path::to::tool_fn)`: the `::toolwright_runtime::ToolDef<C>` of a `#[tool]` function,
 /// ready for the registry (`Registry::builder().tool(tool_def!(tools::panes_list))`).
 ///
 /// `C` is the context type the function takes; for a tool without context, any `C`. Any path
@@ -134,7 +134,7 @@ pub fn tool_def(input: TokenStream) -> TokenStream {
 ///   the array alone.
 ///
 /// ```
-/// use tool_runtime::{NoArgs, Registry, ToolError, tool, tool_defs};
+/// use toolwright_runtime::{NoArgs, Registry, ToolError, tool, tool_defs};
 ///
 /// struct Chart;
 ///

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use tool_runtime::{
+use toolwright_runtime::{
     CallResult, Changed, DeclaredError, Failure, Handler, Mode, NoArgs, Safety, ToolDef, ToolError,
     ToolMeta, ToolOutput, Unchanged, tool, tool_def, tool_defs,
 };
@@ -107,11 +107,11 @@ mod tools {
             Debug,
             Clone,
             PartialEq,
-            ::tool_runtime::__private::serde::Deserialize,
-            ::tool_runtime::__private::schemars::JsonSchema,
+            ::toolwright_runtime::__private::serde::Deserialize,
+            ::toolwright_runtime::__private::schemars::JsonSchema,
         )]
-        #[serde(crate = "::tool_runtime::__private::serde", deny_unknown_fields)]
-        #[schemars(crate = "::tool_runtime::__private::schemars")]
+        #[serde(crate = "::toolwright_runtime::__private::serde", deny_unknown_fields)]
+        #[schemars(crate = "::toolwright_runtime::__private::schemars")]
         pub struct Input {
             pub pane_id: String,
         }
@@ -121,7 +121,7 @@ mod tools {
             PaneNotFound,
         }
 
-        impl ::tool_runtime::DeclaredError for Error {
+        impl ::toolwright_runtime::DeclaredError for Error {
             fn code(&self) -> &'static str {
                 match self {
                     Error::PaneNotFound => "PANE_NOT_FOUND",
@@ -129,18 +129,18 @@ mod tools {
             }
         }
 
-        pub static META: ::tool_runtime::ToolMeta = ::tool_runtime::ToolMeta::new(
+        pub static META: ::toolwright_runtime::ToolMeta = ::toolwright_runtime::ToolMeta::new(
     "drawing_create",
-    ::tool_runtime::Safety::Destructive,
-    ::tool_runtime::Mode::Sequential,
-    ::tool_runtime::StaticSchema::Json(
+    ::toolwright_runtime::Safety::Destructive,
+    ::toolwright_runtime::Mode::Sequential,
+    ::toolwright_runtime::StaticSchema::Json(
                 r#"{"additionalProperties":false,"properties":{"pane_id":{"type":"string"}},"required":["pane_id"],"type":"object"}"#,
             ),
 )
 .title("Create a drawing")
 .description("Draws on a pane.")
 .category("drawings")
-.errors(&[::tool_runtime::ErrorMeta::new("PANE_NOT_FOUND", "The pane does not exist.", true, "List the panes and use one of their IDs.")])
+.errors(&[::toolwright_runtime::ErrorMeta::new("PANE_NOT_FOUND", "The pane does not exist.", true, "List the panes and use one of their IDs.")])
 .source("tools/drawing_create.toml");
     }
 
@@ -149,27 +149,27 @@ mod tools {
             Debug,
             Clone,
             PartialEq,
-            ::tool_runtime::__private::serde::Deserialize,
-            ::tool_runtime::__private::schemars::JsonSchema,
+            ::toolwright_runtime::__private::serde::Deserialize,
+            ::toolwright_runtime::__private::schemars::JsonSchema,
         )]
-        #[serde(crate = "::tool_runtime::__private::serde")]
-        #[schemars(crate = "::tool_runtime::__private::schemars")]
+        #[serde(crate = "::toolwright_runtime::__private::serde")]
+        #[schemars(crate = "::toolwright_runtime::__private::schemars")]
         pub struct Input {}
 
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         pub enum Error {}
 
-        impl ::tool_runtime::DeclaredError for Error {
+        impl ::toolwright_runtime::DeclaredError for Error {
             fn code(&self) -> &'static str {
                 match *self {}
             }
         }
 
-        pub static META: ::tool_runtime::ToolMeta = ::tool_runtime::ToolMeta::new(
+        pub static META: ::toolwright_runtime::ToolMeta = ::toolwright_runtime::ToolMeta::new(
             "drawings_list",
-            ::tool_runtime::Safety::ReadOnly,
-            ::tool_runtime::Mode::Parallel,
-            ::tool_runtime::StaticSchema::Json(r#"{"type":"object"}"#),
+            ::toolwright_runtime::Safety::ReadOnly,
+            ::toolwright_runtime::Mode::Parallel,
+            ::toolwright_runtime::StaticSchema::Json(r#"{"type":"object"}"#),
         )
         .title("List drawings")
         .description("Lists the drawings.")
@@ -205,7 +205,7 @@ async fn drawings_list(
         .collect())
 }
 
-fn block_on(future: tool_runtime::BoxFuture<'_, CallResult>) -> CallResult {
+fn block_on(future: toolwright_runtime::BoxFuture<'_, CallResult>) -> CallResult {
     tokio::runtime::Builder::new_current_thread()
         .build()
         .expect("a current-thread runtime")

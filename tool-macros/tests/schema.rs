@@ -3,7 +3,7 @@
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
-use tool_runtime::{Mode, Safety, ToolDef, ToolError, ToolSpec, tool, tool_def};
+use toolwright_runtime::{Mode, Safety, ToolDef, ToolError, ToolSpec, tool, tool_def};
 
 /// The arguments of `drawing_create`.
 #[derive(Deserialize, JsonSchema)]

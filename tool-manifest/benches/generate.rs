@@ -15,7 +15,7 @@
 //! Ratios: `generate ÷ toml_parse` per size (target ≤ 3× at 1,000), and `generate` at 10,000 ÷ at
 //! 1,000 (linear growth: ≤ 11×). `generate_phases/*/1000` splits `generate` at 1,000 into its
 //! three steps (at another size with `GENERATE_BENCH_PHASES=10000`). Pick benchmarks by filter
-//! (`cargo bench -p tool-manifest --bench generate -- /1000$`) and skip the setup of sizes not
+//! (`cargo bench -p toolwright-manifest --bench generate -- /1000$`) and skip the setup of sizes not
 //! wanted with `GENERATE_BENCH_SIZES=100,1000`. `GENERATE_BENCH_ROUNDS=<rounds>` adds the ratios
 //! of `load_dir` and `render` to `toml_parse` measured side by side in each round (see
 //! [`interleaved`]).
@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use tool_manifest::{codegen, manifest, outputs};
+use toolwright_manifest::{codegen, manifest, outputs};
 
 const SIZES: &[usize] = &[100, 1_000, 10_000];
 

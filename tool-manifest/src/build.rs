@@ -5,14 +5,14 @@
 //! // build.rs
 //! fn main() {
 //!     // Reads `tools/*.toml`, writes `$OUT_DIR/tools.rs`.
-//!     if let Err(e) = tool_manifest::Builder::new().compile() {
+//!     if let Err(e) = toolwright_manifest::Builder::new().compile() {
 //!         eprintln!("{e}");
 //!         std::process::exit(1);
 //!     }
 //! }
 //! ```
 //!
-//! and in the crate (which depends on `tool-runtime`):
+//! and in the crate (which depends on `toolwright-runtime`):
 //!
 //! ```ignore
 //! pub mod tools {
@@ -41,8 +41,8 @@ use crate::outputs;
 ///
 /// ```no_run
 /// // build.rs
-/// fn main() -> Result<(), tool_manifest::build::BuildError> {
-///     tool_manifest::Builder::new()
+/// fn main() -> Result<(), toolwright_manifest::build::BuildError> {
+///     toolwright_manifest::Builder::new()
 ///         .manifest_dir("tools")
 ///         .out_file("tools.rs")
 ///         .compile()?;

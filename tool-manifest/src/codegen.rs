@@ -6,7 +6,7 @@
 //! manifest can make it fail to compile or become a doctest. `Builder::format` (feature
 //! `format`) lays it out with prettyplease for reading.
 //!
-//! The output is included by a crate that depends on `tool-runtime`:
+//! The output is included by a crate that depends on `toolwright-runtime`:
 //!
 //! ```ignore
 //! pub mod tools {
@@ -23,7 +23,7 @@
 //! - `META`: the frozen `ToolMeta`.
 //!
 //! and, at the top level, `ALL`: every tool's metadata sorted by name. The generated code refers
-//! to nothing but `::tool_runtime::…` and `::std::…`, so the including crate needs no other
+//! to nothing but `::toolwright_runtime::…` and `::std::…`, so the including crate needs no other
 //! dependency.
 //!
 //! Every valid JSON Schema (draft-07, 2019-09 or 2020-12) is accepted. The Rust type of each

@@ -35,11 +35,11 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 use toml::de::{DeTable, DeValue};
 
-use tool_manifest::diagnostic::{Diagnostic, Diagnostics};
-use tool_manifest::dialect::{self, Dialect};
-use tool_manifest::import::{self, Format};
-use tool_manifest::manifest;
-use tool_manifest::outputs::{self, OutputDirs};
+use toolwright_manifest::diagnostic::{Diagnostic, Diagnostics};
+use toolwright_manifest::dialect::{self, Dialect};
+use toolwright_manifest::import::{self, Format};
+use toolwright_manifest::manifest;
+use toolwright_manifest::outputs::{self, OutputDirs};
 
 /// The name of the config file looked up in the current directory.
 const CONFIG_FILE: &str = "tool-manifest.toml";
@@ -214,13 +214,13 @@ fn export(args: &ExportArgs) -> Result<ExitCode, Failure> {
 }
 
 /// One warning per violation of a tool a provider leaves out, at the tool's manifest.
-fn warn_left_out(error: &dialect::ExportError, specs: &[tool_manifest::ToolSpec]) {
+fn warn_left_out(error: &dialect::ExportError, specs: &[toolwright_manifest::ToolSpec]) {
     for violation in &error.violations {
         let file = specs
             .iter()
             .find(|s| s.name == violation.tool)
             .map_or("", |s| s.source.as_str());
-        let line = tool_manifest::schema::truncate(
+        let line = toolwright_manifest::schema::truncate(
             &format!(
                 "{file}: left out of the {} catalog: {violation}",
                 error.dialect

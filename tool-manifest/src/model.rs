@@ -238,7 +238,7 @@ impl ExampleMeta {
 /// fields:
 ///
 /// ```
-/// use tool_manifest::{ErrorMeta, Mode, Safety, StaticSchema, ToolMeta};
+/// use toolwright_manifest::{ErrorMeta, Mode, Safety, StaticSchema, ToolMeta};
 ///
 /// static META: ToolMeta = ToolMeta::new(
 ///     "panes_list",

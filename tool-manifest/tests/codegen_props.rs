@@ -6,7 +6,7 @@ mod codegen_support;
 use codegen_support::assert_rust;
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
-use tool_manifest::{ToolSpec, codegen, docs};
+use toolwright_manifest::{ToolSpec, codegen, docs};
 
 /// Words a schema is made of: supported keywords, unsupported ones, odd property names.
 const KEYS: &[&str] = &[

@@ -4,7 +4,7 @@
 //!
 //! The corpus is looked up at `<workspace>/../shared/corpus/real-tools/raw`, or at the directory
 //! named by `REAL_TOOLS_CORPUS`; when it is absent each test says so and passes. Run
-//! `cargo test -p tool-manifest --test corpus -- --nocapture` for the
+//! `cargo test -p toolwright-manifest --test corpus -- --nocapture` for the
 //! acceptance table.
 
 use std::collections::BTreeMap;
@@ -13,9 +13,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::{Map, Value, json};
-use tool_manifest::import::{self, BFCL_TYPES, Format, Tool};
-use tool_manifest::outputs::OutputDirs;
-use tool_manifest::{ToolSpec, codegen, manifest, outputs};
+use toolwright_manifest::import::{self, BFCL_TYPES, Format, Tool};
+use toolwright_manifest::outputs::OutputDirs;
+use toolwright_manifest::{ToolSpec, codegen, manifest, outputs};
 
 /// The share of the JSON Schema tools (every source but BFCL) the generator must accept as
 /// published.
@@ -207,7 +207,10 @@ fn every_corpus_tool_is_imported_with_its_schema_kept() {
         let raw = raw_input_schemas(&source.text);
         for ((tool, record), raw) in tools.iter().zip(&source.records).zip(&raw) {
             let at = format!("{}: {} ({})", source.name, tool.name, tool.place);
-            assert!(tool_manifest::model::is_valid_tool_name(&tool.name), "{at}");
+            assert!(
+                toolwright_manifest::model::is_valid_tool_name(&tool.name),
+                "{at}"
+            );
             let written: Value = serde_json::from_str(&tool.input).expect("the schema file");
             if source.name == BFCL {
                 assert_eq!(written, map_bfcl(&record["inputSchema"]), "{at}");
@@ -495,10 +498,10 @@ edition = "2024"
 publish = false
 
 [dependencies]
-tool-runtime = {{ path = {runtime:?} }}
+toolwright-runtime = {{ path = {runtime:?} }}
 
 [build-dependencies]
-tool-manifest = {{ path = {manifest:?} }}
+toolwright-manifest = {{ path = {manifest:?} }}
 
 [workspace]
 
@@ -521,7 +524,7 @@ debug = 0
     for module in &modules {
         writeln!(
             build,
-            "    if let Err(e) = tool_manifest::Builder::new().manifest_dir(\"tools/{module}\").out_file(\"{module}.rs\").compile() {{\n        eprintln!(\"{{e}}\");\n        std::process::exit(1);\n    }}"
+            "    if let Err(e) = toolwright_manifest::Builder::new().manifest_dir(\"tools/{module}\").out_file(\"{module}.rs\").compile() {{\n        eprintln!(\"{{e}}\");\n        std::process::exit(1);\n    }}"
         )
         .expect("write");
     }
@@ -530,9 +533,9 @@ debug = 0
 
     let mut main = String::from(
         "#![allow(dead_code, unused_imports)]\n\
-         use tool_runtime::__private::serde::Deserialize;\n\
-         use tool_runtime::__private::serde::de::DeserializeOwned;\n\
-         use tool_runtime::__private::serde_json::{self, Value};\n\n",
+         use toolwright_runtime::__private::serde::Deserialize;\n\
+         use toolwright_runtime::__private::serde::de::DeserializeOwned;\n\
+         use toolwright_runtime::__private::serde_json::{self, Value};\n\n",
     );
     for module in &modules {
         writeln!(

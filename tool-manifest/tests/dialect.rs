@@ -3,8 +3,8 @@
 #![cfg(feature = "generator")]
 
 use serde_json::{Value, json};
-use tool_manifest::dialect::{self, Dialect};
-use tool_manifest::{Mode, Safety, ToolSpec};
+use toolwright_manifest::dialect::{self, Dialect};
+use toolwright_manifest::{Mode, Safety, ToolSpec};
 
 fn spec(name: &str, safety: Safety, category: Option<&str>, input: Value) -> ToolSpec {
     let mode = if safety.is_read_only() {

@@ -6,8 +6,8 @@ mod dialect_support;
 
 use dialect_support::{assert_has, spec, tool};
 use serde_json::{Value, json};
-use tool_manifest::ToolSpec;
-use tool_manifest::dialect::{self, Dialect, Violation, anthropic};
+use toolwright_manifest::ToolSpec;
+use toolwright_manifest::dialect::{self, Dialect, Violation, anthropic};
 
 fn converted(spec: &ToolSpec) -> Value {
     dialect::convert(Dialect::Anthropic, spec)

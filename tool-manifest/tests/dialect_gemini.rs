@@ -6,7 +6,7 @@ mod dialect_support;
 
 use dialect_support::{assert_has, spec, tool};
 use serde_json::{Value, json};
-use tool_manifest::dialect::{self, Dialect, Violation, gemini};
+use toolwright_manifest::dialect::{self, Dialect, Violation, gemini};
 
 /// The converted `parameters`; the checker has passed.
 fn parameters(input: Value) -> Value {

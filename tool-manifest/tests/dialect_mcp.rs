@@ -6,8 +6,8 @@ mod dialect_support;
 
 use dialect_support::{assert_has, spec_with, tool};
 use serde_json::{Value, json};
-use tool_manifest::dialect::{self, Dialect, Violation, mcp};
-use tool_manifest::{Safety, ToolSpec};
+use toolwright_manifest::dialect::{self, Dialect, Violation, mcp};
+use toolwright_manifest::{Safety, ToolSpec};
 
 fn converted(spec: &ToolSpec) -> Value {
     dialect::convert(Dialect::Mcp, spec)

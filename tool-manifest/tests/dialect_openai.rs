@@ -7,8 +7,8 @@ mod dialect_support;
 
 use dialect_support::{assert_has, spec, tool};
 use serde_json::{Map, Value, json};
-use tool_manifest::ToolSpec;
-use tool_manifest::dialect::{self, Dialect, Violation, openai};
+use toolwright_manifest::ToolSpec;
+use toolwright_manifest::dialect::{self, Dialect, Violation, openai};
 
 /// The converted `parameters`; the checker has passed.
 fn parameters(input: Value) -> Value {

@@ -10,8 +10,8 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
-use tool_manifest::dialect::{self, Dialect};
-use tool_manifest::{Mode, Safety, ToolSpec};
+use toolwright_manifest::dialect::{self, Dialect};
+use toolwright_manifest::{Mode, Safety, ToolSpec};
 
 /// How a line is drawn.
 #[derive(Deserialize, JsonSchema)]

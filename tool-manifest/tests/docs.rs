@@ -1,8 +1,8 @@
 //! The Markdown tool reference: a tool page, the index with its safety table, the mdBook summary.
 
 use serde_json::{Value, json};
-use tool_manifest::ToolSpec;
-use tool_manifest::docs::{HEADER, render};
+use toolwright_manifest::ToolSpec;
+use toolwright_manifest::docs::{HEADER, render};
 
 fn spec(value: Value) -> ToolSpec {
     serde_json::from_value(value).expect("a valid spec")

@@ -5,11 +5,11 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use tool_manifest::diagnostic::{Diagnostic, Diagnostics};
-use tool_manifest::manifest::{
+use toolwright_manifest::diagnostic::{Diagnostic, Diagnostics};
+use toolwright_manifest::manifest::{
     MAX_DIAGNOSTICS_PER_FILE, MAX_MANIFEST_BYTES, MAX_SCHEMA_DEPTH, load_dir, parse_manifest,
 };
-use tool_manifest::outputs;
+use toolwright_manifest::outputs;
 
 const PATH: &str = "tools/t.toml";
 
@@ -157,7 +157,7 @@ fn references_and_recursive_schemas_load_and_generate_without_recursing_forever(
         // Valid schemas load; one `jsonschema` cannot compile is a located error.
         match parse_manifest(Path::new(PATH), &text) {
             Ok(spec) => {
-                let code = tool_manifest::codegen::generate(&[spec]).expect("generated");
+                let code = toolwright_manifest::codegen::generate(&[spec]).expect("generated");
                 assert!(code.contains("pub struct Input"), "{case}");
             }
             Err(diagnostics) => {

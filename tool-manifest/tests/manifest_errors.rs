@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use tool_manifest::manifest::{load_dir, parse_manifest};
+use toolwright_manifest::manifest::{load_dir, parse_manifest};
 
 /// The mistakes of a manifest named `file`, as `line:col: message`.
 fn errors_of(file: &str, text: &str) -> Vec<String> {
@@ -434,7 +434,7 @@ fn an_unexpected_property_in_an_example_points_at_its_key() {
 
 /// A manifest whose input schema is the JSON file `probe.input.json` with `schema`, in a
 /// directory of its own; the mistakes of `load_dir` as `file:line:col: message`.
-fn with_schema_file(schema: &str) -> Result<tool_manifest::ToolSpec, Vec<String>> {
+fn with_schema_file(schema: &str) -> Result<toolwright_manifest::ToolSpec, Vec<String>> {
     let dir = tempfile::tempdir().expect("temp dir");
     std::fs::write(
         dir.path().join("probe.toml"),

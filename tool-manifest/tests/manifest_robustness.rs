@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use tool_manifest::manifest::parse_manifest;
+use toolwright_manifest::manifest::parse_manifest;
 
 const MANIFEST: &str = include_str!("fixtures/tools/drawing_create.toml");
 const PATH: &str = "tools/drawing_create.toml";

@@ -2,8 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
-use tool_manifest::manifest::load_dir;
-use tool_manifest::outputs::{OutputDirs, render};
+use toolwright_manifest::manifest::load_dir;
+use toolwright_manifest::outputs::{OutputDirs, render};
 
 const FIXTURES: &str = "tests/fixtures/tools";
 

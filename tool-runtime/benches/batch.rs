@@ -13,7 +13,7 @@ use std::hint::black_box;
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use tool_runtime::{
+use toolwright_runtime::{
     BoxFuture, CallResult, Handler, IntoToolOutput, Mode, Registry, RunPolicy, Safety,
     StaticSchema, ToolCall, ToolData, ToolDef, ToolError, ToolMeta,
 };
@@ -105,7 +105,9 @@ fn bench(c: &mut Criterion) {
     let results = runtime.block_on(registry.execute_batch(&policy, &mut chart, &calls));
     assert_eq!(results.len(), CALLS);
     assert!(
-        results.iter().all(tool_runtime::ToolResult::is_success),
+        results
+            .iter()
+            .all(toolwright_runtime::ToolResult::is_success),
         "every call succeeds"
     );
 

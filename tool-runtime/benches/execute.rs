@@ -12,7 +12,7 @@ use std::hint::black_box;
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use tool_runtime::{
+use toolwright_runtime::{
     BoxFuture, CallResult, ErrorMeta, Failure, Handler, IntoToolOutput, Mode, Registry, RunPolicy,
     Safety, StaticSchema, ToolDef, ToolError, ToolMeta,
 };
@@ -81,7 +81,7 @@ struct Input {
 #[derive(Clone, Copy)]
 struct PaneNotFound;
 
-impl tool_runtime::DeclaredError for PaneNotFound {
+impl toolwright_runtime::DeclaredError for PaneNotFound {
     fn code(&self) -> &'static str {
         "PANE_NOT_FOUND"
     }

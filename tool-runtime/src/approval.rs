@@ -37,7 +37,7 @@
 //!
 //! ```
 //! use serde_json::{Value, json};
-//! use tool_runtime::{
+//! use toolwright_runtime::{
 //!     ApprovalLedger, BatchOutcome, BoxFuture, CallResult, Decision, Decisions, Handler, Mode,
 //!     PausedBatch, Registry, RunPolicy, Safety, StaticSchema, ToolCall, ToolDef, ToolMeta,
 //!     ToolOutput,
@@ -118,7 +118,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use sha2::{Digest as _, Sha256};
-use tool_manifest::ToolMeta;
+use toolwright_manifest::ToolMeta;
 
 use crate::batch::ToolCall;
 use crate::envelope::ToolResult;

@@ -1,7 +1,7 @@
 //! Provider definitions of a run's tools, and the arguments a provider's dialect sends.
 //!
 //! [`Registry::definitions`] offers the tools a [`RunPolicy`] resolves in the policy's dialect
-//! ([`RunPolicy::with_dialect`]): exactly what [`tool_manifest::dialect::export`] produces for
+//! ([`RunPolicy::with_dialect`]): exactly what [`toolwright_manifest::dialect::export`] produces for
 //! those tools, with every tool's conversion computed once per registry and dialect, on first
 //! use, and reused by every later run.
 //!
@@ -13,7 +13,7 @@ use std::borrow::Cow;
 use std::sync::OnceLock;
 
 use serde_json::Value;
-use tool_manifest::dialect::{
+use toolwright_manifest::dialect::{
     self, Dialect, ExportError, Violation, openai_nullable_pointers, strip_openai_nulls,
 };
 

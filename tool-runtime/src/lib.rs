@@ -47,7 +47,7 @@
 //!
 //! ```
 //! use serde_json::json;
-//! use tool_runtime::{
+//! use toolwright_runtime::{
 //!     BoxFuture, CallResult, Handler, Mode, Registry, RunPolicy, Safety, StaticSchema, ToolDef,
 //!     ToolMeta, ToolOutput,
 //! };
@@ -87,7 +87,7 @@ pub use tool::{
     BoxFuture, CallResult, Changed, DeclaredError, ExclusiveFn, Failure, Fault, Handler,
     IntoToolOutput, NoArgs, SharedFn, ToolDef, ToolError, ToolOutput, Unchanged,
 };
-pub use tool_manifest::{
+pub use toolwright_manifest::{
     ErrorMeta, ErrorSpec, ExampleMeta, ExampleSpec, Mode, Safety, StaticSchema, ToolMeta, ToolSpec,
 };
 
@@ -125,11 +125,11 @@ pub mod mcp;
 pub mod provider;
 
 pub use provider::{Provider, ResponseError};
-pub use tool_manifest::dialect::{Dialect, ExportError, Violation};
+pub use toolwright_manifest::dialect::{Dialect, ExportError, Violation};
 
 // ---- the `#[tool]` attribute and its support (macro work) ----
 
-pub use tool_macros::{tool, tool_def, tool_defs};
+pub use toolwright_macros::{tool, tool_def, tool_defs};
 
 #[doc(hidden)]
 pub mod __private;

@@ -7,7 +7,7 @@
 //! The framing is tokio-util's [`AnyDelimiterCodec`], which does exactly that.
 //!
 //! ```
-//! use tool_runtime::lines::{Line, LineReader};
+//! use toolwright_runtime::lines::{Line, LineReader};
 //!
 //! # #[tokio::main(flavor = "current_thread")]
 //! # async fn main() -> std::io::Result<()> {

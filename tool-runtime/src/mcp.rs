@@ -63,9 +63,9 @@
 //!
 //! ```no_run
 //! # use std::sync::Arc;
-//! # use tool_runtime::{Registry, RunPolicy};
-//! # async fn run(registry: Arc<Registry<Vec<String>>>) -> Result<(), tool_runtime::mcp::McpError> {
-//! tool_runtime::mcp::serve_stdio(registry, RunPolicy::read_only(), Vec::new(), "chart-tools", "0.1.0")
+//! # use toolwright_runtime::{Registry, RunPolicy};
+//! # async fn run(registry: Arc<Registry<Vec<String>>>) -> Result<(), toolwright_runtime::mcp::McpError> {
+//! toolwright_runtime::mcp::serve_stdio(registry, RunPolicy::read_only(), Vec::new(), "chart-tools", "0.1.0")
 //!     .await
 //! # }
 //! ```
@@ -86,7 +86,7 @@ use rmcp::transport::IntoTransport;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{Value, json};
 use tokio::sync::RwLock;
-use tool_manifest::dialect::{self, Dialect, ExportError, Violation};
+use toolwright_manifest::dialect::{self, Dialect, ExportError, Violation};
 use tracing::Instrument as _;
 
 use crate::approval::{ApprovalLedger, Decision, PendingApproval};
@@ -171,7 +171,7 @@ struct Offered {
     /// every success is checked against it before it is returned.
     output: Option<InputSchema>,
     /// The tool's frozen metadata (a caller's policy decides from it what the caller sees).
-    meta: &'static tool_manifest::ToolMeta,
+    meta: &'static toolwright_manifest::ToolMeta,
 }
 
 /// The approvals a server asks its client for: the key that seals their state, and the ledger
@@ -1018,7 +1018,7 @@ fn self_contained(schema: &Value, depth: usize) -> bool {
         Value::Object(map) => {
             // Identifiers, anchors and references depend on where the schema sits.
             !map.keys()
-                .any(|k| tool_manifest::schema::keywords::is_positional(k))
+                .any(|k| toolwright_manifest::schema::keywords::is_positional(k))
                 && map.values().all(|v| self_contained(v, depth + 1))
         }
         Value::Array(items) => items.iter().all(|v| self_contained(v, depth + 1)),

@@ -5,8 +5,8 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
-use tool_manifest::ToolMeta;
-use tool_manifest::dialect::Dialect;
+use toolwright_manifest::ToolMeta;
+use toolwright_manifest::dialect::Dialect;
 
 use crate::approval::{
     ApprovalRequest, Approver, Clock, DEFAULT_APPROVAL_TTL, Decision, FnApprover, SystemClock,
@@ -96,7 +96,7 @@ impl RunPolicy {
     /// Installs a closure that decides at once on each valid destructive call.
     ///
     /// ```
-    /// use tool_runtime::{Decision, RunPolicy};
+    /// use toolwright_runtime::{Decision, RunPolicy};
     ///
     /// let policy = RunPolicy::full().with_approval(|request| {
     ///     if request.meta.name == "drawings_clear" {
@@ -183,7 +183,7 @@ impl RunPolicy {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tool_manifest::{Mode, Safety, StaticSchema};
+    use toolwright_manifest::{Mode, Safety, StaticSchema};
 
     const fn meta(name: &'static str, safety: Safety) -> ToolMeta {
         ToolMeta::new(name, safety, Mode::Parallel, StaticSchema::Json("{}"))

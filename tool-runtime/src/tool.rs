@@ -31,7 +31,7 @@ use crate::envelope::ToolData;
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use tool_manifest::{Mode, Safety, ToolMeta};
+use toolwright_manifest::{Mode, Safety, ToolMeta};
 
 /// A boxed future that may be sent across threads.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -128,7 +128,7 @@ pub struct Unchanged<T>(pub T);
 /// `stateChanged` is `changed` (a read-only tool's is always false).
 ///
 /// ```
-/// use tool_runtime::{Changed, IntoToolOutput, Safety};
+/// use toolwright_runtime::{Changed, IntoToolOutput, Safety};
 ///
 /// // Deleting what is not there changes nothing.
 /// let output = Changed::new(vec!["d1"], false)
@@ -158,7 +158,7 @@ impl<T> Changed<T> {
 /// fails validation (`TOOL_INPUT_INVALID`) before the tool runs, and `{}` is the only input.
 ///
 /// ```
-/// use tool_runtime::{NoArgs, ToolError, tool};
+/// use toolwright_runtime::{NoArgs, ToolError, tool};
 ///
 /// /// Lists the panes of the chart.
 /// #[tool(safety = "read-only", mode = "parallel")]

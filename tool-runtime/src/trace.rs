@@ -51,7 +51,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use serde_json::Value;
-use tool_manifest::ToolMeta;
+use toolwright_manifest::ToolMeta;
 use tracing::Span;
 use tracing::field::Empty;
 
@@ -62,12 +62,12 @@ use crate::envelope::{
 };
 use crate::limits::{Limits, cut_to_bytes};
 
-/// The host's redaction of what a span records (`tool_secrets::Redactor::redact`, say): the
+/// The host's redaction of what a span records (`toolwright_secrets::Redactor::redact`, say): the
 /// registry depends on no redactor of its own.
 pub type Redact = Arc<dyn Fn(&str) -> String + Send + Sync>;
 
 /// The target of every span of the runtime (filter on it to keep only these).
-pub const TARGET: &str = "tool_runtime";
+pub const TARGET: &str = "toolwright_runtime";
 
 /// The name of the span of one call.
 pub const CALL_SPAN: &str = "execute_tool";

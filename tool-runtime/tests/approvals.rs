@@ -11,8 +11,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use home_tools::{Home, fixture, registry, runtime};
 use proptest::prelude::*;
 use serde_json::{Value, json};
-use tool_runtime::provider::openai;
-use tool_runtime::{
+use toolwright_runtime::provider::openai;
+use toolwright_runtime::{
     ApprovalLedger, BatchOutcome, Decision, Decisions, PausedBatch, RunPolicy, ToolCall, ToolResult,
 };
 

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use registry_tools::*;
 use serde_json::{Value, json};
-use tool_runtime::{
+use toolwright_runtime::{
     BoxFuture, CallResult, Decision, Handler, Mode, Registry, RunPolicy, Safety, StaticSchema,
     ToolCall, ToolDef, ToolMeta, ToolOutput, ToolResult,
 };

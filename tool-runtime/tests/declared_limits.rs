@@ -7,7 +7,7 @@ use std::time::Duration;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
-use tool_runtime::{
+use toolwright_runtime::{
     BoxFuture, CallResult, ErrorMeta, Handler, Mode, Registry, RegistryProblem, RunPolicy, Safety,
     StaticSchema, ToolCall, ToolDef, ToolError, ToolMeta, ToolOutput, ToolResult, tool, tool_def,
 };
@@ -111,7 +111,7 @@ fn range_def() -> ToolDef<Chart> {
     }
 }
 
-fn builder() -> tool_runtime::RegistryBuilder<Chart> {
+fn builder() -> toolwright_runtime::RegistryBuilder<Chart> {
     Registry::builder()
         .tool(tool_def!(bars_query))
         .tool(tool_def!(slow_read))
@@ -326,7 +326,7 @@ fn batches_enforce_each_calls_own_limits() {
 #[test]
 fn the_mcp_server_enforces_them_too() {
     use std::sync::Arc;
-    use tool_runtime::mcp::McpServer;
+    use toolwright_runtime::mcp::McpServer;
 
     let registry = Arc::new(builder().build().expect("valid"));
     let server =

@@ -4,8 +4,8 @@
 use std::sync::Mutex;
 
 use serde_json::{Value, json};
-use tool_manifest::dialect;
-use tool_runtime::{
+use toolwright_manifest::dialect;
+use toolwright_runtime::{
     BoxFuture, CallResult, Dialect, Handler, Mode, Registry, RunPolicy, Safety, StaticSchema,
     ToolCall, ToolDef, ToolMeta, ToolOutput, ToolResult,
 };
@@ -382,7 +382,7 @@ fn each_conversion_is_computed_once_per_registry() {
 mod strict_form {
     use proptest::prelude::*;
     use serde_json::{Map, Value, json};
-    use tool_runtime::RunPolicy;
+    use toolwright_runtime::RunPolicy;
 
     use super::{call, openai};
 

@@ -3,7 +3,7 @@
 //! `serde_json`'s `arbitrary_precision` stays off).
 
 use serde_json::{Value, json};
-use tool_runtime::InputSchema;
+use toolwright_runtime::InputSchema;
 
 fn valid(schema: Value, value: Value) -> bool {
     InputSchema::compile(&schema)

@@ -8,11 +8,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use registry_tools::meta;
 use serde_json::{Map, Value, json};
-use tool_runtime::limits::{
+use toolwright_runtime::limits::{
     DEFAULT_MAX_ARGUMENT_BYTES, DEFAULT_MAX_DEPTH, DEFAULT_MAX_ERROR_MESSAGE_BYTES,
     drop_iteratively,
 };
-use tool_runtime::{
+use toolwright_runtime::{
     BoxFuture, CallResult, Decision, ErrorMeta, Handler, Limits, Mode, Registry, RunPolicy, Safety,
     ToolCall, ToolDef, ToolError, ToolMeta, ToolOutput, ToolResult,
 };

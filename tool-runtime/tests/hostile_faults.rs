@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use tool_runtime::{
+use toolwright_runtime::{
     BoxFuture, CallResult, ErrorMeta, Handler, Mode, Registry, RunPolicy, Safety, StaticSchema,
     ToolCall, ToolDef, ToolError, ToolMeta, ToolOutput, ToolResult,
 };

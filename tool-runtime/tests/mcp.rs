@@ -14,8 +14,8 @@ use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RoleClient, RunningSe
 use rmcp::{ServiceError, ServiceExt};
 use serde_json::{Value, json};
 use tokio::sync::RwLock;
-use tool_runtime::mcp::McpServer;
-use tool_runtime::{
+use toolwright_runtime::mcp::McpServer;
+use toolwright_runtime::{
     BoxFuture, CallResult, Decision, ErrorMeta, Handler, Mode, Registry, RunPolicy, Safety,
     StaticSchema, ToolDef, ToolError, ToolMeta, ToolOutput,
 };
@@ -503,10 +503,13 @@ async fn missing_arguments_read_as_an_empty_object() {
 
 #[tokio::test]
 async fn an_mcp_session_reads_null_as_a_value_whatever_the_policy_says() {
-    let policy = RunPolicy::full().with_dialect(tool_runtime::Dialect::OpenAi);
+    let policy = RunPolicy::full().with_dialect(toolwright_runtime::Dialect::OpenAi);
     let server = McpServer::new(registry(), policy, Chart::new(), "chart-test", "1.2.3")
         .expect("every test tool has an MCP definition");
-    assert_eq!(server.policy().dialect, Some(tool_runtime::Dialect::Mcp));
+    assert_eq!(
+        server.policy().dialect,
+        Some(toolwright_runtime::Dialect::Mcp)
+    );
     let result = server.execute("panes_list", &json!({"prefix": null})).await;
     assert_eq!(result.code(), Some("TOOL_INPUT_INVALID"));
     assert_eq!(
@@ -518,7 +521,7 @@ async fn an_mcp_session_reads_null_as_a_value_whatever_the_policy_says() {
 #[tokio::test]
 async fn the_free_serve_function_serves_a_session() {
     let (server_io, client_io) = tokio::io::duplex(64 * 1024);
-    let server = tokio::spawn(tool_runtime::mcp::serve(
+    let server = tokio::spawn(toolwright_runtime::mcp::serve(
         registry(),
         RunPolicy::read_only(),
         Chart::new(),
@@ -879,8 +882,8 @@ async fn an_approver_that_decides_at_once_needs_no_client_support() {
 
 #[test]
 fn the_text_content_keeps_the_envelope_key_order() {
-    use tool_runtime::mcp::call_tool_result;
-    use tool_runtime::{ErrorBody, RuntimeCode, ToolData, ToolResult};
+    use toolwright_runtime::mcp::call_tool_result;
+    use toolwright_runtime::{ErrorBody, RuntimeCode, ToolData, ToolResult};
 
     let text = |result: &CallToolResult| {
         result.content[0]

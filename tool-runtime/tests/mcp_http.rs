@@ -1,4 +1,4 @@
-//! `tool_runtime::mcp::http` in process, with a verifier of the host's own (the shape an OAuth
+//! `toolwright_runtime::mcp::http` in process, with a verifier of the host's own (the shape an OAuth
 //! resource server takes): the grant it returns is the caller's policy, its rejections are the
 //! Bearer challenges, and `serve_until` ends the server.
 
@@ -9,10 +9,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use tool_runtime::mcp::McpServer;
-use tool_runtime::mcp::auth::{Access, Grant, Rejection, TokenVerifier};
-use tool_runtime::mcp::http::{HttpConfig, HttpServer};
-use tool_runtime::{
+use toolwright_runtime::mcp::McpServer;
+use toolwright_runtime::mcp::auth::{Access, Grant, Rejection, TokenVerifier};
+use toolwright_runtime::mcp::http::{HttpConfig, HttpServer};
+use toolwright_runtime::{
     BoxFuture, CallResult, Handler, Mode, Registry, RunPolicy, Safety, StaticSchema, ToolDef,
     ToolMeta, ToolOutput,
 };

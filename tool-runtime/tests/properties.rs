@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use proptest::prelude::*;
 use serde_json::{Value, json};
-use tool_runtime::{
+use toolwright_runtime::{
     BoxFuture, CallResult, Handler, Mode, Registry, RunPolicy, Safety, StaticSchema, ToolCall,
     ToolDef, ToolMeta, ToolOutput, ToolResult,
 };
@@ -303,7 +303,7 @@ proptest! {
     #[test]
     fn reports_are_bounded_and_count_what_they_leave_out(instance in nested_instance()) {
         let schema: Value = serde_json::from_str(NESTED_SCHEMA).expect("json");
-        let schema = tool_runtime::InputSchema::compile(&schema).expect("compiles");
+        let schema = toolwright_runtime::InputSchema::compile(&schema).expect("compiles");
         match schema.check(&instance) {
             Ok(()) => prop_assert!(schema.is_valid(&instance)),
             Err(errors) => {
@@ -313,7 +313,7 @@ proptest! {
                 let report = errors.report();
                 let body = report.strip_prefix("The tool input is invalid: ").expect("the prefix");
                 let parts: Vec<&str> = body.split("; ").collect();
-                let listed = all.len().min(tool_runtime::TOOL_INPUT_ERROR_LIMIT);
+                let listed = all.len().min(toolwright_runtime::TOOL_INPUT_ERROR_LIMIT);
                 for (part, error) in parts.iter().zip(all).take(listed) {
                     prop_assert_eq!(*part, error.to_string());
                     prop_assert!(part.starts_with('/'));

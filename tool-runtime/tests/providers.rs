@@ -5,8 +5,8 @@ mod home_tools;
 
 use home_tools::{Home, fixture, registry, runtime};
 use serde_json::{Value, json};
-use tool_runtime::provider::{anthropic, gemini, openai, openai_responses};
-use tool_runtime::{Provider, RunPolicy, ToolCall, ToolResult};
+use toolwright_runtime::provider::{anthropic, gemini, openai, openai_responses};
+use toolwright_runtime::{Provider, RunPolicy, ToolCall, ToolResult};
 
 /// Runs a response's calls through the registry and returns the calls, their results and the
 /// provider's result messages.

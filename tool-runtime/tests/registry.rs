@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use registry_tools::*;
 use serde_json::{Value, json};
-use tool_runtime::{
+use toolwright_runtime::{
     BoxFuture, CallResult, Decision, Handler, Mode, Registry, RegistryProblem, RunPolicy, Safety,
     StaticSchema, ToolDef, ToolMeta, ToolOutput, ToolResult, ToolSpec,
 };
@@ -658,7 +658,11 @@ fn the_registry_is_send_and_sync_and_its_futures_are_send() {
     let future = registry.execute(&policy, &mut chart, "panes_list", &args);
     send(&future);
     drop(future);
-    let calls = [tool_runtime::ToolCall::new("1", "panes_list", json!({}))];
+    let calls = [toolwright_runtime::ToolCall::new(
+        "1",
+        "panes_list",
+        json!({}),
+    )];
     let future = registry.execute_batch(&policy, &mut chart, &calls);
     send(&future);
 }
@@ -720,13 +724,15 @@ fn specs_and_get_describe_every_tool() {
     );
     assert_eq!(
         registry.timeout_of("panes_list"),
-        Some(tool_runtime::DEFAULT_TIMEOUT)
+        Some(toolwright_runtime::DEFAULT_TIMEOUT)
     );
 }
 
 // ---- building ----
 
-fn build_error(builder: tool_runtime::RegistryBuilder<Chart>) -> tool_runtime::RegistryError {
+fn build_error(
+    builder: toolwright_runtime::RegistryBuilder<Chart>,
+) -> toolwright_runtime::RegistryError {
     builder.build().expect_err("the registry must not build")
 }
 
@@ -807,7 +813,7 @@ fn an_implementation_that_drifts_from_its_manifest_does_not_build() {
     let def = ToolDef {
         meta: &DRIFTED,
         handler: Handler::Shared(|_, _| {
-            Box::pin(async { Err(tool_runtime::ToolError::failed("x")) })
+            Box::pin(async { Err(toolwright_runtime::ToolError::failed("x")) })
         }),
     };
     let error = build_error(Registry::builder().tool(def).declared(&[&DRAWING_CREATE]));

@@ -6,7 +6,7 @@ use std::fs;
 
 use registry_tools::*;
 use serde_json::json;
-use tool_runtime::{RunPolicy, SettingsError, ToolSettings};
+use toolwright_runtime::{RunPolicy, SettingsError, ToolSettings};
 
 fn dir() -> tempfile::TempDir {
     tempfile::tempdir().expect("a temporary directory")

@@ -3,7 +3,7 @@
 //! what the registry answers for each (SPEC section 3).
 
 use serde_json::{Value, json};
-use tool_runtime::{
+use toolwright_runtime::{
     Changed, NoArgs, Registry, RunPolicy, ToolError, ToolResult, Unchanged, tool, tool_defs,
 };
 

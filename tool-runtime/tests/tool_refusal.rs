@@ -2,7 +2,7 @@
 //! `TOOL_NOT_ALLOWED` with `stateChanged: false`, even for a destructive tool.
 
 use serde_json::{Value, json};
-use tool_runtime::{
+use toolwright_runtime::{
     BoxFuture, CallResult, Handler, Mode, Registry, RunPolicy, Safety, StaticSchema, ToolDef,
     ToolError, ToolMeta, ToolOutput,
 };

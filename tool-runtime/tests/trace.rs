@@ -1,4 +1,4 @@
-//! The spans of tool calls (`tool_runtime::trace`), captured by a small layer that keeps every
+//! The spans of tool calls (`toolwright_runtime::trace`), captured by a small layer that keeps every
 //! closed span's name, fields and parent.
 
 use std::collections::BTreeMap;
@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use tool_runtime::{
+use toolwright_runtime::{
     BoxFuture, CallResult, Decision, Decisions, Handler, Limits, Mode, Registry, RunPolicy, Safety,
     StaticSchema, ToolCall, ToolDef, ToolError, ToolMeta, ToolOutput,
 };
@@ -107,7 +107,7 @@ where
         let Some(span) = ctx.span(&id) else {
             return;
         };
-        if span.metadata().target() != tool_runtime::trace::TARGET {
+        if span.metadata().target() != toolwright_runtime::trace::TARGET {
             return;
         }
         let fields = span
@@ -201,7 +201,7 @@ fn refuse<'a>(_: &'a mut Chart, _: &'a Value) -> BoxFuture<'a, CallResult> {
     Box::pin(async move { Err(ToolError::not_allowed("Not in this host.")) })
 }
 
-fn builder() -> tool_runtime::RegistryBuilder<Chart> {
+fn builder() -> toolwright_runtime::RegistryBuilder<Chart> {
     Registry::builder()
         .tool(ToolDef {
             meta: &READ,
@@ -467,7 +467,7 @@ fn a_deferred_call_and_its_resume_have_their_own_spans() {
 
     let mut decisions = Decisions::new();
     decisions.insert(paused.pending()[0].approval_id.clone(), Decision::Approve);
-    let mut ledger = tool_runtime::ApprovalLedger::new();
+    let mut ledger = toolwright_runtime::ApprovalLedger::new();
     let (outcome, spans) = traced(async || {
         registry
             .resume_batch(&policy, &mut chart, paused, &decisions, &mut ledger)
@@ -550,7 +550,7 @@ mod mcp {
     use super::*;
     use rmcp::ServiceExt as _;
     use rmcp::model::{CallToolRequestParams, RequestParamsMeta as _};
-    use tool_runtime::mcp::McpServer;
+    use toolwright_runtime::mcp::McpServer;
 
     pub(super) const TRACEPARENT: &str = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
 

@@ -4,8 +4,8 @@
 //! writes them; and the reference tool set's schemas with their own examples.
 
 use serde_json::{Value, json};
-use tool_runtime::InputSchema;
-use tool_runtime::validate::INPUT_INVALID_PREFIX;
+use toolwright_runtime::InputSchema;
+use toolwright_runtime::validate::INPUT_INVALID_PREFIX;
 
 /// The reference tool set as generated: every tool's input schema and examples.
 const TOOLS: &str = include_str!("../../generated/tools.json");

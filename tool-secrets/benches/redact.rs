@@ -2,7 +2,7 @@
 //! fallback) against a baseline that applies one `Regex::replace_all` per rule in sequence, and
 //! against one combined regex holding every rule and the keys as escaped literals.
 //!
-//! Run with `cargo bench -p tool-secrets --bench redact`. Throughput is reported in bytes/s.
+//! Run with `cargo bench -p toolwright-secrets --bench redact`. Throughput is reported in bytes/s.
 
 use std::borrow::Cow;
 use std::hint::black_box;
@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use regex::{Captures, Regex};
-use tool_secrets::{Redactor, SecretString};
+use toolwright_secrets::{Redactor, SecretString};
 
 const PROVIDER_KEY: &str = "prov-7Hq2-Xk9w-Lm4p-Zr8t";
 const SEARCH_KEY: &str = "tvly-3f9a8b7c6d5e4f3a2b1c";

@@ -12,7 +12,7 @@
 //!   hosted deployment ([`HostedStore`]) (see [`credentials`]).
 //!
 //! ```
-//! use tool_secrets::{Redactor, SecretString};
+//! use toolwright_secrets::{Redactor, SecretString};
 //!
 //! let key = SecretString::from("prov-Key_123");
 //! let redactor = Redactor::new(&[&key]);

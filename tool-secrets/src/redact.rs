@@ -148,7 +148,7 @@ impl Finder {
 /// Build it once per set of configured keys (they change rarely) and reuse it.
 ///
 /// ```
-/// use tool_secrets::{Redactor, SecretString};
+/// use toolwright_secrets::{Redactor, SecretString};
 ///
 /// let key = SecretString::new("my-search-key-42");
 /// let redactor = Redactor::new(&[&key]);

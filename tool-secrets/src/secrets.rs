@@ -25,7 +25,7 @@ use crate::redact::Redactor;
 /// A secret text value (an API key): never shown by `Debug` or `Display`, never serialized.
 ///
 /// ```
-/// use tool_secrets::SecretString;
+/// use toolwright_secrets::SecretString;
 ///
 /// let key = SecretString::new("sk-proj-abc123");
 /// assert_eq!(format!("{key:?}"), "SecretString([REDACTED])");

@@ -4,7 +4,7 @@ use std::fs;
 use std::path::Path;
 use std::sync::Arc;
 
-use tool_secrets::{
+use toolwright_secrets::{
     Credential, CredentialError, CredentialKind, CredentialScope, CredentialStore, FileStore,
     HostedPlaceholder, HostedStore, KeyStatus, MemoryStore, ProviderSettings, SecretString,
 };

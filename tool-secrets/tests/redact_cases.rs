@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 
-use tool_secrets::{Redactor, SecretString, redact_string};
+use toolwright_secrets::{Redactor, SecretString, redact_string};
 
 /// Runs a table with the redactor of `keys` and with [`on_the_fallback`]: each input must become
 /// the expected text, borrowed exactly when unchanged.

@@ -8,7 +8,7 @@
 use std::borrow::Cow;
 
 use proptest::prelude::*;
-use tool_secrets::{Redactor, SecretString};
+use toolwright_secrets::{Redactor, SecretString};
 
 fn clean_piece() -> impl Strategy<Value = String> {
     prop_oneof![

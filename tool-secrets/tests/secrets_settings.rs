@@ -1,6 +1,8 @@
 //! Secrets never print or serialize their value; the settings a UI gets hold no key.
 
-use tool_secrets::{Credential, HostedPlaceholder, KeyStatus, ProviderSettings, SecretString};
+use toolwright_secrets::{
+    Credential, HostedPlaceholder, KeyStatus, ProviderSettings, SecretString,
+};
 
 const PROVIDER_KEY: &str = "sk-proj-Zt5Qw8Lm2Np4Rs6Uv";
 const SEARCH_KEY: &str = "tvly-9Xa8Yb7Zc6Wd5";

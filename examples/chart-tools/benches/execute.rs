@@ -23,7 +23,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use serde::Deserialize as _;
 use serde_json::{Value, json};
 use std::hint::black_box;
-use tool_runtime::RunPolicy;
+use toolwright_runtime::RunPolicy;
 use tracing_subscriber::fmt::format::FmtSpan;
 use tracing_subscriber::layer::SubscriberExt as _;
 

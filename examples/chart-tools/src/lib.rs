@@ -4,7 +4,7 @@
 //! ```
 //! use chart_tools::chart::Chart;
 //! use serde_json::json;
-//! use tool_runtime::RunPolicy;
+//! use toolwright_runtime::RunPolicy;
 //!
 //! # #[tokio::main(flavor = "current_thread")]
 //! # async fn main() {
@@ -22,7 +22,7 @@
 //! # }
 //! ```
 
-use tool_runtime::{Registry, RegistryBuilder, RegistryError, ToolMeta};
+use toolwright_runtime::{Registry, RegistryBuilder, RegistryError, ToolMeta};
 
 pub mod chart;
 pub mod impls;

@@ -7,9 +7,9 @@ use std::process::ExitCode;
 use chart_tools::chart::Chart;
 use chart_tools::session::{Format, SavedState, Session};
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use tool_runtime::lines::DEFAULT_MAX_LINE_BYTES;
-use tool_runtime::{Decision, Provider, Registry, RunPolicy, ToolSettings};
-use tool_secrets::{Redactor, SecretString};
+use toolwright_runtime::lines::DEFAULT_MAX_LINE_BYTES;
+use toolwright_runtime::{Decision, Provider, Registry, RunPolicy, ToolSettings};
+use toolwright_secrets::{Redactor, SecretString};
 
 /// The demo chart's agent tools, enforced by their registry.
 #[derive(Debug, Parser)]
@@ -181,7 +181,7 @@ struct HttpArgs {
     allow_host: Vec<String>,
 
     /// Refuses request bodies over BYTES with 413.
-    #[arg(long, value_name = "BYTES", default_value_t = tool_runtime::mcp::http::DEFAULT_MAX_BODY_BYTES, requires = "http")]
+    #[arg(long, value_name = "BYTES", default_value_t = toolwright_runtime::mcp::http::DEFAULT_MAX_BODY_BYTES, requires = "http")]
     max_body: usize,
 
     /// Requests a second each token may make (each caller together, without --tokens); past
@@ -410,7 +410,9 @@ fn install_trace(args: &TraceArgs) {
         .with_span_events(FmtSpan::CLOSE)
         .with_span_list(false)
         .with_writer(std::io::stderr)
-        .with_filter(Targets::new().with_target(tool_runtime::trace::TARGET, tracing::Level::INFO));
+        .with_filter(
+            Targets::new().with_target(toolwright_runtime::trace::TARGET, tracing::Level::INFO),
+        );
     // Only fails when a subscriber is already installed, and none is.
     let _ = tracing::subscriber::set_global_default(tracing_subscriber::registry().with(spans));
 }
@@ -446,7 +448,7 @@ fn mcp(args: McpArgs) -> Result<(), Fatal> {
     if let Some(addr) = args.http.http {
         return mcp_http(addr, &args.http, registry, policy, chart);
     }
-    let server = tool_runtime::mcp::McpServer::new(
+    let server = toolwright_runtime::mcp::McpServer::new(
         std::sync::Arc::new(registry),
         policy,
         chart,
@@ -468,8 +470,8 @@ fn mcp_http(
     policy: RunPolicy,
     chart: Chart,
 ) -> Result<(), Fatal> {
-    use tool_runtime::mcp::auth::FileTokens;
-    use tool_runtime::mcp::http::{HttpConfig, HttpServer, RateLimit};
+    use toolwright_runtime::mcp::auth::FileTokens;
+    use toolwright_runtime::mcp::http::{HttpConfig, HttpServer, RateLimit};
 
     let burst = args.burst.unwrap_or_else(|| {
         args.rate_limit
@@ -490,7 +492,7 @@ fn mcp_http(
     for host in &args.allow_host {
         config = config.allow_host(host);
     }
-    let server = tool_runtime::mcp::McpServer::new(
+    let server = toolwright_runtime::mcp::McpServer::new(
         std::sync::Arc::new(registry),
         policy,
         chart,
@@ -506,7 +508,9 @@ fn mcp_http(
         let http = HttpServer::bind(addr, server, config)
             .await
             .map_err(|e| match e {
-                tool_runtime::mcp::McpError::Unauthenticated(_) => Fatal::usage(e.to_string()),
+                toolwright_runtime::mcp::McpError::Unauthenticated(_) => {
+                    Fatal::usage(e.to_string())
+                }
                 e => Fatal::other(e.to_string()),
             })?;
         eprintln!("listening on {}", http.url());

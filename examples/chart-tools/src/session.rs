@@ -34,8 +34,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt as _};
-use tool_runtime::lines::{DEFAULT_MAX_LINE_BYTES, Line, LineReader};
-use tool_runtime::{
+use toolwright_runtime::lines::{DEFAULT_MAX_LINE_BYTES, Line, LineReader};
+use toolwright_runtime::{
     ApprovalLedger, BatchOutcome, Decision, Decisions, PausedBatch, Provider, Registry, RunPolicy,
     ToolCall, ToolResult,
 };

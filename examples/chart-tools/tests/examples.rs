@@ -6,7 +6,7 @@ mod common;
 use chart_tools::chart::Chart;
 use chart_tools::run::answer_user;
 use serde_json::{Value, json};
-use tool_runtime::RunPolicy;
+use toolwright_runtime::RunPolicy;
 
 struct Example {
     tool: &'static str,

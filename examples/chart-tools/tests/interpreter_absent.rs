@@ -7,7 +7,7 @@
 
 use chart_tools::chart::Chart;
 use serde_json::json;
-use tool_runtime::{Registry, RunPolicy, ToolResult};
+use toolwright_runtime::{Registry, RunPolicy, ToolResult};
 
 const NAME: &str = "code_interpreter";
 

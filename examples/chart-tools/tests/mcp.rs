@@ -9,7 +9,7 @@ use rmcp::service::{RoleClient, RunningService};
 use rmcp::{ServiceError, ServiceExt as _};
 use serde_json::{Value, json};
 use tokio::process::{Child, Command};
-use tool_runtime::{RunPolicy, ToolMeta};
+use toolwright_runtime::{RunPolicy, ToolMeta};
 
 /// A running `chart-tools mcp` process and the client session talking to it.
 struct Server {
@@ -1037,7 +1037,7 @@ fn tools_list_is_sorted_by_name_and_carries_cache_hints() {
     assert_eq!(names.len(), expected_names(&RunPolicy::full()).len());
     assert_eq!(
         result["ttlMs"],
-        tool_runtime::mcp::TOOLS_TTL_MS,
+        toolwright_runtime::mcp::TOOLS_TTL_MS,
         "{result:.300}"
     );
     assert_eq!(

@@ -18,7 +18,7 @@ use rmcp::service::{ClientLifecycleMode, ClientServiceExt as _, RoleClient, Runn
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use serde_json::{Value, json};
-use tool_runtime::RunPolicy;
+use toolwright_runtime::RunPolicy;
 
 /// No test here takes long; this only keeps a broken server from hanging the run.
 const GIVE_UP: Duration = Duration::from_secs(120);
@@ -190,7 +190,11 @@ async fn a_read_token_lists_only_read_tools_and_a_forged_write_is_refused() {
                 expected_names(&RunPolicy::read_only()),
                 "{lifecycle:?}"
             );
-            assert_eq!(ttl, Some(tool_runtime::mcp::TOOLS_TTL_MS), "{lifecycle:?}");
+            assert_eq!(
+                ttl,
+                Some(toolwright_runtime::mcp::TOOLS_TTL_MS),
+                "{lifecycle:?}"
+            );
             assert_eq!(
                 scope,
                 Some(CacheScope::Private),

@@ -11,7 +11,7 @@ use std::process::Stdio;
 use std::time::Duration;
 
 use http_server::{HttpServer, READ, UNKNOWN, WRITE, WRITE_2};
-use tool_runtime::RunPolicy;
+use toolwright_runtime::RunPolicy;
 
 /// The script's own limit is 120 s; this only stops a hung interpreter.
 const GIVE_UP: Duration = Duration::from_secs(180);

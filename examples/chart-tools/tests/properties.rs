@@ -5,7 +5,7 @@ use chart_tools::chart::Chart;
 use chart_tools::run::{answer_line, answer_user};
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
-use tool_runtime::{Registry, RunPolicy, ToolMeta};
+use toolwright_runtime::{Registry, RunPolicy, ToolMeta};
 
 fn json_value() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![

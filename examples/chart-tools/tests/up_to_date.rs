@@ -2,8 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
-use tool_manifest::manifest;
-use tool_manifest::outputs::{self, OutputDirs};
+use toolwright_manifest::manifest;
+use toolwright_manifest::outputs::{self, OutputDirs};
 
 fn repository_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -37,7 +37,7 @@ fn checked_in_outputs_are_current() {
 
 #[test]
 fn every_reference_tool_has_the_safety_and_mode_of_the_spec() {
-    use tool_manifest::{Mode, Safety};
+    use toolwright_manifest::{Mode, Safety};
     const READ_ONLY: &[&str] = &[
         "panes_list",
         "indicators_query",

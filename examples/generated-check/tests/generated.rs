@@ -6,8 +6,8 @@ use generated_check::tools::{
     mapping_rules, market_bars_query, panes_list, quote_hashes, settings_update,
 };
 use serde_json::{Value, json};
-use tool_runtime::__private::{schemars, serde};
-use tool_runtime::{DeclaredError, Mode, Safety, ToolMeta};
+use toolwright_runtime::__private::{schemars, serde};
+use toolwright_runtime::{DeclaredError, Mode, Safety, ToolMeta};
 
 /// Deserializes every example of `meta` into `T` and serializes it back to the same JSON.
 fn examples_round_trip<T>(meta: &ToolMeta)

@@ -14,8 +14,8 @@ use proptest::test_runner::{Config, TestRunner};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
-use tool_manifest::schema::{Body, Draft, Kind, Node, SchemaTree};
-use tool_runtime::{InputSchema, ToolMeta};
+use toolwright_manifest::schema::{Body, Draft, Kind, Node, SchemaTree};
+use toolwright_runtime::{InputSchema, ToolMeta};
 
 /// How deep references and nested schemas are followed.
 const MAX_DEPTH: usize = 6;

@@ -5,7 +5,7 @@
 
 use generated_check::tools::{draft07_ranges, draft2019_pairs, mapping_rules};
 use serde_json::{Value, json};
-use tool_runtime::{Failure, Registry, RunPolicy, tool, tool_def};
+use toolwright_runtime::{Failure, Registry, RunPolicy, tool, tool_def};
 
 /// Bound to `tools/mapping_rules.toml`: returns its input as it was deserialized.
 // The function is not named after the tool: a `#[tool]` function shares its module with nothing
@@ -146,7 +146,8 @@ fn a_draft_07_schema_is_validated_and_typed_under_draft_07_rules() {
         json!("http://json-schema.org/draft-07/schema#"),
         "kept: the registry reads the draft"
     );
-    let validator = tool_runtime::InputSchema::compile(&schema).expect("compiles as draft-07");
+    let validator =
+        toolwright_runtime::InputSchema::compile(&schema).expect("compiles as draft-07");
     assert!(validator.is_valid(&json!({"span": [1, 2], "labelled": ["a", 3]})));
     assert!(
         !validator.is_valid(&json!({"span": [1, 2, 3]})),
@@ -165,7 +166,7 @@ fn a_draft_07_schema_is_validated_and_typed_under_draft_07_rules() {
 #[test]
 fn a_2019_09_schema_is_validated_under_its_rules() {
     let schema = draft2019_pairs::META.input_schema.to_value().expect("JSON");
-    let validator = tool_runtime::InputSchema::compile(&schema).expect("compiles as 2019-09");
+    let validator = toolwright_runtime::InputSchema::compile(&schema).expect("compiles as 2019-09");
     assert!(validator.is_valid(&json!({"pair": [1, "one"], "count": 2})));
     assert!(
         !validator.is_valid(&json!({"count": 2})),

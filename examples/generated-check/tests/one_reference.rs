@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use generated_check::tools;
 use schemars::JsonSchema;
 use serde::Deserialize;
-use tool_manifest::outputs::{self, OutputDirs};
-use tool_runtime::{Failure, Registry, ToolError, tool, tool_def};
+use toolwright_manifest::outputs::{self, OutputDirs};
+use toolwright_runtime::{Failure, Registry, ToolError, tool, tool_def};
 
 /// The demo context: pane IDs.
 struct Panes(Vec<String>);

@@ -1,6 +1,6 @@
 use std::rc::Rc;
 
-use tool_runtime::{ToolError, tool};
+use toolwright_runtime::{ToolError, tool};
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 struct Args {}

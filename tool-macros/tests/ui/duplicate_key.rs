@@ -1,4 +1,4 @@
-use tool_runtime::{ToolError, tool};
+use toolwright_runtime::{ToolError, tool};
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 struct Args {}

@@ -1,4 +1,4 @@
-use tool_runtime::{ToolError, tool};
+use toolwright_runtime::{ToolError, tool};
 
 /// Lists the panes.
 #[tool(safety = "read-only", mode = "parallel")]

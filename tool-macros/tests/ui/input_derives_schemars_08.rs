@@ -1,4 +1,4 @@
-use tool_runtime::{ToolError, tool};
+use toolwright_runtime::{ToolError, tool};
 
 /// The arguments, deriving `JsonSchema` of schemars 0.8 instead of 1 (the attribute names the
 /// crate only because this test depends on both versions).

@@ -1,15 +1,15 @@
-use tool_runtime::tool;
+use toolwright_runtime::tool;
 
 /// A module of the shape the generator writes.
 mod tools {
     pub mod drawing_create {
         #[derive(
             Debug,
-            ::tool_runtime::__private::serde::Deserialize,
-            ::tool_runtime::__private::schemars::JsonSchema,
+            ::toolwright_runtime::__private::serde::Deserialize,
+            ::toolwright_runtime::__private::schemars::JsonSchema,
         )]
-        #[serde(crate = "::tool_runtime::__private::serde")]
-        #[schemars(crate = "::tool_runtime::__private::schemars")]
+        #[serde(crate = "::toolwright_runtime::__private::serde")]
+        #[schemars(crate = "::toolwright_runtime::__private::schemars")]
         pub struct Input {
             pub pane_id: String,
         }
@@ -19,17 +19,17 @@ mod tools {
             PaneNotFound,
         }
 
-        impl ::tool_runtime::DeclaredError for Error {
+        impl ::toolwright_runtime::DeclaredError for Error {
             fn code(&self) -> &'static str {
                 "PANE_NOT_FOUND"
             }
         }
 
-        pub static META: ::tool_runtime::ToolMeta = ::tool_runtime::ToolMeta::new(
+        pub static META: ::toolwright_runtime::ToolMeta = ::toolwright_runtime::ToolMeta::new(
             "drawing_create",
-            ::tool_runtime::Safety::ReadOnly,
-            ::tool_runtime::Mode::Parallel,
-            ::tool_runtime::StaticSchema::Json(r#"{"type":"object"}"#),
+            ::toolwright_runtime::Safety::ReadOnly,
+            ::toolwright_runtime::Mode::Parallel,
+            ::toolwright_runtime::StaticSchema::Json(r#"{"type":"object"}"#),
         )
         .title("Create a drawing")
         .description("Draws on a pane.")

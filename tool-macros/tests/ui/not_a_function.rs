@@ -1,4 +1,4 @@
-use tool_runtime::tool;
+use toolwright_runtime::tool;
 
 /// Lists the panes.
 #[tool(safety = "read-only", mode = "parallel")]

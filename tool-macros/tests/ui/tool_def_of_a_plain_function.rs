@@ -1,4 +1,4 @@
-use tool_runtime::{ToolDef, tool_def};
+use toolwright_runtime::{ToolDef, tool_def};
 
 fn panes_list() {}
 

@@ -1,11 +1,11 @@
-use tool_runtime::{Registry, tool_def};
+use toolwright_runtime::{Registry, tool_def};
 
 use tools::*;
 
 struct Chart;
 
 mod tools {
-    use tool_runtime::{ToolError, tool};
+    use toolwright_runtime::{ToolError, tool};
 
     #[derive(serde::Deserialize, schemars::JsonSchema)]
     pub struct Args {}

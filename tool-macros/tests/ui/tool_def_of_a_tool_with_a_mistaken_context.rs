@@ -1,11 +1,11 @@
-use tool_runtime::{ToolDef, tool_def};
+use toolwright_runtime::{ToolDef, tool_def};
 
 use tools::*;
 
 pub struct Chart;
 
 mod tools {
-    use tool_runtime::{ToolError, tool};
+    use toolwright_runtime::{ToolError, tool};
 
     use super::Chart;
 

@@ -1,4 +1,4 @@
-use tool_runtime::{Mode, Registry, Safety, StaticSchema, ToolMeta, tool, tool_defs};
+use toolwright_runtime::{Mode, Registry, Safety, StaticSchema, ToolMeta, tool, tool_defs};
 
 include!("support/drawing_create.rs");
 

@@ -28,21 +28,21 @@ const MODULE_ALLOW: &str = "missing_docs, unknown_lints, clippy::doc_lazy_contin
     clippy::doc_nested_refdefs, clippy::doc_overindented_list_items, \
     clippy::doc_suspicious_footnotes, clippy::octal_escapes, clippy::type_complexity, \
     rustdoc::all";
-const SERDE_CRATE: &str = "::tool_runtime::__private::serde";
-const SCHEMARS_CRATE: &str = "::tool_runtime::__private::schemars";
-const SERDE_DERIVES: &str = "::tool_runtime::__private::serde::Serialize, \
-    ::tool_runtime::__private::serde::Deserialize, \
-    ::tool_runtime::__private::schemars::JsonSchema";
-const JSON_VALUE: &str = "::tool_runtime::__private::serde_json::Value";
-const JSON: &str = "::tool_runtime::__private::serde_json";
-const JSON_MAP: &str = "::tool_runtime::__private::serde_json::Map<String, ::tool_runtime::__private::serde_json::Value>";
+const SERDE_CRATE: &str = "::toolwright_runtime::__private::serde";
+const SCHEMARS_CRATE: &str = "::toolwright_runtime::__private::schemars";
+const SERDE_DERIVES: &str = "::toolwright_runtime::__private::serde::Serialize, \
+    ::toolwright_runtime::__private::serde::Deserialize, \
+    ::toolwright_runtime::__private::schemars::JsonSchema";
+const JSON_VALUE: &str = "::toolwright_runtime::__private::serde_json::Value";
+const JSON: &str = "::toolwright_runtime::__private::serde_json";
+const JSON_MAP: &str = "::toolwright_runtime::__private::serde_json::Map<String, ::toolwright_runtime::__private::serde_json::Value>";
 /// Reads integers written as integral floats (`2.0`, `1e2`), which JSON Schema counts as
 /// integers, into Rust integers (alone or inside `Option`, `Vec` and maps).
-const INTEGRAL: &str = "::tool_runtime::__private::integral";
+const INTEGRAL: &str = "::toolwright_runtime::__private::integral";
 /// Reads a present optional field (`null` included) as `Some`.
-const PRESENT: &str = "::tool_runtime::__private::present";
+const PRESENT: &str = "::toolwright_runtime::__private::present";
 /// [`PRESENT`] for a type holding integers.
-const PRESENT_INTEGRAL: &str = "::tool_runtime::__private::present_integral";
+const PRESENT_INTEGRAL: &str = "::toolwright_runtime::__private::present_integral";
 
 /// A Rust type of the generated code.
 #[derive(Debug, Clone, PartialEq)]
@@ -606,7 +606,7 @@ fn error_enum(out: &mut Out, tool: &str, variants: &[ErrorVariant<'_>]) {
         out.close("}");
     }
     out.blank();
-    out.open("impl ::tool_runtime::DeclaredError for Error {");
+    out.open("impl ::toolwright_runtime::DeclaredError for Error {");
     out.open("fn code(&self) -> &'static str {");
     if variants.is_empty() {
         out.line("match *self {}");
@@ -630,12 +630,17 @@ fn error_enum(out: &mut Out, tool: &str, variants: &[ErrorVariant<'_>]) {
 /// `$schema`), the examples' inputs with their keys sorted.
 fn meta(out: &mut Out, spec: &ToolSpec) {
     doc(out, &format!("The frozen metadata of `{}`.", spec.name));
-    out.open("pub static META: ::tool_runtime::ToolMeta = ::tool_runtime::ToolMeta::new(");
+    out.open(
+        "pub static META: ::toolwright_runtime::ToolMeta = ::toolwright_runtime::ToolMeta::new(",
+    );
     out.line(format_args!("{},", lit(&spec.name)));
-    out.line(format_args!("::tool_runtime::Safety::{:?},", spec.safety));
-    out.line(format_args!("::tool_runtime::Mode::{:?},", spec.mode));
     out.line(format_args!(
-        "::tool_runtime::StaticSchema::Json({}),",
+        "::toolwright_runtime::Safety::{:?},",
+        spec.safety
+    ));
+    out.line(format_args!("::toolwright_runtime::Mode::{:?},", spec.mode));
+    out.line(format_args!(
+        "::toolwright_runtime::StaticSchema::Json({}),",
         lit(&canonical_text(&spec.input_schema))
     ));
     out.close(")");
@@ -646,7 +651,7 @@ fn meta(out: &mut Out, spec: &ToolSpec) {
     }
     if let Some(schema) = &spec.output_schema {
         out.line(format_args!(
-            ".output_schema(::tool_runtime::StaticSchema::Json({}))",
+            ".output_schema(::toolwright_runtime::StaticSchema::Json({}))",
             lit(&canonical_text(schema))
         ));
     }
@@ -654,7 +659,7 @@ fn meta(out: &mut Out, spec: &ToolSpec) {
         out.open(".errors(&[");
         for error in &spec.errors {
             out.line(format_args!(
-                "::tool_runtime::ErrorMeta::new({}, {}, {}, {}),",
+                "::toolwright_runtime::ErrorMeta::new({}, {}, {}, {}),",
                 lit(&error.code),
                 lit(&error.message),
                 error.retryable,
@@ -667,7 +672,7 @@ fn meta(out: &mut Out, spec: &ToolSpec) {
         out.open(".examples(&[");
         for example in &spec.examples {
             out.line(format_args!(
-                "::tool_runtime::ExampleMeta::new({}, {}),",
+                "::toolwright_runtime::ExampleMeta::new({}, {}),",
                 lit(&example.description),
                 lit(&canonical_json(&example.input).to_string())
             ));
@@ -703,10 +708,10 @@ fn meta(out: &mut Out, spec: &ToolSpec) {
 pub(super) fn all_static(out: &mut Out, modules: &[String]) {
     doc(out, "Every tool declared by the manifests, sorted by name.");
     if modules.is_empty() {
-        out.line("pub static ALL: &[&::tool_runtime::ToolMeta] = &[];");
+        out.line("pub static ALL: &[&::toolwright_runtime::ToolMeta] = &[];");
         return;
     }
-    out.open("pub static ALL: &[&::tool_runtime::ToolMeta] = &[");
+    out.open("pub static ALL: &[&::toolwright_runtime::ToolMeta] = &[");
     for module in modules {
         out.line(format_args!("&{module}::META,"));
     }

@@ -1,7 +1,7 @@
 //! The check that generated code is Rust in the generator's layout: it parses with `syn`, its
 //! lines are indented by four spaces a level, and items are one blank line apart.
 
-use tool_manifest::codegen::HEADER;
+use toolwright_manifest::codegen::HEADER;
 
 /// How much stack the check gets: `syn` recurses once per level of a nested type, and an
 /// unoptimized build with every feature of `syn` (as the workspace unifies them) needs more

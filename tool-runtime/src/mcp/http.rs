@@ -3,10 +3,10 @@
 //!
 //! ```no_run
 //! # use std::sync::Arc;
-//! # use tool_runtime::{Registry, RunPolicy};
-//! # use tool_runtime::mcp::{McpServer, McpError};
-//! # use tool_runtime::mcp::auth::FileTokens;
-//! # use tool_runtime::mcp::http::{HttpConfig, HttpServer};
+//! # use toolwright_runtime::{Registry, RunPolicy};
+//! # use toolwright_runtime::mcp::{McpServer, McpError};
+//! # use toolwright_runtime::mcp::auth::FileTokens;
+//! # use toolwright_runtime::mcp::http::{HttpConfig, HttpServer};
 //! # async fn run(registry: Arc<Registry<Vec<String>>>) -> Result<(), Box<dyn std::error::Error>> {
 //! let tokens = FileTokens::load("tokens.toml", |name| registry.get(name).is_some())?;
 //! let server = McpServer::new(registry, RunPolicy::full(), Vec::new(), "chart-tools", "0.1.0")?;

@@ -28,8 +28,8 @@
 //!
 //! ```
 //! use serde_json::{Value, json};
-//! use tool_runtime::provider::openai;
-//! use tool_runtime::{
+//! use toolwright_runtime::provider::openai;
+//! use toolwright_runtime::{
 //!     BoxFuture, CallResult, Handler, Mode, Registry, RunPolicy, Safety, StaticSchema, ToolDef,
 //!     ToolMeta, ToolOutput,
 //! };
@@ -91,7 +91,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use serde_json::{Map, Value};
-use tool_manifest::dialect::Dialect;
+use toolwright_manifest::dialect::Dialect;
 
 use crate::batch::{ToolCall, json_kind};
 use crate::envelope::{ACTION_FAILED, ErrorBody, RuntimeCode, ToolResult};

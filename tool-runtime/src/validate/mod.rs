@@ -34,8 +34,8 @@ use std::fmt;
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{ValidationError, Validator};
 use serde_json::Value;
-use tool_manifest::dialect::join_pointer;
-use tool_manifest::schema::Draft;
+use toolwright_manifest::dialect::join_pointer;
+use toolwright_manifest::schema::Draft;
 
 /// The most field errors a report lists.
 pub const TOOL_INPUT_ERROR_LIMIT: usize = 5;

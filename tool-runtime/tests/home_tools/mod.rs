@@ -7,7 +7,7 @@ use std::path::Path;
 use std::sync::Mutex;
 
 use serde_json::{Value, json};
-use tool_runtime::{
+use toolwright_runtime::{
     BoxFuture, CallResult, Handler, Mode, Registry, Safety, StaticSchema, ToolDef, ToolMeta,
     ToolOutput,
 };

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use serde::Deserialize;
 use serde_json::{Value, json};
-use tool_runtime::{
+use toolwright_runtime::{
     BoxFuture, CallResult, DeclaredError, ErrorMeta, Failure, Handler, IntoToolOutput, Mode,
     Registry, Safety, StaticSchema, ToolDef, ToolError, ToolMeta, Unchanged,
 };
@@ -235,7 +235,7 @@ fn settings_get<'a>(chart: &'a Chart, args: &'a Value) -> BoxFuture<'a, CallResu
         chart.enter("settings_get", Safety::ReadOnly);
         match args.get("key").and_then(Value::as_str) {
             Some("fail") => Err(ToolError::failed("the settings store is unavailable")),
-            _ => Ok(tool_runtime::ToolOutput {
+            _ => Ok(toolwright_runtime::ToolOutput {
                 data: json!({"theme": "dark"}).into(),
                 state_changed: true,
             }),
@@ -351,7 +351,7 @@ fn write_hang<'a>(chart: &'a mut Chart, _args: &'a Value) -> BoxFuture<'a, CallR
     Box::pin(async move {
         chart.enter("write_hang", Safety::Destructive);
         std::future::pending::<()>().await;
-        Ok(tool_runtime::ToolOutput {
+        Ok(toolwright_runtime::ToolOutput {
             data: Value::Null.into(),
             state_changed: true,
         })
@@ -378,7 +378,7 @@ fn read_hang<'a>(chart: &'a Chart, _args: &'a Value) -> BoxFuture<'a, CallResult
     Box::pin(async move {
         chart.enter("read_hang", Safety::ReadOnly);
         std::future::pending::<()>().await;
-        Ok(tool_runtime::ToolOutput {
+        Ok(toolwright_runtime::ToolOutput {
             data: Value::Null.into(),
             state_changed: false,
         })

@@ -1,11 +1,11 @@
 //! `comparisons_list`, `comparison_create`, `comparisons_clear`.
 
-use tool_runtime::tool;
+use toolwright_runtime::tool;
 
 use super::declared_errors;
 use crate::chart::{Chart, ChartError, ComparisonView, ComparisonsCleared, ComparisonsList};
 use crate::tools;
-use tool_runtime::{Changed, Fault};
+use toolwright_runtime::{Changed, Fault};
 
 declared_errors!(comparisons_list_error: tools::comparisons_list::Error { PaneNotFound });
 declared_errors!(comparison_create_error: tools::comparison_create::Error {

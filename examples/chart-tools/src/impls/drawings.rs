@@ -1,7 +1,7 @@
 //! `drawings_list`, `drawing_create`, `drawing_update`, `drawing_delete`, `drawings_copy`,
 //! `drawings_clear`.
 
-use tool_runtime::tool;
+use toolwright_runtime::tool;
 
 use super::declared_errors;
 use crate::chart::{
@@ -9,7 +9,7 @@ use crate::chart::{
     DrawingsList, StyleChange,
 };
 use crate::tools;
-use tool_runtime::{Changed, Fault};
+use toolwright_runtime::{Changed, Fault};
 
 declared_errors!(drawings_list_error: tools::drawings_list::Error { PaneNotFound });
 declared_errors!(drawing_create_error: tools::drawing_create::Error {

@@ -1,12 +1,12 @@
 //! `indicators_query`, `instruments_query_name`, `market_bars_query`, `market_timeshare_query`,
 //! `market_timeshare_range_query`.
 
-use tool_runtime::tool;
+use toolwright_runtime::tool;
 
 use super::declared_errors;
 use crate::chart::{BarsQuery, Chart, ChartError, IndicatorsQuery, InstrumentMatches, Timeshare};
 use crate::tools;
-use tool_runtime::Fault;
+use toolwright_runtime::Fault;
 
 declared_errors!(indicators_query_error: tools::indicators_query::Error {
     PaneNotFound,

@@ -8,9 +8,9 @@
 //!   detail. A chart error the tool does not declare (the chart's methods share one error type,
 //!   and some of its codes cannot happen for a given tool) becomes `TOOL_FAILED`.
 //! - A write that changed nothing (clearing what is already empty, setting a value it already
-//!   has) answers with `stateChanged: false` ([`tool_runtime::Changed`]).
+//!   has) answers with `stateChanged: false` ([`toolwright_runtime::Changed`]).
 
-use tool_runtime::{Fault, ToolDef};
+use toolwright_runtime::{Fault, ToolDef};
 
 use crate::chart::{Chart, ChartError};
 
@@ -29,7 +29,7 @@ mod tests;
 /// `code_interpreter` (registered by `crate::interpreter`, with the `code-interpreter`
 /// feature). A declared tool missing from the list does not compile.
 pub fn tool_defs() -> Vec<ToolDef<Chart>> {
-    tool_runtime::tool_defs![crate::tools::ALL, except &["code_interpreter"];
+    toolwright_runtime::tool_defs![crate::tools::ALL, except &["code_interpreter"];
         user::ask_user,
         comparisons::comparison_create,
         comparisons::comparisons_clear,
@@ -63,19 +63,19 @@ pub fn tool_defs() -> Vec<ToolDef<Chart>> {
 /// the registry reports as `TOOL_FAILED`.
 macro_rules! declared_errors {
     ($name:ident: $error:ty {}) => {
-        pub(crate) fn $name(error: ChartError) -> ::tool_runtime::Fault<$error> {
+        pub(crate) fn $name(error: ChartError) -> ::toolwright_runtime::Fault<$error> {
             $crate::impls::undeclared(&error)
         }
     };
     ($name:ident: $error:ty { $($variant:ident),+ $(,)? }) => {
-        pub(crate) fn $name(error: ChartError) -> ::tool_runtime::Fault<$error> {
+        pub(crate) fn $name(error: ChartError) -> ::toolwright_runtime::Fault<$error> {
             type Declared = $error;
             let code = match error {
                 $(ChartError::$variant { .. } => Declared::$variant,)+
                 #[allow(unreachable_patterns)]
                 other => return $crate::impls::undeclared(&other),
             };
-            ::tool_runtime::Failure::new(code).detail(error.detail()).into()
+            ::toolwright_runtime::Failure::new(code).detail(error.detail()).into()
         }
     };
 }

@@ -1,13 +1,13 @@
 //! `panes_list`, `pane_create`, `pane_replace_content`, `panes_clear`.
 
-use tool_runtime::tool;
+use toolwright_runtime::tool;
 
 use super::declared_errors;
 use crate::chart::{
     Chart, ChartError, IndicatorParams, IndicatorRequest, PaneView, PanesCleared, PanesList,
 };
 use crate::tools;
-use tool_runtime::{Changed, Fault};
+use toolwright_runtime::{Changed, Fault};
 
 declared_errors!(panes_list_error: tools::panes_list::Error {});
 declared_errors!(pane_create_error: tools::pane_create::Error {

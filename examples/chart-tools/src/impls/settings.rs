@@ -1,12 +1,12 @@
 //! `settings_get`, `settings_update`, `settings_reset`.
 
-use tool_runtime::tool;
+use toolwright_runtime::tool;
 
 use super::declared_errors;
 use super::words::setting_keys;
 use crate::chart::{Chart, ChartError, SettingChanged, SettingValue, SettingsList};
 use crate::tools;
-use tool_runtime::{Changed, Fault};
+use toolwright_runtime::{Changed, Fault};
 
 declared_errors!(settings_update_error: tools::settings_update::Error {
     SettingReadOnly,

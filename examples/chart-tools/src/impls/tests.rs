@@ -1,11 +1,11 @@
 //! Every chart error reaches the model as the code its tool declares, or as `TOOL_FAILED`.
 
-use tool_runtime::{DeclaredError, ToolError, ToolMeta};
+use toolwright_runtime::{DeclaredError, ToolError, ToolMeta};
 
 use super::{comparisons, drawings, market, panes, settings, user};
 use crate::chart::{ChartError, DrawingKind, IndicatorName, SettingKey};
 use crate::tools;
-use tool_runtime::Fault;
+use toolwright_runtime::Fault;
 
 /// One example of every chart error.
 fn every_chart_error() -> Vec<ChartError> {

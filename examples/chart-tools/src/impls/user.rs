@@ -1,11 +1,11 @@
 //! `web_search` (the chart's offline index) and `ask_user` (the host's callback).
 
-use tool_runtime::tool;
+use toolwright_runtime::tool;
 
 use super::declared_errors;
 use crate::chart::{Chart, ChartError, SearchResults, UserAnswer};
 use crate::tools;
-use tool_runtime::Fault;
+use toolwright_runtime::Fault;
 
 declared_errors!(web_search_error: tools::web_search::Error { SearchQueryEmpty });
 declared_errors!(ask_user_error: tools::ask_user::Error { UserUnavailable });

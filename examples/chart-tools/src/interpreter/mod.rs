@@ -8,9 +8,9 @@
 //! ```no_run
 //! use chart_tools::chart::Chart;
 //! use chart_tools::interpreter::{self, Interpreter};
-//! use tool_runtime::{Registry, RunPolicy};
+//! use toolwright_runtime::{Registry, RunPolicy};
 //!
-//! # async fn host(allow_unisolated: bool) -> Result<(), tool_runtime::RegistryError> {
+//! # async fn host(allow_unisolated: bool) -> Result<(), toolwright_runtime::RegistryError> {
 //! // 1. Register the tool (its manifest declares its time limit, `CALL_TIME_LIMIT`).
 //! let registry = interpreter::register(Registry::builder()).build()?;
 //! // 2. Give the chart a provider. `Interpreter::local()` probes `unshare -rn` once.
@@ -57,7 +57,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde::Serialize;
-use tool_runtime::{Failure, Fault, RegistryBuilder, ToolDef, tool, tool_def};
+use toolwright_runtime::{Failure, Fault, RegistryBuilder, ToolDef, tool, tool_def};
 
 pub use local::{DEFAULT_OUTPUT_LIMIT, DEFAULT_TIME_LIMIT, LocalProvider, SANDBOX_PATH};
 pub use provider::{
@@ -75,7 +75,7 @@ pub const TOOL_NAME: &str = "code_interpreter";
 /// (`timeout = "30s"`).
 pub const CALL_TIME_LIMIT: Duration = Duration::from_millis(match manifest::META.timeout_ms {
     Some(ms) => ms,
-    None => tool_runtime::DEFAULT_TIMEOUT.as_millis() as u64,
+    None => toolwright_runtime::DEFAULT_TIMEOUT.as_millis() as u64,
 });
 
 /// How much of stderr (its end) a `CODE_EXECUTION_FAILED` message quotes, in characters.

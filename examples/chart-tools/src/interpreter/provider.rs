@@ -4,7 +4,7 @@
 use std::fmt;
 
 use serde::Serialize;
-use tool_runtime::BoxFuture;
+use toolwright_runtime::BoxFuture;
 
 /// The languages a provider may be asked to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
