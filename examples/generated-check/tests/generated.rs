@@ -381,7 +381,11 @@ fn names_that_are_not_identifiers_or_collide_still_map_to_their_properties() {
 /// `to_string()` are that very word (not the variant's Rust name), and back.
 fn words_round_trip<T>(meta: &ToolMeta, pointer: &str, as_str: fn(&T) -> &'static str)
 where
-    T: serde::de::DeserializeOwned + serde::Serialize + std::fmt::Display + PartialEq + std::fmt::Debug,
+    T: serde::de::DeserializeOwned
+        + serde::Serialize
+        + std::fmt::Display
+        + PartialEq
+        + std::fmt::Debug,
 {
     let schema = meta.input_schema.to_value().expect("schema JSON");
     let words = schema
@@ -438,7 +442,11 @@ fn every_string_enum_value_is_its_declared_word_in_json_as_str_and_display() {
     const HOSTILE: &str = settings_update::Mode::BackSlash.as_str();
     assert_eq!(HOSTILE, "back\\slash");
     assert_eq!(
-        format!("[{:>6}|{:<7}]", drawing_create::StyleKind::Solid, drawing_create::Kind::TrendLine),
+        format!(
+            "[{:>6}|{:<7}]",
+            drawing_create::StyleKind::Solid,
+            drawing_create::Kind::TrendLine
+        ),
         "[ solid|trend_line]",
         "`Display` pads the word like a `str`"
     );

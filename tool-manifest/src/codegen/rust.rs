@@ -584,7 +584,10 @@ fn enum_def(out: &mut Out, def: &EnumDef<'_>) {
     // `as_str` and `Display` give the declared word itself (not the variant's name), the very
     // string serde writes, for messages and lookups without going through JSON.
     out.open(format_args!("impl {} {{", def.name));
-    doc(out, "The declared string of this value, as it is written in JSON.");
+    doc(
+        out,
+        "The declared string of this value, as it is written in JSON.",
+    );
     out.open("pub const fn as_str(&self) -> &'static str {");
     out.open("match *self {");
     for (variant, rename) in &def.variants {
@@ -595,7 +598,10 @@ fn enum_def(out: &mut Out, def: &EnumDef<'_>) {
     out.close("}");
     out.close("}");
     out.blank();
-    out.open(format_args!("impl ::core::fmt::Display for {} {{", def.name));
+    out.open(format_args!(
+        "impl ::core::fmt::Display for {} {{",
+        def.name
+    ));
     out.open("fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {");
     out.line("f.pad(self.as_str())");
     out.close("}");
