@@ -225,11 +225,11 @@ fn index(specs: &[&ToolSpec]) -> String {
         out.push_str("No tools are declared.\n");
         return out;
     }
-    out.push_str("| tool | safety | mode | title | category |\n|---|---|---|---|---|\n");
+    out.push_str("| tool | safety · mode | title | category |\n|---|---|---|---|\n");
     for spec in specs {
         let _ = writeln!(
             out,
-            "| [{0}]({0}.md) | **{1}** | {2} | {3} | {4} |",
+            "| [{0}]({0}.md) | **{1}** · {2} | {3} | {4} |",
             spec.name,
             spec.safety,
             spec.mode,

@@ -378,7 +378,7 @@ fn no_manifest_text_reaches_a_page_as_html_or_hides_a_section() {
             let index = html(&files["README.md"]);
             assert!(
                 index.contains(
-                    "<td><a href=\"wipe.md\">wipe</a></td><td><strong>destructive</strong></td>"
+                    "<td><a href=\"wipe.md\">wipe</a></td><td><strong>destructive</strong> · sequential</td>"
                 ),
                 "{case}:\n{index}"
             );
