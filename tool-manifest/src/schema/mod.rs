@@ -4,7 +4,7 @@
 //!   applies to;
 //! - [`draft`]: the drafts read (draft-07, 2019-09, 2020-12, from `$schema`), their validators
 //!   and meta-validators, and the conversion to 2020-12 for exports;
-//! - [`pointer`]: JSON Pointers, escaped in one place;
+//! - [`pointer`](mod@pointer): JSON Pointers, escaped in one place;
 //! - [`tree`]: a schema parsed once into typed nodes, read by code generation, the docs, the
 //!   provider dialects and the messages.
 //!
