@@ -151,16 +151,14 @@ pub fn article(word: &str) -> &'static str {
     }
 }
 
-/// The JSON type of a value, with its article, for messages.
+/// The JSON type of a value, with its article, for messages: its [`json_kind`], except that a
+/// whole number is `an integer`.
+///
+/// [`json_kind`]: crate::model::json_kind
 pub(crate) fn json_type(value: &Value) -> &'static str {
     match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(n) if n.is_f64() => "a number",
-        Value::Number(_) => "an integer",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
+        Value::Number(n) if !n.is_f64() => "an integer",
+        other => crate::model::json_kind(other),
     }
 }
 
