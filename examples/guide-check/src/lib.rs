@@ -11,6 +11,96 @@ pub mod tools {
     include!(concat!(env!("OUT_DIR"), "/tools.rs"));
 }
 
+/// The context and the registry the snippets after "Getting started" start from: the tools of
+/// that chapter, over a chart with the panes `main` and `lower`.
+pub mod demo {
+    use serde::Serialize;
+    use toolwright_runtime::{Failure, Registry, RegistryError, tool, tool_defs};
+
+    use crate::tools;
+    use crate::tools::drawing_create::{Anchor, Kind};
+
+    /// What the tools read and change.
+    #[derive(Debug)]
+    pub struct Chart {
+        /// The panes, in order.
+        pub panes: Vec<Pane>,
+    }
+
+    impl Default for Chart {
+        fn default() -> Self {
+            let pane = |id: &str| Pane {
+                id: id.to_owned(),
+                drawings: Vec::new(),
+            };
+            Chart {
+                panes: vec![pane("main"), pane("lower")],
+            }
+        }
+    }
+
+    /// One pane of the chart.
+    #[derive(Debug)]
+    pub struct Pane {
+        /// Its ID.
+        pub id: String,
+        /// What is drawn on it.
+        pub drawings: Vec<Drawing>,
+    }
+
+    /// A drawing on a pane.
+    #[derive(Debug, Clone, Serialize)]
+    pub struct Drawing {
+        /// Its ID.
+        pub id: String,
+        /// What it is.
+        pub kind: Kind,
+        /// Where it is.
+        pub anchors: Vec<Anchor>,
+    }
+
+    /// Lists the panes.
+    #[tool(manifest = crate::tools::panes_list)]
+    fn panes_list(
+        chart: &Chart,
+        _input: tools::panes_list::Input,
+    ) -> Result<Vec<String>, tools::panes_list::Error> {
+        Ok(chart.panes.iter().map(|pane| pane.id.clone()).collect())
+    }
+
+    /// Draws on a pane.
+    #[tool(manifest = crate::tools::drawing_create)]
+    fn drawing_create(
+        chart: &mut Chart,
+        input: tools::drawing_create::Input,
+    ) -> Result<Drawing, Failure<tools::drawing_create::Error>> {
+        let ids: Vec<String> = chart.panes.iter().map(|pane| pane.id.clone()).collect();
+        let Some(pane) = chart.panes.iter_mut().find(|pane| pane.id == input.pane_id) else {
+            return Err(
+                Failure::new(tools::drawing_create::Error::PaneNotFound)
+                    .detail(format!("Valid pane IDs: {}.", ids.join(", "))),
+            );
+        };
+        let drawing = Drawing {
+            id: format!("d{}", pane.drawings.len() + 1),
+            kind: input.kind,
+            anchors: input.anchors,
+        };
+        pane.drawings.push(drawing.clone());
+        Ok(drawing)
+    }
+
+    /// The registry of both tools.
+    ///
+    /// # Errors
+    /// None with these tools; a registry reports every problem it finds.
+    pub fn registry() -> Result<Registry<Chart>, RegistryError> {
+        Registry::builder()
+            .tools(tool_defs![tools::ALL; drawing_create, panes_list])
+            .build()
+    }
+}
+
 macro_rules! chapters {
     ($($item:ident = $path:literal;)*) => {
         $(
@@ -25,4 +115,6 @@ macro_rules! chapters {
 chapters! {
     Introduction = "../../../docs/guide/src/README.md";
     GettingStarted = "../../../docs/guide/src/getting-started.md";
+    Manifests = "../../../docs/guide/src/manifest.md";
+    CodeFirst = "../../../docs/guide/src/code-first.md";
 }
