@@ -15,7 +15,7 @@ pub mod tools {
 /// that chapter, over a chart with the panes `main` and `lower`.
 pub mod demo {
     use serde::Serialize;
-    use toolwright_runtime::{Failure, Registry, RegistryError, tool, tool_defs};
+    use toolwright_runtime::{Failure, Registry, RegistryError, ToolDef, tool, tool_defs};
 
     use crate::tools;
     use crate::tools::drawing_create::{Anchor, Kind};
@@ -90,14 +90,17 @@ pub mod demo {
         Ok(drawing)
     }
 
+    /// The definitions of both tools.
+    pub fn defs() -> [ToolDef<Chart>; 2] {
+        tool_defs![tools::ALL; drawing_create, panes_list]
+    }
+
     /// The registry of both tools.
     ///
     /// # Errors
     /// None with these tools; a registry reports every problem it finds.
     pub fn registry() -> Result<Registry<Chart>, RegistryError> {
-        Registry::builder()
-            .tools(tool_defs![tools::ALL; drawing_create, panes_list])
-            .build()
+        Registry::builder().tools(defs()).build()
     }
 }
 
@@ -117,4 +120,5 @@ chapters! {
     GettingStarted = "../../../docs/guide/src/getting-started.md";
     Manifests = "../../../docs/guide/src/manifest.md";
     CodeFirst = "../../../docs/guide/src/code-first.md";
+    Runtime = "../../../docs/guide/src/runtime.md";
 }
