@@ -121,4 +121,7 @@ chapters! {
     Manifests = "../../../docs/guide/src/manifest.md";
     CodeFirst = "../../../docs/guide/src/code-first.md";
     Runtime = "../../../docs/guide/src/runtime.md";
+    Providers = "../../../docs/guide/src/providers.md";
+    CommandLine = "../../../docs/guide/src/cli.md";
+    Mcp = "../../../docs/guide/src/mcp.md";
 }
