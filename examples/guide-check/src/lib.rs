@@ -124,4 +124,5 @@ chapters! {
     Providers = "../../../docs/guide/src/providers.md";
     CommandLine = "../../../docs/guide/src/cli.md";
     Mcp = "../../../docs/guide/src/mcp.md";
+    Readme = "../../../README.md";
 }
