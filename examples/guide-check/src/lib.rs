@@ -76,10 +76,8 @@ pub mod demo {
     ) -> Result<Drawing, Failure<tools::drawing_create::Error>> {
         let ids: Vec<String> = chart.panes.iter().map(|pane| pane.id.clone()).collect();
         let Some(pane) = chart.panes.iter_mut().find(|pane| pane.id == input.pane_id) else {
-            return Err(
-                Failure::new(tools::drawing_create::Error::PaneNotFound)
-                    .detail(format!("Valid pane IDs: {}.", ids.join(", "))),
-            );
+            return Err(Failure::new(tools::drawing_create::Error::PaneNotFound)
+                .detail(format!("Valid pane IDs: {}.", ids.join(", "))));
         };
         let drawing = Drawing {
             id: format!("d{}", pane.drawings.len() + 1),

@@ -70,7 +70,12 @@ fn check_manifests(markdown: &str) -> Vec<String> {
         };
         let file = here().join("tools").join(format!("{name}.toml"));
         if info == "toml" && file.exists() {
-            assert_eq!(body, read(&file), "the manifest shown differs from {}", file.display());
+            assert_eq!(
+                body,
+                read(&file),
+                "the manifest shown differs from {}",
+                file.display()
+            );
             checked.push(name.to_owned());
         }
     }
@@ -212,7 +217,10 @@ fn the_manifest_mistakes_shown_are_what_the_generator_prints() {
     };
     let printed = printed.replace(&format!("{}/", dir.path().display()), "");
     for markdown in [readme(), chapter("manifest.md")] {
-        assert_eq!(block_with(&markdown, "text", "unknown key `saftey`"), printed);
+        assert_eq!(
+            block_with(&markdown, "text", "unknown key `saftey`"),
+            printed
+        );
     }
 }
 
@@ -233,7 +241,12 @@ fn the_import_shown_is_what_the_import_does() {
     // What `tool-manifest import tools.json --out tools` prints: the files (stdout), then the
     // report and the summary (stderr).
     let mut printed = vec!["$ tool-manifest import tools.json --out tools".to_owned()];
-    printed.extend(outcome.written.iter().map(|p| format!("wrote {}", p.display())));
+    printed.extend(
+        outcome
+            .written
+            .iter()
+            .map(|p| format!("wrote {}", p.display())),
+    );
     printed.extend(outcome.report.iter().map(ToString::to_string));
     printed.push(outcome.summary(&out));
     let printed = printed
