@@ -3,11 +3,40 @@
 //!
 //! [`render`] returns file names relative to the docs directory (`docs/tools/` by convention)
 //! with their contents. Every file starts with [`HEADER`] and ends with exactly one newline.
+//!
+//! # What a manifest's text can do on a page
+//!
+//! Manifests are written by tool authors, and a page is read by people deciding which tools an
+//! agent may run: no manifest text may hide, fake or script anything on it. The rule:
+//!
+//! - **Descriptions stay Markdown** (lists, emphasis, code, links: they are written to be
+//!   read), but **no raw HTML reaches the page as HTML**. Every `<` that the Markdown parser
+//!   mdBook renders with would read as the start of a tag, a comment or an autolink gets a
+//!   backslash and shows as text; `<` elsewhere (inside code, before a space) is left as
+//!   written. Only what the parser itself reads as HTML is touched, so code keeps its `<`, and
+//!   escaping is repeated on the whole page until the parser finds nothing left.
+//! - Links and images whose address names a scheme other than `http`, `https` or `mailto`
+//!   (`javascript:`, `data:`) lose their `[` and show as text; heading attributes
+//!   (`{onclick=…}`) are not honoured.
+//! - A fenced code block left open at the end of a description is closed there, so it cannot
+//!   swallow the sections after it.
+//! - Names, titles and categories are plain text: their Markdown punctuation is escaped.
+//!   Property names, patterns, enum values and defaults are code spans delimited by a backtick
+//!   run longer than any inside, padded with spaces when they start or end with a backtick.
+//! - Invisible characters (controls, text-direction marks and isolates, zero-width characters,
+//!   the byte order mark, every `Cf`) are shown as `\u{202E}`, in JSON examples as the JSON
+//!   escape `\u202e` (the same value).
+//! - mdBook's `{{#include …}}` directives in manifest text are escaped: the site shows them
+//!   instead of reading files of the machine that builds it.
+//! - A tool's safety level and mode are the first line of its page, in bold, and a column of
+//!   the index.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag};
 use serde_json::Value;
+use unicode_general_category::{GeneralCategory, get_general_category};
 
 use crate::dialect::{required_names, types_of};
 use crate::model::{Safety, ToolSpec, format_timeout};
@@ -31,16 +60,18 @@ pub fn render(specs: &[ToolSpec]) -> BTreeMap<String, String> {
     files
 }
 
-/// Header, content, exactly one trailing newline.
+/// Header, content with its raw HTML defused, exactly one trailing newline.
 fn finish(body: String) -> String {
-    format!("{HEADER}\n\n{}\n", body.trim_end())
+    format!("{HEADER}\n\n{}\n", defuse(body).trim_end())
 }
 
 /// The page of one tool.
 fn tool_page(spec: &ToolSpec) -> String {
     let mut out = String::with_capacity(4096);
-    let _ = writeln!(out, "# {}\n", inline(&spec.title));
-    let _ = writeln!(out, "- **Tool:** `{}`", spec.name);
+    let _ = writeln!(out, "# {}\n", plain(&spec.title));
+    // What the tool may do, before anything its author wrote.
+    let _ = writeln!(out, "{}\n", badge(spec));
+    let _ = writeln!(out, "- **Tool:** {}", code(&spec.name));
     let _ = writeln!(
         out,
         "- **Safety:** `{}`: {}",
@@ -49,7 +80,7 @@ fn tool_page(spec: &ToolSpec) -> String {
     );
     let _ = writeln!(out, "- **Mode:** `{}`: {}", spec.mode, mode_meaning(spec));
     if let Some(category) = &spec.category {
-        let _ = writeln!(out, "- **Category:** {}", inline(category));
+        let _ = writeln!(out, "- **Category:** {}", plain(category));
     }
     if let Some(idempotent) = spec.idempotent {
         let meaning = if idempotent {
@@ -81,7 +112,7 @@ fn tool_page(spec: &ToolSpec) -> String {
         );
     }
     out.push('\n');
-    let description = spec.description.trim();
+    let description = markdown_block(&spec.description);
     if !description.is_empty() {
         let _ = writeln!(out, "{description}\n");
     }
@@ -103,7 +134,7 @@ fn tool_page(spec: &ToolSpec) -> String {
         let mut rows = Vec::new();
         input_rows(output, "", &mut rows);
         if rows.is_empty() {
-            let _ = writeln!(out, "```json\n{}\n```\n", pretty(output));
+            let _ = writeln!(out, "```json\n{}\n```\n", json_block(output));
         } else {
             field_table(&mut out, &rows);
         }
@@ -116,12 +147,12 @@ fn tool_page(spec: &ToolSpec) -> String {
         out.push_str("| code | message | retryable | recommended action |\n");
         out.push_str("|---|---|---|---|\n");
         for e in &spec.errors {
-            out.push_str("| `");
-            out.push_str(&cell(&e.code));
-            out.push_str("` | ");
-            out.push_str(&cell(&e.message));
+            out.push_str("| ");
+            out.push_str(&cell(&code(&e.code)));
+            out.push_str(" | ");
+            out.push_str(&cell(&markdown_inline(&e.message)));
             out.push_str(if e.retryable { " | yes | " } else { " | no | " });
-            out.push_str(&cell(&e.recommended_action));
+            out.push_str(&cell(&markdown_inline(&e.recommended_action)));
             out.push_str(" |\n");
         }
         out.push('\n');
@@ -132,18 +163,23 @@ fn tool_page(spec: &ToolSpec) -> String {
         out.push_str("This tool declares no examples.\n");
     }
     for example in &spec.examples {
-        let _ = writeln!(out, "### {}\n", inline(&example.description));
-        let _ = writeln!(out, "```json\n{}\n```\n", pretty(&example.input));
+        let _ = writeln!(out, "### {}\n", heading(&example.description));
+        let _ = writeln!(out, "```json\n{}\n```\n", json_block(&example.input));
     }
     if !spec.input_examples.is_empty() {
         out.push_str(
             "\n## Input examples\n\nShown to the providers that take example arguments.\n\n",
         );
         for input in &spec.input_examples {
-            let _ = writeln!(out, "```json\n{}\n```\n", pretty(input));
+            let _ = writeln!(out, "```json\n{}\n```\n", json_block(input));
         }
     }
     out
+}
+
+/// `**destructive** · **sequential**`: the first line of a tool's page.
+fn badge(spec: &ToolSpec) -> String {
+    format!("**{}** · **{}**", spec.safety, spec.mode)
 }
 
 fn mode_meaning(spec: &ToolSpec) -> &'static str {
@@ -189,18 +225,18 @@ fn index(specs: &[&ToolSpec]) -> String {
         out.push_str("No tools are declared.\n");
         return out;
     }
-    out.push_str("| tool | title | safety | mode | category |\n|---|---|---|---|---|\n");
+    out.push_str("| tool | safety · mode | title | category |\n|---|---|---|---|\n");
     for spec in specs {
         let _ = writeln!(
             out,
-            "| [{0}]({0}.md) | {1} | `{2}` | `{3}` | {4} |",
+            "| [{0}]({0}.md) | **{1}** · {2} | {3} | {4} |",
             spec.name,
-            cell(&spec.title),
             spec.safety,
             spec.mode,
+            cell(&plain(&spec.title)),
             spec.category
                 .as_deref()
-                .map_or_else(|| "none".to_owned(), cell),
+                .map_or_else(|| "none".to_owned(), |c| cell(&plain(c))),
         );
     }
     out
@@ -220,7 +256,7 @@ fn summary(specs: &[&ToolSpec]) -> String {
     let mut parts: Vec<(String, Vec<&str>)> = Vec::new();
     let uncategorized = categories.remove(&None);
     for (category, names) in categories {
-        parts.push((inline(category.unwrap_or_default()), names));
+        parts.push((plain(category.unwrap_or_default()), names));
     }
     if let Some(names) = uncategorized {
         parts.push(("Other tools".to_owned(), names));
@@ -244,26 +280,54 @@ struct Row<'a> {
     description: &'a str,
 }
 
-/// The Markdown table of a schema's fields.
+/// The longest type or constraints, in characters of Markdown, kept in a table cell: longer ones
+/// (an enum of many values, a long pattern) are listed below the table, where they wrap, and
+/// the table stays as wide as the page.
+const CELL_WIDTH: usize = 60;
+
+/// The Markdown table of a schema's fields, then the types and constraints too long for it.
 fn field_table(out: &mut String, rows: &[Row<'_>]) {
     out.push_str("| field | type | required | constraints | description |\n");
     out.push_str("|---|---|---|---|---|\n");
+    let mut below = Vec::new();
     for row in rows {
-        out.push_str("| `");
-        out.push_str(&cell(&row.field));
-        out.push_str("` | ");
-        out.push_str(&cell(&row.ty));
+        let field = code(&row.field);
+        let constraints = row.constraints.join(", ");
+        let mut moved = Vec::new();
+        let ty = if row.ty.chars().count() > CELL_WIDTH {
+            moved.push(row.ty.clone());
+            "see below"
+        } else {
+            &row.ty
+        };
+        let constraints = if constraints.chars().count() > CELL_WIDTH {
+            moved.push(constraints);
+            "see below"
+        } else {
+            &constraints
+        };
+        out.push_str("| ");
+        out.push_str(&cell(&field));
+        out.push_str(" | ");
+        out.push_str(&cell(ty));
         out.push_str(if row.required {
             " | yes | "
         } else {
             " | no | "
         });
-        out.push_str(&cell(&row.constraints.join(", ")));
+        out.push_str(&cell(constraints));
         out.push_str(" | ");
-        out.push_str(&cell(row.description));
+        out.push_str(&cell(&markdown_inline(row.description)));
         out.push_str(" |\n");
+        if !moved.is_empty() {
+            below.push(format!("- {field}: {}", cell(&moved.join("; "))));
+        }
     }
     out.push('\n');
+    if !below.is_empty() {
+        out.push_str(&below.join("\n"));
+        out.push_str("\n\n");
+    }
 }
 
 /// Rows for every property of an object schema, nested ones as dotted paths
@@ -317,11 +381,11 @@ fn type_name(schema: &Value) -> String {
         return "any".to_owned();
     };
     if let Some(Value::Array(values)) = node.get("enum") {
-        let values: Vec<String> = values.iter().map(Value::to_string).collect();
+        let values: Vec<String> = values.iter().map(|v| code(&v.to_string())).collect();
         return values.join(" | ");
     }
     if let Some(value) = node.get("const") {
-        return value.to_string();
+        return code(&value.to_string());
     }
     let words = types_of(node);
     if words.is_empty() {
@@ -343,7 +407,7 @@ fn type_name(schema: &Value) -> String {
         }
         if let Some(Value::String(reference)) = node.get("$ref") {
             let name = reference.rsplit('/').next().unwrap_or(reference);
-            return format!("`{}`", crate::schema::pointer::unescape(name));
+            return code(&crate::schema::pointer::unescape(name));
         }
     }
     let mut names: Vec<String> = words
@@ -392,10 +456,10 @@ fn constraints(schema: &Value) -> Vec<String> {
         "characters",
     );
     if let Some(pattern) = node.get("pattern").and_then(Value::as_str) {
-        out.push(format!("pattern `{pattern}`"));
+        out.push(format!("pattern {}", code(pattern)));
     }
     if let Some(format) = node.get("format").and_then(Value::as_str) {
-        out.push(format!("format `{format}`"));
+        out.push(format!("format {}", code(format)));
     }
     for (key, label) in [
         ("minimum", "minimum"),
@@ -432,7 +496,10 @@ fn constraints(schema: &Value) -> Vec<String> {
         }
     }
     if let Some(default) = node.get("default") {
-        out.push(format!("default `{}`", canonical_json(default)));
+        out.push(format!(
+            "default {}",
+            code(&canonical_json(default).to_string())
+        ));
     }
     if node.get("deprecated") == Some(&Value::Bool(true)) {
         out.push("deprecated".to_owned());
@@ -463,15 +530,265 @@ fn cell(text: &str) -> String {
     paragraphs.join("<br><br>").replace('|', "\\|")
 }
 
-/// Text for a heading or a list item: one line.
-fn inline(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+/// Plain text on one line (a title, a category): shown as written, no Markdown read in it.
+fn plain(text: &str) -> String {
+    let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut out = String::with_capacity(line.len());
+    for c in visible(&line, false).chars() {
+        // The punctuation that starts Markdown inlines, heading attributes (`{…}`), closing
+        // `#`s of a heading, entities and mdBook's `{{#…}}`. A backslash before any ASCII
+        // punctuation shows it as itself.
+        if matches!(
+            c,
+            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '#' | '!' | '&' | '~' | '{' | '}'
+        ) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
 }
 
-/// Pretty JSON (two-space indent) as `serde_json` writes it: the alternate `Display` of a
-/// [`Value`].
-fn pretty(value: &Value) -> String {
-    format!("{:#}", canonical_json(value))
+/// A code span showing `text` exactly: delimited by a backtick run longer than any inside,
+/// padded with a space when the text starts or ends with a backtick or a space (CommonMark
+/// strips one space from each end of a span's content that has one at both).
+fn code(text: &str) -> String {
+    let text = no_directives(&visible(text, false));
+    let longest = text
+        .split(|c| c != '`')
+        .map(str::len)
+        .max()
+        .unwrap_or_default();
+    let fence = "`".repeat(longest + 1);
+    if text.is_empty() {
+        return "` `".to_owned();
+    }
+    let pad = text.starts_with(['`', ' ']) || text.ends_with(['`', ' ']);
+    let pad = if pad { " " } else { "" };
+    format!("{fence}{pad}{text}{pad}{fence}")
+}
+
+/// Markdown of one line's context (a table cell, a heading): invisible characters and mdBook
+/// directives escaped; line breaks are left to [`cell`].
+fn markdown_inline(text: &str) -> String {
+    no_directives(&visible(text.trim(), true))
+}
+
+/// Markdown for a heading: one line, without heading attributes or a closing sequence.
+fn heading(text: &str) -> String {
+    let mut line = markdown_inline(text)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    // `### text {#id onclick=…}` sets attributes and `### text #` ends the heading: a last
+    // `}` or `#` escaped is text.
+    if line.ends_with(['}', '#']) {
+        line.insert(line.len() - 1, '\\');
+    }
+    line
+}
+
+/// A description as Markdown blocks: invisible characters and mdBook directives escaped, and a
+/// fenced code block it leaves open closed at its end, so that it cannot swallow the sections
+/// after it.
+fn markdown_block(text: &str) -> String {
+    let mut text = no_directives(&visible(text.trim(), true));
+    if text.is_empty() {
+        return text;
+    }
+    // A line after the description, as the next section starts: inside a code block, the
+    // description left it open.
+    let probe = format!("{text}\n\nx");
+    let end = probe.len() - 1;
+    let open_fence = Parser::new_ext(&probe, mdbook_options())
+        .into_offset_iter()
+        .find_map(|(event, range)| match event {
+            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(_))) if range.contains(&end) => {
+                Some(range.start)
+            }
+            _ => None,
+        });
+    if let Some(start) = open_fence {
+        let opener = probe[start..].trim_start_matches(' ');
+        let fence_char = if opener.starts_with('~') { '~' } else { '`' };
+        let fence: String = opener.chars().take_while(|&c| c == fence_char).collect();
+        let _ = write!(text, "\n{fence}");
+    }
+    text
+}
+
+/// Pretty JSON (two-space indent) as `serde_json` writes it (the alternate `Display` of a
+/// [`Value`]), with invisible characters as JSON escapes and mdBook directives broken: the
+/// same value, shown.
+fn json_block(value: &Value) -> String {
+    let text = format!("{:#}", canonical_json(value));
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        // Outside strings `serde_json` writes ASCII only (its line breaks are the only control
+        // characters): any other is in a string, where `\uXXXX` (a UTF-16 pair beyond the BMP)
+        // stands for it.
+        if c != '\n' && invisible(c) {
+            let mut units = [0u16; 2];
+            for unit in c.encode_utf16(&mut units) {
+                let _ = write!(out, "\\u{unit:04x}");
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    // Two `{` in a row are only ever inside a string: `\u007b` is the same `{`.
+    for at in directive_starts(&out).into_iter().rev() {
+        out.replace_range(at + 1..at + 2, "\\u007b");
+    }
+    out
+}
+
+/// Characters a reader cannot see or that change how the text around them is shown: controls,
+/// formats (`Cf`: text direction, zero-width, byte order mark), line and paragraph separators,
+/// private use and unassigned code points.
+fn invisible(c: char) -> bool {
+    matches!(
+        get_general_category(c),
+        GeneralCategory::Control
+            | GeneralCategory::Format
+            | GeneralCategory::LineSeparator
+            | GeneralCategory::ParagraphSeparator
+            | GeneralCategory::PrivateUse
+            | GeneralCategory::Surrogate
+            | GeneralCategory::Unassigned
+    )
+}
+
+/// `text` with every invisible character as `\u{202E}`; with `layout`, line breaks (`\r\n` as
+/// `\n`) and tabs stay.
+fn visible(text: &str, layout: bool) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if layout && c == '\r' && chars.peek() == Some(&'\n') {
+            continue;
+        }
+        if (layout && matches!(c, '\n' | '\t')) || !invisible(c) {
+            out.push(c);
+        } else {
+            let _ = write!(out, "\\u{{{:X}}}", u32::from(c));
+        }
+    }
+    out
+}
+
+/// Where mdBook's links preprocessor would read a directive: `{{`, optional whitespace, `#`.
+/// It reads `{{#include path}}` (and `{{ #include path }}`) as "put the file here", in code
+/// too, before any Markdown is parsed.
+fn directive_starts(text: &str) -> Vec<usize> {
+    text.match_indices("{{")
+        .filter(|(at, _)| text[at + 2..].trim_start().starts_with('#'))
+        .map(|(at, _)| at)
+        .collect()
+}
+
+/// Manifest text with every mdBook directive escaped. mdBook's own escape (`\{{#…}}`, shown as
+/// `{{#…}}`) covers a directive closed on the same line and written without a space; any other
+/// gets a backslash between its braces (`{\{`), which Markdown shows as `{{` outside code.
+fn no_directives(text: &str) -> String {
+    let starts = directive_starts(text);
+    let mut out = text.to_owned();
+    for at in starts.into_iter().rev() {
+        let after = &text[at + 2..];
+        let line = after.split('\n').next().unwrap_or_default();
+        if after.starts_with('#') && line.contains("}}") {
+            out.insert(at, '\\');
+        } else {
+            out.insert(at + 1, '\\');
+        }
+    }
+    out
+}
+
+/// The extensions mdBook turns on (`mdbook-markdown`'s defaults): the parse that decides what
+/// a page shows.
+fn mdbook_options() -> Options {
+    Options::ENABLE_TABLES
+        | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_TASKLISTS
+        | Options::ENABLE_HEADING_ATTRIBUTES
+        | Options::ENABLE_SMART_PUNCTUATION
+        | Options::ENABLE_DEFINITION_LIST
+        | Options::ENABLE_GFM
+}
+
+/// The page with every piece of raw HTML shown as text, every link to a script or data
+/// address shown as text, and no heading attributes.
+///
+/// Written by hand because no library does it for Markdown that stays Markdown: the parser
+/// says where its HTML, links and attributes are, and a backslash before their first character
+/// makes each plain text. Escaping one piece can change how the text after it is read (a
+/// backtick inside a tag now opens a code span), so the page is parsed again until nothing is
+/// left; every round adds a backslash before a character that had none, so it ends. Pages are
+/// parsed with mdBook's extensions and with plain CommonMark tables, as another viewer would.
+fn defuse(mut page: String) -> String {
+    loop {
+        let mut spots = hazards(&page, mdbook_options());
+        if spots.is_empty() {
+            spots = hazards(&page, Options::ENABLE_TABLES);
+        }
+        if spots.is_empty() {
+            return page;
+        }
+        spots.sort_unstable();
+        spots.dedup();
+        for at in spots.into_iter().rev() {
+            page.insert(at, '\\');
+        }
+    }
+}
+
+/// Where [`defuse`] puts a backslash: before every `<` of raw HTML or of an autolink to an
+/// unsafe address, the `[` of a link or image to one, the last `}` of a heading with
+/// attributes. The generator's own `<br>` (paragraphs in a table cell) stays.
+fn hazards(page: &str, options: Options) -> Vec<usize> {
+    let mut spots = Vec::new();
+    for (event, range) in Parser::new_ext(page, options).into_offset_iter() {
+        match event {
+            Event::InlineHtml(html) if html.as_ref() == "<br>" => {}
+            Event::Html(_) | Event::InlineHtml(_) => spots.extend(
+                page[range.clone()]
+                    .match_indices('<')
+                    .map(|(i, _)| range.start + i),
+            ),
+            Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. })
+                if !safe_address(&dest_url) =>
+            {
+                // An image starts with `!`, its `[` follows; an autolink is its `<`.
+                if let Some(i) = page[range.clone()].find(['[', '<']) {
+                    spots.push(range.start + i);
+                }
+            }
+            Event::Start(Tag::Heading {
+                id, classes, attrs, ..
+            }) if id.is_some() || !classes.is_empty() || !attrs.is_empty() => {
+                if let Some(i) = page[range.clone()].rfind('}') {
+                    spots.push(range.start + i);
+                }
+            }
+            _ => {}
+        }
+    }
+    spots
+}
+
+/// A link address without a scheme (a page, an anchor) or with `http`, `https` or `mailto`.
+/// Browsers run `javascript:` and show `data:` addresses: only these few are kept.
+fn safe_address(url: &str) -> bool {
+    let url = url.trim();
+    match url.find([':', '/', '?', '#']) {
+        Some(i) if url[i..].starts_with(':') => matches!(
+            url[..i].to_ascii_lowercase().as_str(),
+            "http" | "https" | "mailto"
+        ),
+        _ => true,
+    }
 }
 
 #[cfg(test)]
@@ -499,7 +816,7 @@ mod tests {
         assert_eq!(type_name(&json!({"type": "string"})), "string");
         assert_eq!(
             type_name(&json!({"type": "string", "enum": ["a", "b"]})),
-            r#""a" | "b""#
+            r#"`"a"` | `"b"`"#
         );
         assert_eq!(
             type_name(&json!({"type": "array", "items": {"type": "object", "properties": {}}})),
@@ -543,6 +860,74 @@ mod tests {
             constraints(&json!({"minLength": 2, "maxLength": 2})),
             ["exactly 2 characters"]
         );
+    }
+
+    #[test]
+    fn code_spans_show_any_text_exactly() {
+        assert_eq!(code("pane_id"), "`pane_id`");
+        assert_eq!(code("a`b"), "``a`b``");
+        assert_eq!(code("``x"), "``` ``x ```");
+        assert_eq!(code("x`"), "`` x` ``");
+        assert_eq!(code(" x "), "`  x  `");
+        assert_eq!(code(""), "` `");
+        assert_eq!(code("a\n\u{202E}b"), "`a\\u{A}\\u{202E}b`");
+    }
+
+    #[test]
+    fn invisible_characters_are_shown_escaped() {
+        assert_eq!(
+            visible("a\u{202E}b\u{2066}c\u{200B}\u{FEFF}\u{AD}\u{1}", false),
+            "a\\u{202E}b\\u{2066}c\\u{200B}\\u{FEFF}\\u{AD}\\u{1}"
+        );
+        assert_eq!(visible("é 漢 👍\tx\r\ny", true), "é 漢 👍\tx\ny");
+        assert_eq!(
+            json_block(&json!({"a": "\u{202E}\u{E0041}"})),
+            "{\n  \"a\": \"\\u202e\\udb40\\udc41\"\n}"
+        );
+    }
+
+    #[test]
+    fn plain_text_escapes_its_markdown() {
+        assert_eq!(
+            plain("a *b* [c](d) <e> #"),
+            "a \\*b\\* \\[c\\](d) \\<e> \\#"
+        );
+        assert_eq!(plain("  two\n lines "), "two lines");
+    }
+
+    #[test]
+    fn mdbook_directives_are_escaped() {
+        assert_eq!(no_directives("{{#include a.rs}}"), "\\{{#include a.rs}}");
+        assert_eq!(no_directives("{{ #include a.rs}}"), "{\\{ #include a.rs}}");
+        assert_eq!(no_directives("{{#include a\nb}}"), "{\\{#include a\nb}}");
+        assert_eq!(no_directives("{{x}} {a}"), "{{x}} {a}");
+        assert_eq!(
+            json_block(&json!("{{#include /etc/passwd}}")),
+            "\"{\\u007b#include /etc/passwd}}\""
+        );
+    }
+
+    #[test]
+    fn only_web_and_mail_addresses_are_links() {
+        for url in [
+            "https://a.b",
+            "HTTP://a",
+            "mailto:x@y",
+            "page.md#x",
+            "#top",
+            "//a.b/c:d",
+        ] {
+            assert!(safe_address(url), "{url}");
+        }
+        for url in [
+            "javascript:alert(1)",
+            " JavaScript:x",
+            "java\tscript:x",
+            "data:text/html,x",
+            "vbscript:x",
+        ] {
+            assert!(!safe_address(url), "{url}");
+        }
     }
 
     #[test]

@@ -71,6 +71,19 @@ pub fn backticked<S: AsRef<str>>(words: impl IntoIterator<Item = S>) -> String {
     words.join(", ")
 }
 
+/// The kind of a JSON value, with its article, for messages (`an object`, `a string`, `null`):
+/// never the value itself.
+pub fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
 /// `"a" or "b"` / `"a", "b" or "c"`.
 pub fn quoted_list(words: &[&str]) -> String {
     let quoted: Vec<String> = words.iter().map(|word| format!("{word:?}")).collect();

@@ -187,3 +187,281 @@ fn pages_without_arguments_errors_or_examples_say_so() {
     );
     assert!(!search.contains("**Category:**"), "{search}");
 }
+
+// Manifest text written to turn a page against its reader: every payload goes into every field
+// that reaches the docs, and each page is rendered to HTML by the parser mdBook uses, with
+// mdBook's extensions.
+
+/// Text that would become raw HTML, hide sections, fake links or attributes, hide characters or
+/// make mdBook read a file of the machine that builds the site.
+const PAYLOADS: &[&str] = &[
+    "<script>alert(1)</script>",
+    "x`<img src=x onerror=alert(1)>`y",
+    "<style>h1, p { display: none }</style>",
+    "<!-- everything after this is hidden",
+    "```\nan open fence",
+    "~~~~\nanother open fence",
+    "[click](javascript:alert(1)) <javascript:alert(2)> ![i](data:text/html,x)",
+    "a title {onclick=alert(1)}",
+    "\u{202E}evil\u{2066}\u{200B}\u{FEFF}\u{AD}",
+    "{{#include /etc/passwd}} {{ #include /etc/hosts }}",
+    "<a href=\"https://example.com\">`</a>`<b>bold</b>",
+];
+
+/// The tags the renderer writes for the generator's Markdown: anything else came from a
+/// manifest.
+const TAGS: &[&str] = &[
+    "h1", "h2", "h3", "p", "ul", "li", "strong", "code", "pre", "table", "thead", "tbody", "tr",
+    "th", "td", "a", "br", "em",
+];
+
+/// Every tag of `page` is one of [`TAGS`], its only attributes a link's address (of the page's
+/// own or a web one) and a code block's language, and its only comment the generator's.
+fn only_generated_markup(page: &str) -> Result<(), String> {
+    for (at, _) in page.match_indices('<') {
+        let rest = &page[at + 1..];
+        if rest.starts_with("!-- @generated") && at == 0 {
+            continue;
+        }
+        let name: String = rest
+            .trim_start_matches('/')
+            .chars()
+            .take_while(char::is_ascii_alphanumeric)
+            .collect();
+        if !TAGS.contains(&name.as_str()) {
+            return Err(format!("a tag `{}`", &rest[..rest.len().min(40)]));
+        }
+    }
+    // Escaped text holds `&quot;`, never `="`: each one is an attribute the renderer wrote.
+    for (at, _) in page.match_indices("=\"") {
+        let attribute: String = page[..at]
+            .chars()
+            .rev()
+            .take_while(char::is_ascii_alphanumeric)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        let value = &page[at + 2..];
+        let fine = match attribute.as_str() {
+            "href" => {
+                value.starts_with("https://")
+                    || !value[..value.find('"').unwrap_or(0)].contains(':')
+            }
+            "class" => value.starts_with("language-"),
+            _ => false,
+        };
+        if !fine {
+            return Err(format!(
+                "an attribute `{attribute}=\"{}`",
+                &value[..value.len().min(40)]
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn html(markdown: &str) -> String {
+    use pulldown_cmark::{Options, Parser, html};
+    let options = Options::ENABLE_TABLES
+        | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_TASKLISTS
+        | Options::ENABLE_HEADING_ATTRIBUTES
+        | Options::ENABLE_SMART_PUNCTUATION
+        | Options::ENABLE_DEFINITION_LIST
+        | Options::ENABLE_GFM;
+    let mut out = String::new();
+    html::push_html(&mut out, Parser::new_ext(markdown, options));
+    out
+}
+
+/// A destructive tool with `payload` in the field `place`.
+fn hostile(place: &str, payload: &str) -> ToolSpec {
+    let text = |field: &str, fallback: &str| {
+        if field == place {
+            payload.to_owned()
+        } else {
+            fallback.to_owned()
+        }
+    };
+    let name = text("property name", "target");
+    let mut property =
+        json!({"type": "string", "description": text("property description", "What to hit.")});
+    match place {
+        "enum value" => property["enum"] = json!(["safe", payload]),
+        "pattern" => property["pattern"] = json!(payload),
+        "format" => property["format"] = json!(payload),
+        "default" => property["default"] = json!(payload),
+        _ => {}
+    }
+    spec(json!({
+        "name": "wipe",
+        "title": text("title", "Wipe the disk"),
+        "description": text("description", "Erases everything."),
+        "safety": "destructive",
+        "mode": "sequential",
+        "category": text("category", "disks"),
+        "inputSchema": {"type": "object", "properties": {name: property}},
+        "errors": [{
+            "code": text("error code", "DISK_BUSY"),
+            "message": text("error message", "The disk is busy."),
+            "retryable": true,
+            "recommendedAction": text("recommended action", "Wait."),
+        }],
+        "examples": [{
+            "description": text("example description", "Wipe it"),
+            "input": {"target": text("example input", "sda")},
+        }],
+    }))
+}
+
+const PLACES: &[&str] = &[
+    "title",
+    "description",
+    "category",
+    "property name",
+    "property description",
+    "enum value",
+    "pattern",
+    "format",
+    "default",
+    "error code",
+    "error message",
+    "recommended action",
+    "example description",
+    "example input",
+];
+
+#[test]
+fn no_manifest_text_reaches_a_page_as_html_or_hides_a_section() {
+    for place in PLACES {
+        for payload in PAYLOADS {
+            let files = render(&[hostile(place, payload)]);
+            let case = format!("{payload:?} as the {place}");
+            for (name, markdown) in &files {
+                let page = html(markdown);
+                if let Err(found) = only_generated_markup(&page) {
+                    panic!("{case}: {name} holds {found}:\n{markdown}\n{page}");
+                }
+                // Invisible characters are shown, not hidden in the text.
+                for c in ['\u{202E}', '\u{2066}', '\u{200B}', '\u{FEFF}', '\u{AD}'] {
+                    assert!(!page.contains(c), "{case}: {name} holds {c:?}");
+                }
+                // mdBook reads `{{#…}}` (with or without spaces) before Markdown, in code too,
+                // unless the braces are escaped.
+                for (at, _) in markdown.match_indices("{{") {
+                    let directive = markdown[at + 2..].trim_start().starts_with('#');
+                    assert!(
+                        !directive || markdown[..at].ends_with('\\'),
+                        "{case}: {name} has a directive:\n{markdown}"
+                    );
+                }
+            }
+            let page = html(&files["wipe.md"]);
+            // The safety and mode come first, right after the title, and every section is there.
+            let after_title = page.split_once("</h1>\n").map(|(_, rest)| rest);
+            assert!(
+                after_title.is_some_and(|rest| rest.starts_with(
+                    "<p><strong>destructive</strong> · <strong>sequential</strong></p>\n<ul>\n<li><strong>Tool:</strong>"
+                )),
+                "{case}:\n{page}"
+            );
+            for section in ["<h2>Input</h2>", "<h2>Errors</h2>", "<h2>Examples</h2>"] {
+                assert_eq!(
+                    page.matches(section).count(),
+                    1,
+                    "{case}: {section}\n{page}"
+                );
+            }
+            assert!(page.contains("<table>"), "{case}:\n{page}");
+            let index = html(&files["README.md"]);
+            assert!(
+                index.contains(
+                    "<td><a href=\"wipe.md\">wipe</a></td><td><strong>destructive</strong> · sequential</td>"
+                ),
+                "{case}:\n{index}"
+            );
+        }
+    }
+}
+
+#[test]
+fn hostile_text_is_shown_as_written() {
+    let page = html(&render(&[hostile("title", "<script>alert(1)</script> {x}")])["wipe.md"]);
+    assert!(
+        page.contains("<h1>&lt;script&gt;alert(1)&lt;/script&gt; {x}</h1>"),
+        "{page}"
+    );
+    let page = html(&render(&[hostile("property name", "a`<b>`")])["wipe.md"]);
+    assert!(
+        page.contains("<td><code>a`&lt;b&gt;`</code></td>"),
+        "{page}"
+    );
+    let page = html(&render(&[hostile("enum value", "x\u{202E}y")])["wipe.md"]);
+    assert!(page.contains("<code>\"x\\u{202E}y\"</code>"), "{page}");
+    let page = html(&render(&[hostile("example input", "x\u{202E}{{#include a}}")])["wipe.md"]);
+    assert!(page.contains("\"x\\u202e{\\u007b#include a}}\""), "{page}");
+    // Markdown of a description is kept: code keeps its `<`, lists and links stay.
+    let markdown = render(&[hostile(
+        "description",
+        "Use `a<b>` here.\n\n- one\n- [two](https://example.com/x)\n\n<b>no</b>",
+    )])["wipe.md"]
+        .clone();
+    let page = html(&markdown);
+    assert!(
+        page.contains("<p>Use <code>a&lt;b&gt;</code> here.</p>"),
+        "{page}"
+    );
+    assert!(
+        page.contains("<li><a href=\"https://example.com/x\">two</a></li>"),
+        "{page}"
+    );
+    assert!(page.contains("<p>&lt;b&gt;no&lt;/b&gt;</p>"), "{page}");
+    // An open fence is closed at the end of the description.
+    let page = html(&render(&[hostile("description", "````\n<b>code</b>")])["wipe.md"]);
+    assert!(
+        page.contains("<pre><code>&lt;b&gt;code&lt;/b&gt;\n</code></pre>\n<h2>Input</h2>"),
+        "{page}"
+    );
+}
+
+#[test]
+fn long_types_and_constraints_are_listed_below_the_table() {
+    let words: Vec<String> = (0..12).map(|i| format!("value_{i}")).collect();
+    let tool = spec(json!({
+        "name": "pick",
+        "title": "Pick",
+        "description": "Picks.",
+        "safety": "read-only",
+        "mode": "parallel",
+        "inputSchema": {"type": "object", "properties": {
+            "choice": {"type": "string", "enum": words},
+            "code": {"type": "string", "pattern": "^[A-Z]{3}-[0-9]{4}-[a-z]{2}(-[A-Za-z0-9]{1,8})*(\\.[a-z]{2,})?$"},
+            "short": {"type": "string", "enum": ["a", "b"]}
+        }},
+        "errors": [],
+        "examples": []
+    }));
+    let page = &render(&[tool])["pick.md"];
+    assert!(
+        page.contains("| `choice` | see below | no |  |  |"),
+        "{page}"
+    );
+    assert!(
+        page.contains("| `code` | string | no | see below |  |"),
+        "{page}"
+    );
+    assert!(
+        page.contains("| `short` | `\"a\"` \\| `\"b\"` | no |  |  |"),
+        "{page}"
+    );
+    assert!(
+        page.contains("\n- `choice`: `\"value_0\"` \\| `\"value_1\"`"),
+        "{page}"
+    );
+    assert!(
+        page.contains("\n- `code`: pattern `^[A-Z]{3}-[0-9]{4}-[a-z]{2}(-[A-Za-z0-9]{1,8})*(\\.[a-z]{2,})?$`\n"),
+        "{page}"
+    );
+}

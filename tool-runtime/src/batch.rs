@@ -19,6 +19,8 @@ use crate::tool::Handler;
 use crate::trace;
 use crate::validate::bounded;
 
+pub use toolwright_manifest::model::json_kind;
+
 /// The recovery hint of a call past [`Limits::max_batch_calls`](crate::Limits::max_batch_calls).
 pub const ACTION_TOO_MANY_CALLS: &str =
     "Do not retry in this message: send fewer tool calls per message.";
@@ -101,18 +103,6 @@ impl ToolCall {
                 ..ToolCall::new(id, name, Value::String(text.to_owned()))
             },
         }
-    }
-}
-
-/// `an object`, `a string`, … for messages: the kind of a value, never the value itself.
-pub fn json_kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 
@@ -333,16 +323,7 @@ impl<C> Registry<C> {
             }
             let span = self.call_span(&call.name, &call.id, &call.arguments);
             let answered = async {
-                let admission = self
-                    .admit(
-                        policy,
-                        &call.id,
-                        &call.name,
-                        &call.arguments,
-                        call.arguments_error.as_deref(),
-                    )
-                    .await;
-                match admission {
+                match self.admit_call(policy, call).await {
                     Admission::Run(tool, arguments) => Ok(tool.run(ctx, &arguments).await),
                     Admission::Answered(result) => Ok(result),
                     Admission::Deferred(arguments) if can_pause => Err(arguments),
@@ -360,6 +341,19 @@ impl<C> Registry<C> {
             }
         }
         None
+    }
+
+    /// The checks of one call of a message, its arguments' error included (see
+    /// [`ToolCall::arguments_error`]).
+    async fn admit_call<'a>(&'a self, policy: &RunPolicy, call: &'a ToolCall) -> Admission<'a, C> {
+        self.admit(
+            policy,
+            &call.id,
+            &call.name,
+            &call.arguments,
+            call.arguments_error.as_deref(),
+        )
+        .await
     }
 
     /// The approval of a deferred call, expiring after the policy's time to live.
@@ -520,16 +514,7 @@ impl<C> Registry<C> {
 
     /// The checks and the run of one call of a parallel message.
     async fn admit_parallel(&self, policy: &RunPolicy, shared: &C, call: &ToolCall) -> Step {
-        let admission = self
-            .admit(
-                policy,
-                &call.id,
-                &call.name,
-                &call.arguments,
-                call.arguments_error.as_deref(),
-            )
-            .await;
-        let result = match admission {
+        let result = match self.admit_call(policy, call).await {
             Admission::Run(tool, arguments) => match tool.def.handler {
                 Handler::Shared(f) => tool.run_shared(f, shared, &arguments).await,
                 // Unreachable: such a call makes the message sequential.

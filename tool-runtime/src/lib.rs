@@ -30,7 +30,7 @@
 //! read-only tools; a destructive tool's success reports a change unless it answers
 //! [`Unchanged`] or a [`Changed`] whose `changed` is false; a destructive tool that panicked,
 //! timed out or failed without a declared code reports one (it may have changed state
-//! half-way). The table is in [`tool`]. Invalid input is
+//! half-way). The table is in [`tool`](mod@tool). Invalid input is
 //! reported as `The tool input is invalid: <pointer>: <message>; …` with at most
 //! [`TOOL_INPUT_ERROR_LIMIT`] errors, then `; … and N more` (see [`validate`]).
 //!

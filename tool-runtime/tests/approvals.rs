@@ -676,6 +676,150 @@ fn decision_of(later: &Later, name: &str) -> Decision {
     }
 }
 
+/// Runs the planned calls through `run_batch` and as many resumes as they take, and checks that
+/// every write that ran was approved with exactly those arguments, once.
+fn check_plans(plans: &[Planned]) -> Result<(), TestCaseError> {
+    let clock = TestClock::at(10_000);
+    let scripts: Vec<Script> = plans.iter().map(|p| p.script.clone()).collect();
+    let (policy, shown) = policy_with(&clock, move |id, name, _| {
+        let index: usize = id.trim_start_matches('c').parse().unwrap_or(usize::MAX);
+        match scripts.get(index) {
+            Some(Script::Approve) => Decision::Approve,
+            Some(Script::Deny) | None => Decision::deny("no"),
+            Some(Script::Edit(text)) => Decision::Edit {
+                arguments: edited(name, text),
+            },
+            Some(Script::EditInvalid) => Decision::Edit {
+                arguments: json!({"to": 1}),
+            },
+            Some(Script::Defer(_)) => Decision::Defer,
+        }
+    });
+    let calls: Vec<ToolCall> = plans
+        .iter()
+        .enumerate()
+        .map(|(i, p)| call_of(i, p))
+        .collect();
+    let mut home = Home::default();
+    let mut ledger = ApprovalLedger::new();
+    // What may run: each approved write with the arguments it was approved with.
+    let mut allowed: Vec<(String, Value)> = Vec::new();
+    // In a sequential message (any call to send_email), the calls behind a call whose
+    // approval is refused (changed or expired) are refused too.
+    let sequential = plans.iter().any(|p| p.tool == 0);
+    let mut blocked = false;
+    for (index, plan) in plans.iter().enumerate() {
+        let call = &calls[index];
+        if blocked || !plan.valid || plan.tool == 2 {
+            continue;
+        }
+        if sequential && matches!(plan.script, Script::Defer(Later::Tamper | Later::Expire)) {
+            blocked = true;
+        }
+        match &plan.script {
+            Script::Approve => allowed.push((call.name.clone(), call.arguments.clone())),
+            Script::Edit(text) => allowed.push((call.name.clone(), edited(&call.name, text))),
+            Script::Defer(later) => match later {
+                Later::Approve | Later::Double => {
+                    allowed.push((call.name.clone(), call.arguments.clone()));
+                }
+                Later::Edit(text) => allowed.push((call.name.clone(), edited(&call.name, text))),
+                _ => {}
+            },
+            Script::Deny | Script::EditInvalid => {}
+        }
+    }
+
+    let mut outcome = run(&policy, &mut home, &calls);
+    let mut rounds = 0;
+    while let BatchOutcome::Paused(paused) = outcome {
+        rounds += 1;
+        prop_assert!(rounds <= plans.len(), "every round decides an approval");
+        let saved = serde_json::to_value(&paused).expect("json");
+        let mut decisions = Decisions::new();
+        // The saved state with the arguments of every tampered approval of this round changed.
+        let mut tampered: Option<Value> = None;
+        let mut again = None;
+        let later_of = |index: usize| match plans.get(index).map(|p| &p.script) {
+            Some(Script::Defer(later)) => Some(later.clone()),
+            _ => None,
+        };
+        // The clock moves for the whole resume: a round that lets approvals expire decides
+        // only those; the others wait for the next round.
+        let expiring = paused
+            .pending()
+            .iter()
+            .any(|p| matches!(later_of(p.index), Some(Later::Expire)));
+        for (at, pending) in paused.pending().iter().enumerate() {
+            let Some(later) = later_of(pending.index) else {
+                prop_assert!(false, "only deferred calls wait: {pending:?}");
+                unreachable!();
+            };
+            if expiring && !matches!(later, Later::Expire) {
+                continue;
+            }
+            let later = &later;
+            decisions.insert(
+                pending.approval_id.clone(),
+                decision_of(later, &pending.name),
+            );
+            match later {
+                Later::Tamper => {
+                    let changed = tampered.get_or_insert_with(|| saved.clone());
+                    changed["pending"][at]["arguments"] = edited(&pending.name, "tampered");
+                }
+                Later::Expire => clock.set(pending.expires_at),
+                Later::Double => {
+                    let again = again.get_or_insert_with(|| (saved.clone(), Decisions::new()));
+                    again
+                        .1
+                        .insert(pending.approval_id.clone(), Decision::Approve);
+                }
+                _ => {}
+            }
+        }
+        let state = match tampered {
+            Some(changed) => serde_json::from_value(changed).expect("still holds together"),
+            None => paused.clone(),
+        };
+        outcome = resume(&policy, &mut home, state, &decisions, &mut ledger);
+        // The same saved state resumed again, with the same decisions for its doubled
+        // approvals (the others are not decided in it).
+        if let Some((saved, doubled)) = again {
+            let old: PausedBatch = serde_json::from_value(saved).expect("json");
+            let second = resume(&policy, &mut home, old, &doubled, &mut ledger);
+            if let BatchOutcome::Complete(results) = &second {
+                prop_assert!(results.iter().all(|r| r.is_success()
+                    || r.code() == Some("TOOL_NOT_ALLOWED")
+                    || r.code() == Some("TOOL_INPUT_INVALID")));
+            }
+        }
+        clock.set(10_000);
+    }
+    let results = complete(outcome);
+    prop_assert_eq!(results.len(), calls.len(), "one result per call");
+
+    // Every write that ran was approved with exactly those arguments, once.
+    let mut ran: Vec<(String, Value)> = home
+        .ran()
+        .into_iter()
+        .filter(|(name, _)| name != "get_time")
+        .collect();
+    let key = |entry: &(String, Value)| format!("{}{}", entry.0, entry.1);
+    ran.sort_by_key(key);
+    allowed.sort_by_key(key);
+    prop_assert_eq!(ran, allowed);
+
+    // The approver saw only valid calls to writes, with their arguments as sent.
+    for (id, name, arguments) in shown.lock().expect("lock").iter() {
+        let index: usize = id.trim_start_matches('c').parse().expect("an id");
+        prop_assert!(plans[index].valid, "{id} was shown but is invalid");
+        prop_assert_ne!(name.as_str(), "get_time");
+        prop_assert_eq!(arguments, &calls[index].arguments);
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
 
@@ -683,125 +827,20 @@ proptest! {
     fn no_call_runs_unless_approved_with_exactly_its_validated_arguments(
         plans in proptest::collection::vec(planned(), 1..6)
     ) {
-        let clock = TestClock::at(10_000);
-        let scripts: Vec<Script> = plans.iter().map(|p| p.script.clone()).collect();
-        let (policy, shown) = policy_with(&clock, move |id, name, _| {
-            let index: usize = id.trim_start_matches('c').parse().unwrap_or(usize::MAX);
-            match scripts.get(index) {
-                Some(Script::Approve) => Decision::Approve,
-                Some(Script::Deny) | None => Decision::deny("no"),
-                Some(Script::Edit(text)) => Decision::Edit { arguments: edited(name, text) },
-                Some(Script::EditInvalid) => Decision::Edit { arguments: json!({"to": 1}) },
-                Some(Script::Defer(_)) => Decision::Defer,
-            }
-        });
-        let calls: Vec<ToolCall> = plans.iter().enumerate().map(|(i, p)| call_of(i, p)).collect();
-        let mut home = Home::default();
-        let mut ledger = ApprovalLedger::new();
-        // What may run: each approved write with the arguments it was approved with.
-        let mut allowed: Vec<(String, Value)> = Vec::new();
-        // In a sequential message (any call to send_email), the calls behind a call whose
-        // approval is refused (changed or expired) are refused too.
-        let sequential = plans.iter().any(|p| p.tool == 0);
-        let mut blocked = false;
-        for (index, plan) in plans.iter().enumerate() {
-            let call = &calls[index];
-            if blocked || !plan.valid || plan.tool == 2 {
-                continue;
-            }
-            if sequential && matches!(plan.script, Script::Defer(Later::Tamper | Later::Expire)) {
-                blocked = true;
-            }
-            match &plan.script {
-                Script::Approve => allowed.push((call.name.clone(), call.arguments.clone())),
-                Script::Edit(text) => allowed.push((call.name.clone(), edited(&call.name, text))),
-                Script::Defer(later) => match later {
-                    Later::Approve | Later::Double => {
-                        allowed.push((call.name.clone(), call.arguments.clone()));
-                    }
-                    Later::Edit(text) => allowed.push((call.name.clone(), edited(&call.name, text))),
-                    _ => {}
-                },
-                Script::Deny | Script::EditInvalid => {}
-            }
-        }
+        check_plans(&plans)?;
+    }
+}
 
-        let mut outcome = run(&policy, &mut home, &calls);
-        let mut rounds = 0;
-        while let BatchOutcome::Paused(paused) = outcome {
-            rounds += 1;
-            prop_assert!(rounds <= plans.len(), "every round decides an approval");
-            let saved = serde_json::to_value(&paused).expect("json");
-            let mut decisions = Decisions::new();
-            let mut state = paused.clone();
-            let mut again = None;
-            let later_of = |index: usize| match plans.get(index).map(|p| &p.script) {
-                Some(Script::Defer(later)) => Some(later.clone()),
-                _ => None,
-            };
-            // The clock moves for the whole resume: a round that lets approvals expire decides
-            // only those; the others wait for the next round.
-            let expiring = paused
-                .pending()
-                .iter()
-                .any(|p| matches!(later_of(p.index), Some(Later::Expire)));
-            for pending in paused.pending() {
-                let Some(later) = later_of(pending.index) else {
-                    prop_assert!(false, "only deferred calls wait: {pending:?}");
-                    unreachable!();
-                };
-                if expiring && !matches!(later, Later::Expire) {
-                    continue;
-                }
-                let later = &later;
-                decisions.insert(pending.approval_id.clone(), decision_of(later, &pending.name));
-                match later {
-                    Later::Tamper => {
-                        let mut changed = saved.clone();
-                        let at = paused.pending().iter().position(|p| p.index == pending.index).unwrap_or(0);
-                        changed["pending"][at]["arguments"] = edited(&pending.name, "tampered");
-                        state = serde_json::from_value(changed).expect("still holds together");
-                    }
-                    Later::Expire => clock.set(pending.expires_at),
-                    Later::Double => {
-                        let again = again.get_or_insert_with(|| (saved.clone(), Decisions::new()));
-                        again.1.insert(pending.approval_id.clone(), Decision::Approve);
-                    }
-                    _ => {}
-                }
-            }
-            outcome = resume(&policy, &mut home, state, &decisions, &mut ledger);
-            // The same saved state resumed again, with the same decisions for its doubled
-            // approvals (the others are not decided in it).
-            if let Some((saved, doubled)) = again {
-                let old: PausedBatch = serde_json::from_value(saved).expect("json");
-                let second = resume(&policy, &mut home, old, &doubled, &mut ledger);
-                if let BatchOutcome::Complete(results) = &second {
-                    prop_assert!(results.iter().all(|r| r.is_success() || r.code() == Some("TOOL_NOT_ALLOWED") || r.code() == Some("TOOL_INPUT_INVALID")));
-                }
-            }
-            clock.set(10_000);
-        }
-        let results = complete(outcome);
-        prop_assert_eq!(results.len(), calls.len(), "one result per call");
-
-        // Every write that ran was approved with exactly those arguments, once.
-        let mut ran: Vec<(String, Value)> = home
-            .ran()
-            .into_iter()
-            .filter(|(name, _)| name != "get_time")
-            .collect();
-        let key = |entry: &(String, Value)| format!("{}{}", entry.0, entry.1);
-        ran.sort_by_key(key);
-        allowed.sort_by_key(key);
-        prop_assert_eq!(ran, allowed);
-
-        // The approver saw only valid calls to writes, with their arguments as sent.
-        for (id, name, arguments) in shown.lock().expect("lock").iter() {
-            let index: usize = id.trim_start_matches('c').parse().expect("an id");
-            prop_assert!(plans[index].valid, "{id} was shown but is invalid");
-            prop_assert_ne!(name.as_str(), "get_time");
-            prop_assert_eq!(arguments, &calls[index].arguments);
-        }
+/// Two approvals of one parallel message, both changed in the same saved state: neither runs.
+#[test]
+fn two_changed_approvals_of_one_saved_state_are_both_refused() {
+    let tampered = |text: &str| Planned {
+        tool: 1,
+        valid: true,
+        text: text.to_owned(),
+        script: Script::Defer(Later::Tamper),
+    };
+    if let Err(failure) = check_plans(&[tampered("a"), tampered("b")]) {
+        panic!("{failure}");
     }
 }

@@ -5,9 +5,10 @@
 //!
 //! 1. **Credentials.** The value after an HTTP auth scheme `Bearer` or `Basic` and keys in the
 //!    `sk-…` style (`sk-…`, `sk-proj-…`, `sk-ant-…`) become `[REDACTED]`.
-//! 2. **Home directories.** `/Users/<name>`, `/home/<name>` and `C:\Users\<name>` (any drive,
-//!    `\`, `\\` or `/` as separator) become `[LOCAL_PATH]`: `/home/alice/data/q3.csv` →
-//!    `[LOCAL_PATH]/data/q3.csv`.
+//! 2. **Home directories.** `/Users/<name>`, `/home/<name>`, `/root` and `C:\Users\<name>`
+//!    (any drive, `\`, `\\` or `/` as separator) become `[LOCAL_PATH]`:
+//!    `/home/alice/data/q3.csv` → `[LOCAL_PATH]/data/q3.csv`, also when the path only
+//!    normalizes to one (`/home//alice`, `/home/./alice`, `/home/../home/alice`).
 //! 3. **Configured keys.** Every occurrence of the raw value of a configured key (provider key,
 //!    search-service key) becomes `[REDACTED]`, wherever it occurs and whatever it looks like.
 //!
@@ -24,17 +25,32 @@
 //!   are all lower or all upper case (`Bearer`, `bearer`, `BEARER`), as a whole word, followed by
 //!   spaces or tabs (in a URL `+` or `%20`) and a value made of ASCII letters, digits and
 //!   `.-_~+/`, then any `=` padding (RFC 6750 `b64token`). The scheme word stays, the value
-//!   becomes `[REDACTED]`: `Authorization: Bearer [REDACTED]`. With a capitalised or upper-case
-//!   scheme any value is redacted, so prose such as `Bearer token` loses the word after the
-//!   scheme. With an all lower-case scheme (`a basic chart`) the value is redacted only when it
-//!   looks like a credential: it holds a character other than `a`–`z`, or is 20 characters or
-//!   longer.
+//!   becomes `[REDACTED]`: `Authorization: Bearer [REDACTED]`. Percent-encoded text is read as
+//!   what it encodes: blanks may be `%20` or `%09`, the value may hold escapes of its characters
+//!   (`%2B`, `%2F`, any case of hex digit) and end in `%3D` padding, and a percent escape before
+//!   the scheme separates it like any other non-word character
+//!   (`?h=Authorization%3A%20Bearer%20ab%2Fc%3D` → `…Bearer%20[REDACTED]`). With a capitalised
+//!   or upper-case scheme any value is redacted, so prose such as `Bearer token` loses the word
+//!   after the scheme. With an all lower-case scheme (`a basic chart`) the value is redacted only when it
+//!   looks like a credential: it holds a character other than `a`–`z` (an escape counts as
+//!   one), or is 20 characters or longer.
 //! - *`sk-` keys.* `sk-` not preceded by an ASCII letter or digit, followed by at least one of
 //!   ASCII letters, digits, `_` and `-`; the whole key becomes `[REDACTED]`.
-//! - *Home directories.* A prefix counts only at the start of a path: `/home/` and `/Users/`
-//!   (exact case) must not follow a letter, digit or one of `.-_~$%\/`, except `://`
+//! - *Home directories.* A prefix counts only at the start of a path: `/home/`, `/Users/` and
+//!   `/root` (exact case) must not follow a letter, digit or one of `.-_~$%\/`, except `://`
 //!   (`file:///home/alice`), so `/opt/home/x` and `~/home/x` stay; a drive letter must not
-//!   follow a letter or digit; `users` is matched in any case on Windows. The user name ends at
+//!   follow a letter or digit; `users` is matched in any case on Windows. `/root` is a whole
+//!   segment (`/rooted`, `/root.d` stay) and stands for the home directory itself, without a
+//!   name after it.
+//! - *Normalized paths.* Before the prefix, repeated `/` (`//home/alice`; never the `//` after a
+//!   URL scheme: `https://home/x` stays), `.` segments (`/./home/alice`) and `..` segments with
+//!   the segments they cancel (`/home/../home/alice`, `/tmp/../Users/bob`) are resolved, and the
+//!   marker replaces them too: `/tmp/../home/alice/x` → `[LOCAL_PATH]/x`. They must lead back to
+//!   the start of a path (`https://example.com/../home/x` and `tmp/../home/x` stay); a chain
+//!   longer than 256 bytes is taken to do so. Between the prefix and the name, repeated
+//!   separators and `.` segments are skipped (`/home//alice`, `/home/./alice`,
+//!   `C:\Users\.\bob`); `.` and `..` are no user names (`/home/../x` stays). A `..` after the
+//!   name is not resolved: `/home/bob/../alice` → `[LOCAL_PATH]/../alice`. The user name ends at
 //!   the next `/` or `\`, whitespace, a quote (also `«»“”‘’`), or one of ``<>|:*?,;()[]{}!=``;
 //!   an apostrophe followed by a letter does not end it (`/Users/o'brien`); trailing dots are
 //!   left out of it (`see /home/alice.` keeps its full stop). When the path follows a quote
@@ -54,12 +70,12 @@
 //!
 //! One pass of a SIMD multi-literal search (Teddy, from the `aho-corasick` crate) finds every
 //! position where an anchor of a built-in rule (`sk-`, `rer` of `Bearer`, `sic` of `Basic`,
-//! `/home/`, `/Users/`, `:\U`, `:/u`, …) or a configured key starts; anchors are chosen so that
-//! their first bytes are rare in prose. Each hit is checked in place and the text is copied once,
-//! around the replaced spans. Text with no secret is returned as [`Cow::Borrowed`], without
-//! allocating. Where the SIMD search is unavailable (a CPU without SSSE3 or NEON, more than about
-//! 50 keys, or several one-character keys) an Aho-Corasick automaton finds the same positions. `docs/performance.md` has the
-//! numbers.
+//! `/home/`, `/Users/`, `/root`, `:\U`, `:/u`, …) or a configured key starts; anchors are chosen
+//! so that their first bytes are rare in prose. Each hit is checked in place and the text is
+//! copied once, around the replaced spans. Text with no secret is returned as [`Cow::Borrowed`],
+//! without allocating. Where the SIMD search is unavailable (a CPU without SSSE3 or NEON, more
+//! than about 50 keys, or several one-character keys) an Aho-Corasick automaton finds the same
+//! positions. `docs/performance.md` has the numbers.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -82,12 +98,13 @@ enum Rule {
     Basic,
     Home,
     MacUsers,
+    Root,
     WindowsUsers,
 }
 
 /// Literal anchors of the built-in rules, chosen so that their first three bytes are rare in
 /// prose (`rer` of `Bearer`, `sic` of `Basic`, the colon after a drive letter).
-const ANCHORS: [(&str, Rule); 12] = [
+const ANCHORS: [(&str, Rule); 13] = [
     ("sk-", Rule::SkKey),
     ("rer", Rule::Bearer),
     ("RER", Rule::Bearer),
@@ -95,6 +112,7 @@ const ANCHORS: [(&str, Rule); 12] = [
     ("SIC", Rule::Basic),
     ("/home/", Rule::Home),
     ("/Users/", Rule::MacUsers),
+    ("/root", Rule::Root),
     (":\\U", Rule::WindowsUsers),
     (":\\u", Rule::WindowsUsers),
     (":/U", Rule::WindowsUsers),
@@ -380,6 +398,7 @@ fn check(text: &str, rule: Rule, start: usize) -> Option<Span> {
         Rule::Basic => auth_value(text, start, "basic"),
         Rule::Home => home(text, start, "/home/"),
         Rule::MacUsers => home(text, start, "/Users/"),
+        Rule::Root => root(text, start),
         Rule::WindowsUsers => windows_users(text, start),
     }
 }
@@ -418,17 +437,51 @@ fn is_token_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_' | b'~' | b'+' | b'/')
 }
 
-/// The end of the blanks after an auth scheme: spaces, tabs, and in URLs `+` or `%20`.
-fn blanks(text: &str, from: usize) -> usize {
+/// The byte at `at` and how many bytes of text stand for it: 1, or 3 for a percent escape
+/// (`%2F` is `/`). Decoded in place, byte by byte, because the scan needs the positions in the
+/// original text, which a decoder of whole strings does not give.
+fn decoded_at(text: &str, at: usize) -> Option<(u8, usize)> {
     let bytes = text.as_bytes();
-    let mut at = from;
-    loop {
-        match bytes.get(at) {
-            Some(b' ' | b'\t' | b'+') => at += 1,
-            Some(b'%') if bytes.get(at + 1..at + 3) == Some(b"20") => at += 3,
-            _ => return at,
+    let b = *bytes.get(at)?;
+    if b == b'%' {
+        let hex = |i: usize| bytes.get(i).and_then(|&d| char::from(d).to_digit(16));
+        if let (Some(high), Some(low)) = (hex(at + 1), hex(at + 2)) {
+            // Two hex digits are at most 0xFF.
+            return Some((u8::try_from(high * 16 + low).ok()?, 3));
         }
     }
+    Some((b, 1))
+}
+
+/// The end of the run from `from` of bytes, plain or percent-encoded, that satisfy `accept`.
+fn decoded_run(text: &str, from: usize, accept: impl Fn(u8) -> bool) -> usize {
+    let mut at = from;
+    while let Some((b, width)) = decoded_at(text, at) {
+        if !accept(b) {
+            break;
+        }
+        at += width;
+    }
+    at
+}
+
+/// The end of the blanks after an auth scheme: spaces and tabs, also as `%20`, `%09` or (in a
+/// URL) `+`.
+fn blanks(text: &str, from: usize) -> usize {
+    decoded_run(text, from, |b| matches!(b, b' ' | b'\t' | b'+'))
+}
+
+/// True when the auth scheme starting at `start` is a whole word: nothing of a word before
+/// it, or a percent escape (`Authorization%3ABearer`, `%22Bearer`).
+fn scheme_starts_word(text: &str, start: usize) -> bool {
+    let Some(before) = start.checked_sub(1).and_then(|at| byte_at(text, at)) else {
+        return true;
+    };
+    !is_word_byte(before)
+        || start
+            .checked_sub(3)
+            .and_then(|at| decoded_at(text, at))
+            .is_some_and(|(_, width)| width == 3)
 }
 
 /// True when a path may start at `at`: the previous character is not part of a path segment.
@@ -460,20 +513,21 @@ fn auth_value(text: &str, anchor: usize, scheme: &str) -> Option<Span> {
     if !word.eq_ignore_ascii_case(scheme) {
         return None;
     }
-    if start > 0 && is_word_byte(byte_at(text, start - 1)?) {
+    if !scheme_starts_word(text, start) {
         return None;
     }
     let value = blanks(text, end);
     if value == end {
         return None;
     }
-    let body = run(text, value, is_token_byte);
+    let body = decoded_run(text, value, is_token_byte);
     if body == value {
         return None;
     }
-    let value_end = run(text, body, |b| b == b'=');
+    let value_end = decoded_run(text, body, |b| b == b'=');
     if word == scheme {
-        // All lower case (`a basic chart`): only values that look like credentials.
+        // All lower case (`a basic chart`): only values that look like credentials. An
+        // escape stands for a character other than `a`–`z`, so an encoded value counts as one.
         let plain_word = text[value..value_end]
             .bytes()
             .all(|b| b.is_ascii_lowercase());
@@ -486,10 +540,89 @@ fn auth_value(text: &str, anchor: usize, scheme: &str) -> Option<Span> {
 
 /// `/home/<name>` or `/Users/<name>` starting at `start`.
 fn home(text: &str, start: usize, prefix: &str) -> Option<Span> {
-    if !path_start(text, start) {
+    let path = resolved_path_start(text, start)?;
+    local_path(text, path, start + prefix.len())
+}
+
+/// `/root`, the home directory of `root`, starting at `start`: the path ends after it, or goes
+/// on with a separator.
+fn root(text: &str, start: usize) -> Option<Span> {
+    let end = start + "/root".len();
+    // `see /root.` keeps its full stop, `/root.d` is another directory.
+    let dots = run(text, end, |b| b == b'.');
+    let ends = match text[dots..].chars().next() {
+        None => true,
+        Some(c) => ends_unquoted_name(c) && (dots == end || !is_separator_char(c)),
+    };
+    if !ends {
         return None;
     }
-    local_path(text, start, start + prefix.len())
+    let path = resolved_path_start(text, start)?;
+    Some(Span {
+        start: path,
+        end,
+        marker: Marker::LocalPath,
+    })
+}
+
+/// How many bytes before a home prefix [`resolved_path_start`] reads at most, so that each
+/// anchor costs a bounded amount of work however many `/..` precede it.
+const RESOLVE_LIMIT: usize = 256;
+
+/// Where the path whose segment at `slash` starts a home prefix really starts, when the
+/// segments before it resolve to the root: empty segments (`//home`), `.` segments
+/// (`/./home`) and `..` segments with the segments they cancel (`/home/../home`,
+/// `/tmp/../home`) are stepped over. `None` when the path does not start there (`/opt/home`,
+/// `https://example.com/../home`, `tmp/../home`). A chain of such segments longer than
+/// [`RESOLVE_LIMIT`] bytes is taken to resolve to the root: better one prefix too many than a
+/// home directory left in.
+fn resolved_path_start(text: &str, slash: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let limit = slash.saturating_sub(RESOLVE_LIMIT);
+    let mut at = slash;
+    // `..` segments still to cancel.
+    let mut up = 0usize;
+    loop {
+        if at > 0 && at <= limit {
+            return Some(at);
+        }
+        let before = &bytes[..at];
+        if before.ends_with(b"/..") {
+            up += 1;
+            at -= 3;
+        } else if before.ends_with(b"/.") {
+            at -= 2;
+        } else if before.ends_with(b"/") && !before.ends_with(b":/") && !before.ends_with(b"://") {
+            // A repeated separator, but never the `//` of a URL (`https://home/x`).
+            at -= 1;
+        } else if up > 0 {
+            let segment = bytes[limit..at]
+                .iter()
+                .rposition(|&b| !is_segment_byte(b))
+                .map_or(limit, |i| limit + i + 1);
+            if segment == at {
+                // The first segment of the path (`see /../home`): `..` of the root is the root.
+                up = 0;
+            } else if segment > 0 && bytes[segment - 1] == b'/' {
+                up -= 1;
+                at = segment - 1;
+            } else if segment == limit && limit > 0 {
+                // A segment longer than the limit.
+                return Some(at);
+            } else {
+                // A relative path (`tmp/../home`).
+                return None;
+            }
+        } else {
+            break;
+        }
+    }
+    path_start(text, at).then_some(at)
+}
+
+/// A byte of a path segment: not a separator and not what ends an unquoted user name.
+fn is_segment_byte(b: u8) -> bool {
+    b >= 0x80 || !ends_unquoted_name(char::from(b))
 }
 
 /// After `C:` (the colon at `colon`): one separator (`\`, `\\` or `/`), `Users` in any case,
@@ -525,9 +658,15 @@ fn separator_end(text: &str, at: usize) -> Option<usize> {
     }
 }
 
-/// The span of a home prefix starting at `path` whose user name starts at `name`.
+/// The span of a home prefix starting at `path` whose user name follows the separators at
+/// `name`. Empty and `.` segments before the name are stepped over (`/home//alice`,
+/// `/home/./alice`); `.` and `..` are no names.
 fn local_path(text: &str, path: usize, name: usize) -> Option<Span> {
+    let name = past_empty_segments(text, name);
     let end = name_end(text, name, opening_quote(text, path))?;
+    if matches!(&text[name..end], "." | "..") {
+        return None;
+    }
     Some(Span {
         start: path,
         end,
@@ -537,6 +676,21 @@ fn local_path(text: &str, path: usize, name: usize) -> Option<Span> {
 
 fn is_separator(b: u8) -> bool {
     b == b'/' || b == b'\\'
+}
+
+fn is_separator_char(c: char) -> bool {
+    c == '/' || c == '\\'
+}
+
+/// Past the separators and `.` segments at `at`: where the next segment starts.
+fn past_empty_segments(text: &str, mut at: usize) -> usize {
+    loop {
+        match byte_at(text, at) {
+            Some(b) if is_separator(b) => at += 1,
+            Some(b'.') if byte_at(text, at + 1).is_some_and(is_separator) => at += 2,
+            _ => return at,
+        }
+    }
 }
 
 fn ends_unquoted_name(c: char) -> bool {

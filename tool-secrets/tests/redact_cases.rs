@@ -103,6 +103,25 @@ const CREDENTIALS: &[(&str, &str)] = &[
         "Bearer [REDACTED] and Basic [REDACTED]",
     ),
     ("`Bearer abc`", "`Bearer [REDACTED]`"),
+    // Percent-encoded: escapes inside the value and its padding, and an encoded separator
+    // before the scheme.
+    (
+        "https://x.io/cb?authorization=Bearer%20ab%2Bc%2Fd%3D%3D&x=1",
+        "https://x.io/cb?authorization=Bearer%20[REDACTED]&x=1",
+    ),
+    ("Bearer%20abc%3d", "Bearer%20[REDACTED]"),
+    ("Basic%20dXNlcjpwYXNz%3D", "Basic%20[REDACTED]"),
+    ("Bearer%09abc", "Bearer%09[REDACTED]"),
+    (
+        "?h=Authorization%3A%20Bearer%20abc.def&y=2",
+        "?h=Authorization%3A%20Bearer%20[REDACTED]&y=2",
+    ),
+    (
+        "?h=Authorization%3ABearer%20abc",
+        "?h=Authorization%3ABearer%20[REDACTED]",
+    ),
+    ("%22Bearer%20abc%22", "%22Bearer%20[REDACTED]%22"),
+    ("bearer%20tok%2Fen", "bearer%20[REDACTED]"),
     // Not credentials.
     ("a basic chart", "a basic chart"),
     ("the bearer token", "the bearer token"),
@@ -117,6 +136,12 @@ const CREDENTIALS: &[(&str, &str)] = &[
     ("sk- alone", "sk- alone"),
     ("SK-abc", "SK-abc"),
     ("a wearer of hats", "a wearer of hats"),
+    ("the%20bearer%20token", "the%20bearer%20token"),
+    ("Bearer%20%3Dabc", "Bearer%20%3Dabc"),
+    ("Bearer%2", "Bearer%2"),
+    ("Bearer%20abc%2", "Bearer%20[REDACTED]%2"),
+    ("Bearer%20abc%20def", "Bearer%20[REDACTED]%20def"),
+    ("x%2Bearer abc", "x%2Bearer abc"),
 ];
 
 const HOME_PATHS: &[(&str, &str)] = &[
@@ -170,7 +195,53 @@ const HOME_PATHS: &[(&str, &str)] = &[
         "PATH=/Users/al/bin;C:\\Users\\al\\bin",
         "PATH=[LOCAL_PATH]/bin;[LOCAL_PATH]\\bin",
     ),
+    // The home directory of `root`.
+    ("/root/.ssh/id_ed25519", "[LOCAL_PATH]/.ssh/id_ed25519"),
+    ("cd /root", "cd [LOCAL_PATH]"),
+    ("see /root.", "see [LOCAL_PATH]."),
+    ("\"/root\"", "\"[LOCAL_PATH]\""),
+    ("file:///root/x", "file://[LOCAL_PATH]/x"),
+    ("/root\\x", "[LOCAL_PATH]\\x"),
+    // Paths that normalize to a home directory: the marker replaces all of the prefix.
+    ("/home//alice/x", "[LOCAL_PATH]/x"),
+    ("/home/./alice/x", "[LOCAL_PATH]/x"),
+    ("/home/.//./alice", "[LOCAL_PATH]"),
+    ("/Users//bob/x", "[LOCAL_PATH]/x"),
+    ("/Users/./bob/x", "[LOCAL_PATH]/x"),
+    ("C:\\Users\\.\\bob\\x", "[LOCAL_PATH]\\x"),
+    ("C:/Users//bob/x", "[LOCAL_PATH]/x"),
+    ("//home/alice/x", "[LOCAL_PATH]/x"),
+    ("cd /./home/alice", "cd [LOCAL_PATH]"),
+    ("/home/../home/alice/x", "[LOCAL_PATH]/x"),
+    ("/tmp/../home/alice/x", "[LOCAL_PATH]/x"),
+    ("/a/b/../../Users/bob/x", "[LOCAL_PATH]/x"),
+    ("/../home/alice", "[LOCAL_PATH]"),
+    ("/home/../root/x", "[LOCAL_PATH]/x"),
+    ("//root/x", "[LOCAL_PATH]/x"),
+    ("\"/home/./Jane Doe/x\"", "\"[LOCAL_PATH]/x\""),
+    ("file:////home/alice/x", "file://[LOCAL_PATH]/x"),
     // Not home directories.
+    ("/home/../x", "/home/../x"),
+    ("\"/home/..\"", "\"/home/..\""),
+    ("\"/home/.\"", "\"/home/.\""),
+    ("/home/./", "/home/./"),
+    ("/rooted/x", "/rooted/x"),
+    ("/root-ca/x", "/root-ca/x"),
+    ("/root.d/x", "/root.d/x"),
+    ("/opt/root/x", "/opt/root/x"),
+    ("chroot/root", "chroot/root"),
+    ("https://example.com/root/x", "https://example.com/root/x"),
+    ("https://root/x", "https://root/x"),
+    ("https://home/alice", "https://home/alice"),
+    (
+        "https://example.com/../home/alice",
+        "https://example.com/../home/alice",
+    ),
+    ("a//home/alice", "a//home/alice"),
+    ("a/./home/alice", "a/./home/alice"),
+    ("./home/alice", "./home/alice"),
+    ("tmp/../home/alice", "tmp/../home/alice"),
+    ("/.../home/alice", "/.../home/alice"),
     ("/usr/share/x", "/usr/share/x"),
     ("/opt/home/x", "/opt/home/x"),
     ("~/home/x", "~/home/x"),
@@ -385,8 +456,24 @@ fn long_runs_of_anchors() {
     let redactor = Redactor::without_keys();
     let sk = "sk-".repeat(20_000);
     assert_eq!(redactor.redact(&format!("a {sk} b")), "a [REDACTED] b");
+    // `/home//home` is the home directory of a user named `home`; no other prefix starts a path.
     let homes = "/home/".repeat(10_000);
-    assert!(redactor.redact(&homes) == homes, "no name after any prefix");
+    let expected = format!("[LOCAL_PATH]/{}", "/home/".repeat(9_998));
+    assert!(
+        redactor.redact(&homes) == expected,
+        "a long run of `/home/`"
+    );
+    // Chains of segments that resolve away before a home prefix (`/home/..`, `//`, `/.`, a
+    // long segment and its `..`): however long, the name is hidden.
+    let long_segment = format!("/{}/..", "a".repeat(1_000));
+    for chain in ["/home/..", "/..", "//", "/.", &long_segment] {
+        let text = format!("{}/home/alice/x", chain.repeat(100_000 / chain.len()));
+        let out = redactor.redact(&text);
+        assert!(
+            out.ends_with("[LOCAL_PATH]/x") && !out.contains("alice"),
+            "a long run of {chain:?}"
+        );
+    }
     // Each `Bearer` is the value of the one before it.
     let bearers = "Bearer ".repeat(10_000);
     let expected = format!("Bearer {}", "[REDACTED] ".repeat(9_999));

@@ -23,6 +23,14 @@ fn clean_piece() -> impl Strategy<Value = String> {
             "~/home/x ",
             "sk- ",
             "déjà vu ",
+            "/rooted/x ",
+            "/opt/root/x ",
+            "https://home/x ",
+            "https://example.com/../home/x ",
+            "tmp/../home/x ",
+            "a/./home/x ",
+            "/home/../x ",
+            "the%20bearer%20token ",
         ])
         .prop_map(str::to_owned),
     ]
@@ -44,13 +52,25 @@ fn sk_key() -> impl Strategy<Value = String> {
 
 fn auth_value() -> impl Strategy<Value = String> {
     (
-        prop::sample::select(vec![" ", "\"", "'", ": ", "\n", "="]),
+        prop::sample::select(vec![
+            " ", "\"", "'", ": ", "\n", "=", "%3A%20", "%3A", "%22",
+        ]),
         prop::sample::select(vec!["Bearer", "Basic", "BEARER", "bearer", "basic"]),
-        prop::sample::select(vec![" ", "\t", "  ", "+", "%20"]),
+        prop::sample::select(vec![" ", "\t", "  ", "+", "%20", "%09"]),
         "[A-Za-z0-9._~+/-]{0,20}Q[A-Za-z0-9._~+/-]{0,20}={0,2}",
-        prop::sample::select(vec![" ", "\"", "'", ",", "\n", ""]),
+        any::<bool>(),
+        prop::sample::select(vec![" ", "\"", "'", ",", "\n", "", "&", "%22"]),
     )
-        .prop_map(|(before, scheme, blank, token, after)| {
+        .prop_map(|(before, scheme, blank, token, encode, after)| {
+            // In a URL, the value's `+`, `/` and `=` padding are percent-encoded.
+            let token = if encode {
+                token
+                    .replace('+', "%2B")
+                    .replace('/', "%2f")
+                    .replace('=', "%3D")
+            } else {
+                token
+            };
             format!("{before}{scheme}{blank}{token}{after}")
         })
 }
@@ -65,6 +85,15 @@ fn home_path() -> impl Strategy<Value = String> {
             "C:/Users/",
             "c:\\\\users\\\\",
             "D:\\USERS\\",
+            // Prefixes that normalize to a home directory.
+            "/home//",
+            "/home/./",
+            "//Users/",
+            "/./home/",
+            "/home/../home/",
+            "/tmp/../Users/",
+            "/root/../home/",
+            "C:\\Users\\.\\",
         ]),
         "[a-zé0-9._-]{0,6}Q[a-zé0-9._-]{0,6}",
         prop::sample::select(vec![

@@ -20,6 +20,7 @@ use std::io;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use tokio::io::{AsyncBufRead, AsyncWrite};
+use toolwright_runtime::batch::json_kind;
 use toolwright_runtime::{Registry, RunPolicy, ToolCall, ToolResult};
 
 use crate::session::{Format, Session};
@@ -107,7 +108,7 @@ pub fn calls_of_message(value: Value) -> Result<Vec<ToolCall>, MessageError> {
     let Value::Array(elements) = value else {
         return Err(MessageError::new(format!(
             "expected a JSON array of calls, found {}",
-            kind(&value)
+            json_kind(&value)
         )));
     };
     let mut calls = Vec::with_capacity(elements.len());
@@ -138,7 +139,7 @@ fn parse_call(element: Value) -> Result<ToolCall, Vec<String>> {
     let Value::Object(mut fields) = element else {
         return Err(vec![format!(
             "expected an object {{\"id\", \"name\", \"arguments\"}}, found {}",
-            kind(&element)
+            json_kind(&element)
         )]);
     };
     let mut problems = Vec::new();
@@ -171,7 +172,7 @@ fn string_field(
         Some(other) => {
             problems.push(format!(
                 "\"{key}\" must be a string, found {}",
-                kind(&other)
+                json_kind(&other)
             ));
             None
         }
@@ -179,18 +180,6 @@ fn string_field(
             problems.push(format!("missing \"{key}\""));
             None
         }
-    }
-}
-
-/// `an object`, `a string`, ... for messages (never the value itself).
-fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 

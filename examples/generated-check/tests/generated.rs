@@ -362,6 +362,11 @@ fn names_that_are_not_identifiers_or_collide_still_map_to_their_properties() {
         (settings_update::Mode::SelfValue, "Self"),
         (settings_update::Mode::Empty, ""),
         (settings_update::Mode::V2x, "2x"),
+        (settings_update::Mode::SayHi, "say \"hi\""),
+        (settings_update::Mode::BackSlash, "back\\slash"),
+        (settings_update::Mode::GrE, "größe"),
+        (settings_update::Mode::Evil, "\u{202E}evil"),
+        (settings_update::Mode::Empty2, "\0"),
     ];
     for (mode, word) in modes {
         assert_eq!(serde_json::to_value(mode).expect("serializes"), json!(word));
@@ -370,4 +375,79 @@ fn names_that_are_not_identifiers_or_collide_still_map_to_their_properties() {
     assert_eq!(back["1st"], json!(7));
     assert_eq!(back["self"], json!(true));
     assert_eq!(back["pane_id"], json!("lower"));
+}
+
+/// Every word a string enum's schema declares reads into a variant whose JSON, `as_str()` and
+/// `to_string()` are that very word (not the variant's Rust name), and back.
+fn words_round_trip<T>(meta: &ToolMeta, pointer: &str, as_str: fn(&T) -> &'static str)
+where
+    T: serde::de::DeserializeOwned
+        + serde::Serialize
+        + std::fmt::Display
+        + PartialEq
+        + std::fmt::Debug,
+{
+    let schema = meta.input_schema.to_value().expect("schema JSON");
+    let words = schema
+        .pointer(pointer)
+        .and_then(Value::as_array)
+        .unwrap_or_else(|| panic!("`{}` declares an enum at {pointer}", meta.name));
+    assert!(words.len() > 1, "{pointer}: {words:?}");
+    for word in words {
+        let word = word.as_str().expect("a string enum");
+        let value: T = serde_json::from_value(json!(word))
+            .unwrap_or_else(|e| panic!("{word:?} of `{}` does not deserialize: {e}", meta.name));
+        let serialized = serde_json::to_value(&value).expect("serializes");
+        assert_eq!(serialized, json!(word), "{value:?}");
+        assert_eq!(as_str(&value), word, "{value:?}");
+        assert_eq!(value.to_string(), word, "{value:?}");
+        let back: T = serde_json::from_value(serialized).expect("reads back");
+        assert_eq!(back, value);
+    }
+}
+
+#[test]
+fn every_string_enum_value_is_its_declared_word_in_json_as_str_and_display() {
+    words_round_trip(
+        &settings_update::META,
+        "/properties/string/properties/mode/enum",
+        settings_update::Mode::as_str,
+    );
+    words_round_trip(
+        &settings_update::META,
+        "/properties/type/enum",
+        settings_update::Type::as_str,
+    );
+    words_round_trip(
+        &drawing_create::META,
+        "/properties/kind/enum",
+        drawing_create::Kind::as_str,
+    );
+    words_round_trip(
+        &drawing_create::META,
+        "/properties/style/properties/kind/enum",
+        drawing_create::StyleKind::as_str,
+    );
+    words_round_trip(
+        &market_bars_query::META,
+        "/properties/interval/enum",
+        market_bars_query::Interval::as_str,
+    );
+    words_round_trip(
+        &market_bars_query::META,
+        "/properties/fields/items/enum",
+        market_bars_query::Field::as_str,
+    );
+    // `as_str` is a `const fn`: the word is there at compile time.
+    const HOSTILE: &str = settings_update::Mode::BackSlash.as_str();
+    assert_eq!(HOSTILE, "back\\slash");
+    assert_eq!(
+        format!(
+            "[{:>6}|{:<7}]",
+            drawing_create::StyleKind::Solid,
+            drawing_create::Kind::TrendLine
+        ),
+        "[ solid|trend_line]",
+        "`Display` pads the word like a `str`"
+    );
 }

@@ -580,6 +580,32 @@ fn enum_def(out: &mut Out, def: &EnumDef<'_>) {
         out.line(format_args!("{variant},"));
     }
     out.close("}");
+    out.blank();
+    // `as_str` and `Display` give the declared word itself (not the variant's name), the very
+    // string serde writes, for messages and lookups without going through JSON.
+    out.open(format_args!("impl {} {{", def.name));
+    doc(
+        out,
+        "The declared string of this value, as it is written in JSON.",
+    );
+    out.open("pub const fn as_str(&self) -> &'static str {");
+    out.open("match *self {");
+    for (variant, rename) in &def.variants {
+        let word = rename.map_or_else(|| variant.trim_start_matches("r#"), |word| word);
+        out.line(format_args!("Self::{variant} => {},", lit(word)));
+    }
+    out.close("}");
+    out.close("}");
+    out.close("}");
+    out.blank();
+    out.open(format_args!(
+        "impl ::core::fmt::Display for {} {{",
+        def.name
+    ));
+    out.open("fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {");
+    out.line("f.pad(self.as_str())");
+    out.close("}");
+    out.close("}");
 }
 
 /// Variants named after declared words often share a prefix or suffix (`PaneNotFound`,

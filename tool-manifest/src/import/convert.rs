@@ -490,7 +490,7 @@ fn schema_text(
     })
 }
 
-/// What [`write`] did.
+/// What [`write`](fn@write) did.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Outcome {
     /// The names of the tools written, in input order.

@@ -11,7 +11,9 @@ use std::fmt;
 
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
-use serde_json::Number;
+use serde_json::{Map, Number, Value};
+
+use crate::model::json_kind;
 
 /// A JSON value; objects keep their keys in document order (duplicates included, as written).
 #[derive(Debug, Clone, PartialEq)]
@@ -47,16 +49,17 @@ impl Json {
         }
     }
 
-    /// `a string`, `an object`, … for messages.
+    /// `a string`, `an object`, … for messages: the [`json_kind`] of an empty value of the same
+    /// kind.
     pub(crate) fn kind(&self) -> &'static str {
-        match self {
-            Json::Null => "null",
-            Json::Bool(_) => "a boolean",
-            Json::Number(_) => "a number",
-            Json::String(_) => "a string",
-            Json::Array(_) => "an array",
-            Json::Object(_) => "an object",
-        }
+        json_kind(&match self {
+            Json::Null => Value::Null,
+            Json::Bool(b) => Value::Bool(*b),
+            Json::Number(n) => Value::Number(n.clone()),
+            Json::String(_) => Value::String(String::new()),
+            Json::Array(_) => Value::Array(Vec::new()),
+            Json::Object(_) => Value::Object(Map::new()),
+        })
     }
 
     /// Pretty JSON text (`serde_json`'s pretty printer), followed by a newline.

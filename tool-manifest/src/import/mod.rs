@@ -1,6 +1,6 @@
 //! Existing tool definitions → manifests: the way in for tools written elsewhere.
 //!
-//! [`read`] takes what other tool libraries publish and [`write`] writes one manifest per tool
+//! [`read`] takes what other tool libraries publish and [`write`](fn@write) writes one manifest per tool
 //! (`<name>.toml`) with its schemas as JSON files next to it (`<name>.input.json`,
 //! `<name>.output.json`: TOML has no `null`, and a JSON file keeps the source's key order):
 //!

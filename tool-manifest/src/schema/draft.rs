@@ -269,7 +269,19 @@ mod tests {
         let refused = Draft::of(&json!({"$schema": "http://json-schema.org/draft-04/schema#"}))
             .expect_err("draft-04 is not read");
         assert!(refused.starts_with("unsupported `$schema`"), "{refused}");
-        assert!(Draft::of(&json!({"$schema": 7})).is_err());
+        for (schema, found) in [
+            (json!(7), "an integer"),
+            (json!(7.5), "a number"),
+            (json!(["x"]), "an array"),
+            (json!(null), "null"),
+        ] {
+            assert_eq!(
+                Draft::of(&json!({ "$schema": schema })),
+                Err(format!(
+                    "expected `$schema` to be a URI string, found {found}"
+                ))
+            );
+        }
         let hidden = Draft::of(&json!({"$schema": "x\u{202e}y"})).expect_err("unknown");
         assert!(hidden.contains("x\\u{202e}y"), "{hidden}");
     }

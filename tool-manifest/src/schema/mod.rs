@@ -4,7 +4,7 @@
 //!   applies to;
 //! - [`draft`]: the drafts read (draft-07, 2019-09, 2020-12, from `$schema`), their validators
 //!   and meta-validators, and the conversion to 2020-12 for exports;
-//! - [`pointer`]: JSON Pointers, escaped in one place;
+//! - [`pointer`](mod@pointer): JSON Pointers, escaped in one place;
 //! - [`tree`]: a schema parsed once into typed nodes, read by code generation, the docs, the
 //!   provider dialects and the messages.
 //!
@@ -151,16 +151,14 @@ pub fn article(word: &str) -> &'static str {
     }
 }
 
-/// The JSON type of a value, with its article, for messages.
+/// The JSON type of a value, with its article, for messages: its [`json_kind`], except that a
+/// whole number is `an integer`.
+///
+/// [`json_kind`]: crate::model::json_kind
 pub(crate) fn json_type(value: &Value) -> &'static str {
     match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(n) if n.is_f64() => "a number",
-        Value::Number(_) => "an integer",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
+        Value::Number(n) if !n.is_f64() => "an integer",
+        other => crate::model::json_kind(other),
     }
 }
 

@@ -62,7 +62,15 @@ impl From<JsonPointer> for String {
 /// `ptr` + `/token`, the token escaped as RFC 6901 says (`~` → `~0`, `/` → `~1`): how every
 /// JSON Pointer of the toolkit is built.
 pub fn join(ptr: &str, token: &str) -> String {
-    format!("{ptr}/{}", token.replace('~', "~0").replace('/', "~1"))
+    let mut joined = String::with_capacity(ptr.len() + 1 + token.len());
+    joined.push_str(ptr);
+    joined.push('/');
+    if token.contains(['~', '/']) {
+        joined.push_str(&token.replace('~', "~0").replace('/', "~1"));
+    } else {
+        joined.push_str(token);
+    }
+    joined
 }
 
 /// One reference token, unescaped (`~1` → `/`, `~0` → `~`).

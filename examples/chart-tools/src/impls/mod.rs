@@ -1,6 +1,6 @@
 //! The tools of the demo chart: one `#[tool(manifest = crate::tools::<name>)]` function per
 //! manifest (every one but `code_interpreter`), each converting the generated input into the
-//! arguments of the [`Chart`](crate::chart::Chart) method of the same name.
+//! arguments of the [`Chart`] method of the same name.
 //!
 //! - Reads take `&Chart`, writes `&mut Chart`; the manifest decides which, and the attribute
 //!   checks it at compile time.
