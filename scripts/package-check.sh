@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
-# The published crates as crates.io will hold them. `cargo package` packs each one and builds it
-# from its `.crate`, against the packages before it (in dependency order, through cargo's own
-# temporary registry). Then every package's own tests run from the extracted files, in a
-# workspace whose `[patch.crates-io]` points the packages at each other: a test that needs a file
-# the package does not hold fails here.
+# The published crates as crates.io will hold them. `cargo package` packs each one (in dependency
+# order, resolving each against the packages before it); the packages are extracted into a
+# workspace whose `[patch.crates-io]` points them at each other; each package is built alone from
+# its extracted files (default features, no dev-dependencies: what a dependent builds), then every
+# package's own tests run there: a test that needs a file the package does not hold fails here.
+#
+# The build is not `cargo package`'s own verification: that unpacks each package into cargo's
+# registry cache once per name and version and compiles it as an immutable registry crate, so a
+# second run on a changed tree verifies the first run's code. Extracted path packages are rebuilt
+# when they change.
 #
 # Usage: scripts/package-check.sh
 # The build reuses the workspace's target directory (`CARGO_TARGET_DIR` when set).
@@ -20,9 +25,9 @@ for name in "${published[@]}"; do
     packages+=(-p "${name}")
 done
 
-echo "== cargo package (each package built from its .crate)"
+echo "== cargo package"
 # `--allow-dirty`: what is checked is the working tree, as the rest of CI checks it.
-cargo package --allow-dirty "${packages[@]}"
+cargo package --allow-dirty --no-verify "${packages[@]}"
 
 # Outside the repository's layout on purpose: `../../shared` of a package (the optional test
 # corpora) does not exist from here, so those tests skip as they do for anyone else.
@@ -35,7 +40,9 @@ patches=""
 for name in "${published[@]}"; do
     version=$(cargo pkgid -p "${name}")
     version="${version##*@}"
-    tar -xzf "${target}/package/${name}-${version}.crate" -C "${work}"
+    # `-m`: the files get the time of extraction, not the fixed time a package stores, so that
+    # cargo sees that they changed since the last run.
+    tar -xzmf "${target}/package/${name}-${version}.crate" -C "${work}"
     members+="\"${name}-${version}\", "
     patches+="${name} = { path = \"${name}-${version}\" }"$'\n'
 done
@@ -51,5 +58,11 @@ TOML
 # The workspace's versions of every dependency, so that the build reuses what it compiled.
 cp Cargo.lock "${work}/Cargo.lock"
 
+cd "${work}"
+export CARGO_TARGET_DIR="${target}"
+for name in "${published[@]}"; do
+    echo "== ${name} built from its package"
+    cargo build -p "${name}"
+done
 echo "== the packages' own tests, from the extracted packages"
-(cd "${work}" && CARGO_TARGET_DIR="${target}" cargo test --workspace --all-features)
+cargo test --workspace --all-features
