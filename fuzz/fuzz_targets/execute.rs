@@ -9,10 +9,10 @@
 
 use std::sync::OnceLock;
 
-use toolwright_fuzz::{reference, value};
 use arbitrary::Unstructured;
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
+use toolwright_fuzz::{reference, value};
 use toolwright_runtime::{RunPolicy, ToolResult};
 
 fn runtime() -> &'static tokio::runtime::Runtime {

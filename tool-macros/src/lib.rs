@@ -26,38 +26,8 @@ mod valid;
 ///
 /// # Code-first tools
 ///
-/// ```
-/// use serde::Deserialize;
-/// use schemars::JsonSchema;
-/// use toolwright_runtime::{NoArgs, ToolDef, ToolError, tool, tool_def};
-///
-/// struct Chart {
-///     panes: Vec<String>,
-/// }
-///
-/// /// The arguments of `pane_create`.
-/// #[derive(Deserialize, JsonSchema)]
-/// struct PaneArgs {
-///     /// The new pane's ID.
-///     pane_id: String,
-/// }
-///
-/// /// Lists the panes of the chart.
-/// #[tool(safety = "read-only", mode = "parallel")]
-/// fn panes_list(chart: &Chart, _input: NoArgs) -> Result<Vec<String>, ToolError> {
-///     Ok(chart.panes.clone())
-/// }
-///
-/// /// Creates a pane.
-/// #[tool(safety = "destructive", mode = "sequential", title = "Create a pane")]
-/// async fn pane_create(chart: &mut Chart, input: PaneArgs) -> Result<(), ToolError> {
-///     chart.panes.push(input.pane_id);
-///     Ok(())
-/// }
-///
-/// let tools: [ToolDef<Chart>; 2] = [tool_def!(panes_list), tool_def!(pane_create)];
-/// assert_eq!(tools[1].meta.description, "Creates a pane.");
-/// ```
+/// An example is in the docs of the `toolwright_runtime::tool` module, where it runs as a test
+/// (the runtime depends on this crate, so this crate's own tests cannot use it).
 ///
 /// - **Keys**: `safety` (`"read-only"` or `"destructive"`) and `mode` (`"parallel"` or
 ///   `"sequential"`) must both be stated: there is no default. `name` defaults to the
@@ -133,23 +103,7 @@ pub fn tool_def(input: TokenStream) -> TokenStream {
 /// - Code-first tools need no manifest and may be listed too; `tool_defs![a, b]` (no `;`) is
 ///   the array alone.
 ///
-/// ```
-/// use toolwright_runtime::{NoArgs, Registry, ToolError, tool, tool_defs};
-///
-/// struct Chart;
-///
-/// /// Lists the panes of the chart.
-/// #[tool(safety = "read-only", mode = "parallel")]
-/// fn panes_list(_chart: &Chart, _input: NoArgs) -> Result<Vec<String>, ToolError> {
-///     Ok(vec!["main".to_owned()])
-/// }
-///
-/// let registry = Registry::<Chart>::builder()
-///     .tools(tool_defs![panes_list])
-///     .build()
-///     .expect("valid tools");
-/// assert_eq!(registry.len(), 1);
-/// ```
+/// An example is in the docs of the `toolwright_runtime::tool` module.
 #[proc_macro]
 pub fn tool_defs(input: TokenStream) -> TokenStream {
     expand::tool_defs(input.into()).into()

@@ -15,6 +15,11 @@
 //!   all written by `serde_json`, and the docs pages), and [`import`]: existing tool
 //!   definitions (MCP, OpenAI, BFCL) → manifests.
 
+// The README's examples run as doctests, from the package too.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 pub mod model;
 pub mod suggest;
 

@@ -498,22 +498,18 @@ fn import_exits_2_when_the_input_cannot_be_read() {
     );
 }
 
-/// The first block of `kind` after `heading` in the repository's README.
-fn readme_block(heading: &str, kind: &str) -> String {
-    let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md"))
-            .expect("the README");
-    readme
-        .split(heading)
-        .nth(1)
-        .and_then(|section| section.split(&format!("```{kind}\n")).nth(1))
-        .and_then(|block| block.split("```").next())
-        .unwrap_or_else(|| panic!("a {kind} block after {heading:?}"))
-        .to_owned()
+/// A file of `tests/fixtures/import`.
+fn fixture(name: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/import")
+        .join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
+/// What `import` writes and reports for two MCP tools, one needing a new name and a review (the
+/// repository's README shows these files).
 #[test]
-fn the_readme_import_example_is_what_import_writes_and_reports() {
+fn import_writes_and_reports_what_the_import_fixtures_hold() {
     let root = tempfile::tempdir().expect("temp dir");
     let tools = r#"{"tools":[
       {"name":"get-issue!","description":"Get details of a specific issue in a GitHub repository.","inputSchema":{"type":"object","properties":{"number":{"type":"integer"}}}},
@@ -522,13 +518,10 @@ fn the_readme_import_example_is_what_import_writes_and_reports() {
     std::fs::write(root.path().join("tools.json"), tools).expect("input");
     let output = run(root.path(), &["import", "tools.json", "--out", "tools"]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    assert_eq!(
-        stderr(&output),
-        readme_block("### Bring existing tools", "text")
-    );
+    assert_eq!(stderr(&output), fixture("report.txt"));
     assert_eq!(
         std::fs::read_to_string(root.path().join("tools/get_issue.toml")).expect("manifest"),
-        readme_block("### Bring existing tools", "toml")
+        fixture("get_issue.toml")
     );
 }
 

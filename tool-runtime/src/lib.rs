@@ -81,6 +81,11 @@
 //! # }
 //! ```
 
+// The README's examples run as doctests, from the package too.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 pub mod tool;
 
 pub use tool::{

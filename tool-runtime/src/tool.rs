@@ -5,6 +5,52 @@
 //! schema, deserializes them into the typed input (`T::deserialize(&value)`, no clone), calls the
 //! function and turns its result into a [`ToolOutput`] or a [`ToolError`].
 //!
+//! # Declaring a tool with `#[tool]`
+//!
+//! A code-first tool: the doc comment is its description, the input type's schemars schema its
+//! input schema. [`tool_def!`](crate::tool_def) turns one tool into its [`ToolDef`],
+//! [`tool_defs!`](crate::tool_defs) lists several for the registry (and checks them against the
+//! tools a crate's manifests declare: `tool_defs![tools::ALL; ...]`).
+//!
+//! ```
+//! use schemars::JsonSchema;
+//! use serde::Deserialize;
+//! use toolwright_runtime::{NoArgs, Registry, ToolDef, ToolError, tool, tool_def, tool_defs};
+//!
+//! struct Chart {
+//!     panes: Vec<String>,
+//! }
+//!
+//! /// The arguments of `pane_create`.
+//! #[derive(Deserialize, JsonSchema)]
+//! struct PaneArgs {
+//!     /// The new pane's ID.
+//!     pane_id: String,
+//! }
+//!
+//! /// Lists the panes of the chart.
+//! #[tool(safety = "read-only", mode = "parallel")]
+//! fn panes_list(chart: &Chart, _input: NoArgs) -> Result<Vec<String>, ToolError> {
+//!     Ok(chart.panes.clone())
+//! }
+//!
+//! /// Creates a pane.
+//! #[tool(safety = "destructive", mode = "sequential", title = "Create a pane")]
+//! async fn pane_create(chart: &mut Chart, input: PaneArgs) -> Result<(), ToolError> {
+//!     chart.panes.push(input.pane_id);
+//!     Ok(())
+//! }
+//!
+//! let tool: ToolDef<Chart> = tool_def!(pane_create);
+//! assert_eq!(tool.meta.description, "Creates a pane.");
+//!
+//! let registry = Registry::<Chart>::builder()
+//!     .tools(tool_defs![panes_list, pane_create])
+//!     .build()
+//!     .expect("valid tools");
+//! assert_eq!(registry.len(), 2);
+//! ```
+//!
 //! # Where `stateChanged` comes from
 //!
 //! Every envelope says whether the call changed state, so that the model knows whether a retry

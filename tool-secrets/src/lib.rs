@@ -23,6 +23,11 @@
 //! assert_eq!(format!("{key}"), "[REDACTED]");
 //! ```
 
+// The README's examples run as doctests, from the package too.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 pub mod credentials;
 pub mod redact;
 pub mod secrets;

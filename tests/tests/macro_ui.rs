@@ -1,5 +1,5 @@
 //! Compile errors of `#[tool]`: one file per mistake, the expected message checked in beside it.
-//! Refresh the `.stderr` files with `TRYBUILD=overwrite cargo test -p toolwright-macros --test ui`,
+//! Refresh the `.stderr` files with `TRYBUILD=overwrite cargo test -p toolwright-tests --test macro_ui`,
 //! then read every one.
 
 #[test]

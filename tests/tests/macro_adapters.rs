@@ -349,7 +349,7 @@ fn code_first_metadata_comes_from_the_attribute_and_the_doc_comment() {
         (meta.idempotent, meta.open_world),
         (Some(true), Some(false))
     );
-    assert_eq!(meta.source, "adapters::pane_create");
+    assert_eq!(meta.source, "macro_adapters::pane_create");
     assert!(meta.errors.is_empty() && meta.examples.is_empty() && meta.output_schema.is_none());
     assert_eq!(
         (meta.timeout_ms, meta.max_output_bytes),
