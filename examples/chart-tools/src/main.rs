@@ -448,18 +448,27 @@ fn mcp(args: McpArgs) -> Result<(), Fatal> {
     if let Some(addr) = args.http.http {
         return mcp_http(addr, &args.http, registry, policy, chart);
     }
-    let server = toolwright_runtime::mcp::McpServer::new(
+    let server =
+        mcp_server(registry, policy, chart)?.with_max_line_bytes(args.max_line_bytes.get());
+    runtime()?
+        .block_on(server.serve_stdio())
+        .map_err(|e| Fatal::other(format!("the MCP server stopped: {e}")))
+}
+
+/// The chart's MCP server, over stdio or HTTP.
+fn mcp_server(
+    registry: Registry<Chart>,
+    policy: RunPolicy,
+    chart: Chart,
+) -> Result<toolwright_runtime::mcp::McpServer<Chart>, Fatal> {
+    toolwright_runtime::mcp::McpServer::new(
         std::sync::Arc::new(registry),
         policy,
         chart,
         "chart-tools",
         env!("CARGO_PKG_VERSION"),
     )
-    .map_err(|e| Fatal::other(e.to_string()))?
-    .with_max_line_bytes(args.max_line_bytes.get());
-    runtime()?
-        .block_on(server.serve_stdio())
-        .map_err(|e| Fatal::other(format!("the MCP server stopped: {e}")))
+    .map_err(|e| Fatal::other(e.to_string()))
 }
 
 /// `mcp --http`: many clients on one chart, on a runtime with a thread per core.
@@ -492,14 +501,7 @@ fn mcp_http(
     for host in &args.allow_host {
         config = config.allow_host(host);
     }
-    let server = toolwright_runtime::mcp::McpServer::new(
-        std::sync::Arc::new(registry),
-        policy,
-        chart,
-        "chart-tools",
-        env!("CARGO_PKG_VERSION"),
-    )
-    .map_err(|e| Fatal::other(e.to_string()))?;
+    let server = mcp_server(registry, policy, chart)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
