@@ -796,6 +796,19 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2_000))]
+
+        /// Whatever Markdown a manifest holds, defusing it ends, and leaves nothing the parser
+        /// reads as HTML, an unsafe link or heading attributes.
+        #[test]
+        fn defusing_ends_and_leaves_no_hazard(page in "[<>/\\\\`!\\[\\]():a-c#\n {}*=\"'-]{0,80}") {
+            let defused = defuse(page.clone());
+            proptest::prop_assert!(hazards(&defused, mdbook_options()).is_empty(), "{page:?} -> {defused:?}");
+            proptest::prop_assert!(hazards(&defused, Options::ENABLE_TABLES).is_empty(), "{page:?} -> {defused:?}");
+        }
+    }
+
     #[test]
     fn unions_and_references_read_as_what_they_hold() {
         assert_eq!(
