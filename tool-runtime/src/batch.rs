@@ -469,17 +469,9 @@ impl<C> Registry<C> {
         steps
             .into_iter()
             .map(|step| {
-                step.or_else(|| rest.next()).unwrap_or_else(|| {
-                    // `join_all` answers once for every pending call; this keeps it panic-free.
-                    Step::Done(ToolResult::failure(
-                        ErrorBody::runtime(
-                            RuntimeCode::Failed,
-                            "The call got no result.",
-                            ACTION_FAILED,
-                        ),
-                        false,
-                    ))
-                })
+                // `join_all` answers once for every pending call; this keeps it panic-free.
+                step.or_else(|| rest.next())
+                    .unwrap_or_else(|| Step::Done(no_result()))
             })
             .collect()
     }
@@ -543,19 +535,20 @@ fn admitted(calls: &[ToolCall], limit: usize) -> &[ToolCall] {
 fn answered(results: Vec<Option<ToolResult>>) -> Vec<ToolResult> {
     results
         .into_iter()
-        .map(|result| {
-            result.unwrap_or_else(|| {
-                ToolResult::failure(
-                    ErrorBody::runtime(
-                        RuntimeCode::Failed,
-                        "The call got no result.",
-                        ACTION_FAILED,
-                    ),
-                    false,
-                )
-            })
-        })
+        .map(|result| result.unwrap_or_else(no_result))
         .collect()
+}
+
+/// The answer of a call that got none, which never happens: it keeps the batch panic-free.
+fn no_result() -> ToolResult {
+    ToolResult::failure(
+        ErrorBody::runtime(
+            RuntimeCode::Failed,
+            "The call got no result.",
+            ACTION_FAILED,
+        ),
+        false,
+    )
 }
 
 /// Complete when nothing waits; paused (with the message's calls) otherwise.

@@ -226,20 +226,7 @@ struct HostArgs {
     provider: ProviderArg,
 
     #[command(flatten)]
-    policy: PolicyArgs,
-
-    /// What the user answers to every ask_user question (as for `run`).
-    #[arg(long, value_name = "TEXT")]
-    answer: Option<String>,
-
-    #[command(flatten)]
-    state: StateArgs,
-
-    #[command(flatten)]
-    trace: TraceArgs,
-
-    #[command(flatten)]
-    lines: LineArgs,
+    run: RunArgs,
 }
 
 #[derive(Debug, Args)]
@@ -539,46 +526,23 @@ fn redact() -> Result<(), Fatal> {
 }
 
 fn run(args: RunArgs) -> Result<(), Fatal> {
-    let line = LineProtocol {
-        format: Format::Calls,
-        policy: &args.policy,
-        state: &args.state,
-        trace: &args.trace,
-        lines: &args.lines,
-    };
-    serve_lines(line, args.answer)
+    serve_lines(Format::Calls, args)
 }
 
 fn host(args: HostArgs) -> Result<(), Fatal> {
-    let line = LineProtocol {
-        format: Format::Provider(args.provider.provider()),
-        policy: &args.policy,
-        state: &args.state,
-        trace: &args.trace,
-        lines: &args.lines,
-    };
-    serve_lines(line, args.answer)
-}
-
-/// The options `run` and `host` share.
-struct LineProtocol<'a> {
-    format: Format,
-    policy: &'a PolicyArgs,
-    state: &'a StateArgs,
-    trace: &'a TraceArgs,
-    lines: &'a LineArgs,
+    serve_lines(Format::Provider(args.provider.provider()), args.run)
 }
 
 /// `run` and `host`: lines in, answers out, approvals kept in the state file.
-fn serve_lines(line: LineProtocol<'_>, answer: Option<String>) -> Result<(), Fatal> {
-    let LineProtocol {
-        format,
+fn serve_lines(format: Format, args: RunArgs) -> Result<(), Fatal> {
+    let RunArgs {
         policy: policy_args,
+        answer,
         state,
         trace,
         lines,
-    } = line;
-    let registry = registry(trace)?;
+    } = args;
+    let registry = registry(&trace)?;
     let mut policy = policy_args.policy(&registry)?;
     if let Format::Provider(provider) = format {
         // The provider was offered the tools in its dialect (OpenAI strict mode's nulls).
@@ -588,7 +552,7 @@ fn serve_lines(line: LineProtocol<'_>, answer: Option<String>) -> Result<(), Fat
         Some(path) => SavedState::load(path).map_err(|e| Fatal::usage(e.to_string()))?,
         None => SavedState::default(),
     };
-    let mut chart = chart(policy_args, answer);
+    let mut chart = chart(&policy_args, answer);
     let mut session = Session::resume(&registry, &policy, format, saved)
         .with_max_line_bytes(lines.max_line_bytes.get());
     runtime()?
