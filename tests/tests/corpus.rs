@@ -4,7 +4,7 @@
 //!
 //! The corpus is looked up at `<workspace>/../shared/corpus/real-tools/raw`, or at the directory
 //! named by `REAL_TOOLS_CORPUS`; when it is absent each test says so and passes. Run
-//! `cargo test -p toolwright-manifest --test corpus -- --nocapture` for the
+//! `cargo test -p toolwright-tests --test corpus -- --nocapture` for the
 //! acceptance table.
 
 use std::collections::BTreeMap;
