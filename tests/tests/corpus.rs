@@ -3,9 +3,12 @@
 //! fed valid arguments.
 //!
 //! The corpus is looked up at `<workspace>/../shared/corpus/real-tools/raw`, or at the directory
-//! named by `REAL_TOOLS_CORPUS`; when it is absent each test says so and passes. Run
+//! named by `REAL_TOOLS_CORPUS`; when it is absent each test says so and passes, except in CI (`CI`
+//! set), where it fails. Run
 //! `cargo test -p toolwright-tests --test corpus -- --nocapture` for the
 //! acceptance table.
+
+mod support;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -28,27 +31,9 @@ const INSTANCE_COVERAGE: f64 = 0.9;
 /// The source whose schemas are in the BFCL dialect.
 const BFCL: &str = "bfcl";
 
+/// The corpus, `None` when it is absent (see [`support::shared_dir`]).
 fn corpus_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("REAL_TOOLS_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-                .join("..")
-                .join("..")
-                .join("shared")
-                .join("corpus")
-                .join("real-tools")
-                .join("raw")
-        });
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        println!(
-            "the real-tools corpus is not present at {}: skipped",
-            dir.display()
-        );
-        None
-    }
+    support::shared_dir("REAL_TOOLS_CORPUS", &["corpus", "real-tools", "raw"])
 }
 
 /// One source file of the corpus.
@@ -780,5 +765,13 @@ fn real_tools_are_accepted_compile_and_take_valid_instances() {
     assert!(
         percent(covered, accepted) >= INSTANCE_COVERAGE * 100.0,
         "a valid instance was derived for only {covered} of {accepted} accepted tools"
+    );
+}
+
+#[test]
+fn a_missing_corpus_fails_in_ci_and_is_skipped_elsewhere() {
+    support::assert_missing_fixture_fails_only_in_ci(
+        "REAL_TOOLS_CORPUS",
+        "every_corpus_tool_is_imported_with_its_schema_kept",
     );
 }

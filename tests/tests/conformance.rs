@@ -3,7 +3,10 @@
 //! must be well formed.
 //!
 //! The suite is looked up at `<workspace>/../shared/conformance/json-schema-test-suite`, or at
-//! the directory named by `JSON_SCHEMA_TEST_SUITE`; when it is absent the test says so and passes.
+//! the directory named by `JSON_SCHEMA_TEST_SUITE`; when it is absent the test says so and passes,
+//! except in CI (`CI` set), where it fails.
+
+mod support;
 
 use std::path::PathBuf;
 
@@ -55,30 +58,20 @@ struct Case {
     valid: bool,
 }
 
-fn suite_dir() -> PathBuf {
-    let root = std::env::var_os("JSON_SCHEMA_TEST_SUITE")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-                .join("..")
-                .join("..")
-                .join("shared")
-                .join("conformance")
-                .join("json-schema-test-suite")
-        });
-    root.join("tests").join("draft2020-12")
+/// The suite's draft 2020-12 files, `None` when the suite is absent (see [`support::shared_dir`]).
+fn suite_dir() -> Option<PathBuf> {
+    let root = support::shared_dir(
+        "JSON_SCHEMA_TEST_SUITE",
+        &["conformance", "json-schema-test-suite"],
+    )?;
+    Some(root.join("tests").join("draft2020-12"))
 }
 
 #[test]
 fn draft_2020_12_suite_verdicts_match() {
-    let dir = suite_dir();
-    if !dir.is_dir() {
-        println!(
-            "the JSON Schema Test Suite is not present at {}: skipped",
-            dir.display()
-        );
+    let Some(dir) = suite_dir() else {
         return;
-    }
+    };
     let mut cases = 0;
     let mut mismatches = Vec::new();
     for keyword in KEYWORD_FILES {
@@ -143,14 +136,9 @@ fn assert_well_formed(errors: &InputErrors) {
 /// error kind `jsonschema` reports turns into a well-formed report.
 #[test]
 fn whole_suite_verdicts_match_and_reports_are_well_formed() {
-    let dir = suite_dir();
-    if !dir.is_dir() {
-        println!(
-            "the JSON Schema Test Suite is not present at {}: skipped",
-            dir.display()
-        );
+    let Some(dir) = suite_dir() else {
         return;
-    }
+    };
     let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .filter_map(|entry| entry.ok().map(|e| e.path()))
@@ -205,5 +193,13 @@ fn whole_suite_verdicts_match_and_reports_are_well_formed() {
         "{} cases differ:\n{}",
         mismatches.len(),
         mismatches.join("\n")
+    );
+}
+
+#[test]
+fn a_missing_suite_fails_in_ci_and_is_skipped_elsewhere() {
+    support::assert_missing_fixture_fails_only_in_ci(
+        "JSON_SCHEMA_TEST_SUITE",
+        "draft_2020_12_suite_verdicts_match",
     );
 }
