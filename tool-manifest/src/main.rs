@@ -102,23 +102,31 @@ struct ExportArgs {
     #[arg(long)]
     read_only: bool,
     #[command(flatten)]
-    locations: Locations,
+    source: Source,
 }
 
+/// Where the manifests are: what `export` reads (it writes no file).
 #[derive(Debug, Args)]
-struct Locations {
+struct Source {
     /// The directory of `<tool name>.toml` manifests.
     #[arg(long, value_name = "DIR")]
     manifests: Option<PathBuf>,
+    /// The config file with the defaults of the directories.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+}
+
+/// Where the manifests are and where their outputs go: what `generate` and `check` work on.
+#[derive(Debug, Args)]
+struct Locations {
+    #[command(flatten)]
+    source: Source,
     /// Where `tools.json` and `schemas/` go.
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// Where the docs pages go.
     #[arg(long, value_name = "DIR")]
     docs: Option<PathBuf>,
-    /// The config file with the defaults of the three directories.
-    #[arg(long, value_name = "FILE")]
-    config: Option<PathBuf>,
 }
 
 /// What the command works on, resolved from the flags and the config file.
@@ -196,8 +204,14 @@ fn check(locations: &Locations) -> Result<ExitCode, Failure> {
 }
 
 fn export(args: &ExportArgs) -> Result<ExitCode, Failure> {
-    let resolved = resolve(&args.locations)?;
-    let mut specs = manifest::load_dir(&resolved.manifests).map_err(Failure::Diagnostics)?;
+    let (config_path, config) = read_config(&args.source, &[])?;
+    let manifests = pick(
+        &args.source.manifests,
+        config.manifests,
+        "manifests",
+        &config_path,
+    )?;
+    let mut specs = manifest::load_dir(&manifests).map_err(Failure::Diagnostics)?;
     if args.read_only {
         specs.retain(|spec| spec.safety.is_read_only());
     }
@@ -289,10 +303,10 @@ fn message(error: impl std::fmt::Display) -> Failure {
 fn refresh_command(locations: &Locations) -> String {
     let mut command = "cargo tool-manifest generate".to_owned();
     let flags = [
-        ("--manifests", &locations.manifests),
+        ("--manifests", &locations.source.manifests),
         ("--out", &locations.out),
         ("--docs", &locations.docs),
-        ("--config", &locations.config),
+        ("--config", &locations.source.config),
     ];
     for (flag, value) in flags {
         if let Some(value) = value {
@@ -304,27 +318,46 @@ fn refresh_command(locations: &Locations) -> String {
 
 /// Flags win over the config file; the config file is optional when every flag is given.
 fn resolve(locations: &Locations) -> Result<Resolved, Failure> {
-    let all_given =
-        locations.manifests.is_some() && locations.out.is_some() && locations.docs.is_some();
-    let config_path = locations
+    let outputs = [("--out", &locations.out), ("--docs", &locations.docs)];
+    let (config_path, config) = read_config(&locations.source, &outputs)?;
+    Ok(Resolved {
+        required: config.required_providers,
+        manifests: pick(
+            &locations.source.manifests,
+            config.manifests,
+            "manifests",
+            &config_path,
+        )?,
+        dirs: OutputDirs {
+            out: pick(&locations.out, config.out, "out", &config_path)?,
+            docs: pick(&locations.docs, config.docs, "docs", &config_path)?,
+        },
+    })
+}
+
+/// The config file's path and defaults. A missing `tool-manifest.toml` (none named with
+/// `--config`) reads as empty when `--manifests` and every flag of `outputs` are given, and is an
+/// error naming the missing flags otherwise.
+fn read_config(
+    source: &Source,
+    outputs: &[(&str, &Option<PathBuf>)],
+) -> Result<(PathBuf, Config), Failure> {
+    let config_path = source
         .config
         .clone()
         .unwrap_or_else(|| PathBuf::from(CONFIG_FILE));
     let config = match std::fs::read_to_string(&config_path) {
         Ok(text) => parse_config(&config_path, &text).map_err(Failure::Diagnostics)?,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound && locations.config.is_none() => {
-            if !all_given {
-                let missing: Vec<&str> = [
-                    ("`--manifests`", &locations.manifests),
-                    ("`--out`", &locations.out),
-                    ("`--docs`", &locations.docs),
-                ]
-                .into_iter()
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && source.config.is_none() => {
+            let missing: Vec<String> = std::iter::once(("--manifests", &source.manifests))
+                .chain(outputs.iter().copied())
                 .filter(|(_, v)| v.is_none())
-                .map(|(flag, _)| flag)
+                .map(|(flag, _)| format!("`{flag}`"))
                 .collect();
+            if !missing.is_empty() {
+                let flags = if missing.len() == 1 { "flag" } else { "flags" };
                 return Err(Failure::Message(format!(
-                    "no `{CONFIG_FILE}` in the current directory, expected it or the flags {}",
+                    "no `{CONFIG_FILE}` in the current directory, expected it or the {flags} {}",
                     missing.join(", ")
                 )));
             }
@@ -337,21 +370,21 @@ fn resolve(locations: &Locations) -> Result<Resolved, Failure> {
             )));
         }
     };
-    let pick = |flag: &Option<PathBuf>, configured: Option<PathBuf>, key: &str| {
-        flag.clone().or(configured).ok_or_else(|| {
-            Failure::Message(format!(
-                "no `{key}` directory: pass `--{key} DIR` or set `{key} = \"DIR\"` in `{}`",
-                config_path.display()
-            ))
-        })
-    };
-    Ok(Resolved {
-        required: config.required_providers,
-        manifests: pick(&locations.manifests, config.manifests, "manifests")?,
-        dirs: OutputDirs {
-            out: pick(&locations.out, config.out, "out")?,
-            docs: pick(&locations.docs, config.docs, "docs")?,
-        },
+    Ok((config_path, config))
+}
+
+/// The directory a flag gives, else the config file's, else an error naming both ways.
+fn pick(
+    flag: &Option<PathBuf>,
+    configured: Option<PathBuf>,
+    key: &str,
+    config_path: &Path,
+) -> Result<PathBuf, Failure> {
+    flag.clone().or(configured).ok_or_else(|| {
+        Failure::Message(format!(
+            "no `{key}` directory: pass `--{key} DIR` or set `{key} = \"DIR\"` in `{}`",
+            config_path.display()
+        ))
     })
 }
 

@@ -573,3 +573,50 @@ fn a_tool_a_provider_cannot_express_is_a_warning_unless_the_provider_is_required
         stderr(&refused)
     );
 }
+
+#[test]
+fn export_needs_only_the_manifests() {
+    let root = repository();
+    std::fs::remove_file(root.path().join("tool-manifest.toml")).expect("no config");
+    let exported = run(
+        root.path(),
+        &["export", "--dialect", "mcp", "--manifests", "tools"],
+    );
+    assert_eq!(exported.status.code(), Some(0), "{}", stderr(&exported));
+    let definitions: serde_json::Value =
+        serde_json::from_str(&stdout(&exported)).expect("the export is JSON");
+    assert!(
+        definitions
+            .as_array()
+            .is_some_and(|tools| !tools.is_empty()),
+        "{definitions}"
+    );
+
+    // Without the flag or a config file, only `--manifests` is asked for.
+    let missing = run(root.path(), &["export", "--dialect", "mcp"]);
+    assert_eq!(missing.status.code(), Some(2), "{}", stderr(&missing));
+    assert_eq!(
+        stderr(&missing),
+        "error: no `tool-manifest.toml` in the current directory, expected it or the flag `--manifests`\n"
+    );
+
+    // `--out` and `--docs` are not flags of `export`: it writes no file.
+    let refused = run(
+        root.path(),
+        &[
+            "export",
+            "--dialect",
+            "mcp",
+            "--manifests",
+            "tools",
+            "--out",
+            "x",
+        ],
+    );
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+    assert!(
+        stderr(&refused).contains("unexpected argument '--out'"),
+        "{}",
+        stderr(&refused)
+    );
+}
