@@ -114,13 +114,13 @@ macro_rules! chapters {
 }
 
 chapters! {
-    Introduction = "../../../docs/guide/src/README.md";
-    GettingStarted = "../../../docs/guide/src/getting-started.md";
-    Manifests = "../../../docs/guide/src/manifest.md";
-    CodeFirst = "../../../docs/guide/src/code-first.md";
-    Runtime = "../../../docs/guide/src/runtime.md";
-    Providers = "../../../docs/guide/src/providers.md";
-    CommandLine = "../../../docs/guide/src/cli.md";
-    Mcp = "../../../docs/guide/src/mcp.md";
+    Introduction = "../../../tool-runtime/guide/README.md";
+    GettingStarted = "../../../tool-runtime/guide/getting-started.md";
+    Manifests = "../../../tool-runtime/guide/manifest.md";
+    CodeFirst = "../../../tool-runtime/guide/code-first.md";
+    Runtime = "../../../tool-runtime/guide/runtime.md";
+    Providers = "../../../tool-runtime/guide/providers.md";
+    CommandLine = "../../../tool-runtime/guide/cli.md";
+    Mcp = "../../../tool-runtime/guide/mcp.md";
     Readme = "../../../README.md";
 }

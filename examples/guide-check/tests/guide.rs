@@ -18,7 +18,7 @@ fn read(path: &Path) -> String {
 }
 
 fn chapter(name: &str) -> String {
-    read(&here().join("../../docs/guide/src").join(name))
+    read(&here().join("../../tool-runtime/guide").join(name))
 }
 
 fn readme() -> String {
