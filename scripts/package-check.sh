@@ -64,5 +64,7 @@ for name in "${published[@]}"; do
     echo "== ${name} built from its package"
     cargo build -p "${name}"
 done
+echo "== toolwright-runtime's docs from its package, the guide's chapters included (as docs.rs builds them)"
+RUSTDOCFLAGS="-D warnings" cargo doc -p toolwright-runtime --no-deps --all-features
 echo "== the packages' own tests, from the extracted packages"
 cargo test --workspace --all-features

@@ -167,6 +167,23 @@ fn references_and_recursive_schemas_load_and_generate_without_recursing_forever(
     }
 }
 
+/// A remote reference is never fetched (`jsonschema` is built without its resolvers): the manifest
+/// is refused at its `[input]`, saying the schema cannot be compiled.
+#[test]
+fn a_remote_reference_is_never_fetched_and_is_refused_at_the_schema() {
+    let text = format!(
+        "{HEAD}[input]\ntype = \"object\"\nproperties.a = {{ \"$ref\" = \"https://example.com/a.json\" }}\n"
+    );
+    let error = located(&text);
+    assert_eq!(error.line, 6, "{error}");
+    assert!(
+        error
+            .message
+            .contains("the input schema cannot be compiled"),
+        "{error}"
+    );
+}
+
 #[test]
 fn a_huge_manifest_is_refused_where_it_crosses_the_limit() {
     let filler = format!("# {}\n", "x".repeat(1000));

@@ -45,6 +45,9 @@
 //!
 //! [`ToolSettings`] persists the tools a user switched off.
 //!
+//! The guide, from `Cargo.toml` to a served registry (manifests, code-first tools, the runtime,
+//! providers and approvals, the command line, MCP servers), is the [`guide`] module.
+//!
 //! ```
 //! use serde_json::json;
 //! use toolwright_runtime::{
@@ -85,6 +88,38 @@
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
+
+/// Where the links between the guide's chapters go in rustdoc. A chapter links to another by a
+/// reference (`[Manifests][manifest.md]`) that its own file defines as the mdBook page
+/// (`[manifest.md]: manifest.md`); these definitions come first in each chapter's docs, and the
+/// first definition of a label is the one Markdown uses.
+#[cfg(doc)]
+macro_rules! guide_links {
+    () => {
+        "[getting-started.md]: crate::guide::getting_started\n\
+         [getting-started.md#a-tool-without-declared-errors]: crate::guide::getting_started#a-tool-without-declared-errors\n\
+         [manifest.md]: crate::guide::manifests\n\
+         [manifest.md#keys]: crate::guide::manifests#keys\n\
+         [manifest.md#nested-type-names]: crate::guide::manifests#nested-type-names\n\
+         [code-first.md]: crate::guide::code_first\n\
+         [code-first.md#what-statechanged-says]: crate::guide::code_first#what-statechanged-says\n\
+         [runtime.md]: crate::guide::runtime\n\
+         [runtime.md#reading-a-toolresult]: crate::guide::runtime#reading-a-toolresult\n\
+         [runtime.md#time-limits-and-output-budgets]: crate::guide::runtime#time-limits-and-output-budgets\n\
+         [providers.md]: crate::guide::providers\n\
+         [providers.md#deferred-approvals]: crate::guide::providers#deferred-approvals\n\
+         [cli.md]: crate::guide::command_line\n\
+         [mcp.md]: crate::guide::mcp_servers\n\n"
+    };
+}
+
+#[cfg(doc)]
+#[doc = guide_links!()]
+/// The guide: from `Cargo.toml` to a served registry, chapter by chapter (the same text as the
+/// guide's mdBook).
+///
+#[doc = include_str!("../guide/README.md")]
+pub mod guide;
 
 pub mod tool;
 

@@ -1,5 +1,5 @@
 //! The guide's code blocks as doctests: `cargo test -p guide-check --doc` compiles every Rust
-//! snippet of `docs/guide/src/*.md` and of the repository's README, and runs those not marked
+//! snippet of the guide (`tool-runtime/guide/*.md`) and of the repository's README, and runs those not marked
 //! `no_run`. The guide's example tools are generated from `tools/*.toml` by `build.rs`, the same
 //! files the guide shows (`tests/guide.rs` holds them equal), and a snippet includes them the
 //! way a new crate does: `include!(concat!(env!("OUT_DIR"), "/tools.rs"))`.

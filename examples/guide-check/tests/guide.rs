@@ -257,3 +257,69 @@ fn the_import_shown_is_what_the_import_does() {
     let manifest = block_with(&cli, "toml", "name = \"get_issue\"");
     assert_eq!(manifest, read(&out.join("get_issue.toml")));
 }
+
+/// The chapters SUMMARY.md lists, in order.
+fn summary_chapters() -> Vec<String> {
+    chapter("SUMMARY.md")
+        .lines()
+        .filter_map(|line| {
+            let (_, rest) = line.split_once("](")?;
+            rest.strip_suffix(')').map(str::to_owned)
+        })
+        .collect()
+}
+
+/// The guide is one set of files for both readers: the mdBook reads the runtime crate's `guide/`
+/// (which its package holds), and the crate's docs include every chapter of it, so that docs.rs
+/// shows the whole guide. Each link between chapters is a reference that the chapter defines as
+/// the mdBook page and the crate defines (first, so that it wins) as the chapter's module.
+#[test]
+fn every_chapter_is_both_an_mdbook_page_and_a_module_of_the_runtimes_docs() {
+    let book: toml::Table = toml::from_str(&read(&here().join("../../docs/guide/book.toml")))
+        .expect("book.toml is TOML");
+    assert_eq!(
+        book["book"]["src"].as_str(),
+        Some("../../tool-runtime/guide"),
+        "the mdBook is built from the runtime crate's chapters"
+    );
+    let runtime = here().join("../../tool-runtime/src");
+    let lib = read(&runtime.join("lib.rs"));
+    let modules = read(&runtime.join("guide.rs"));
+    let chapters = summary_chapters();
+    assert!(chapters.len() >= 8, "{chapters:?}");
+    let mut missing = Vec::new();
+    for name in &chapters {
+        let include = format!("include_str!(\"../guide/{name}\")");
+        if !lib.contains(&include) && !modules.contains(&include) {
+            missing.push(format!("{name}: not included by the `guide` module"));
+        }
+        let text = chapter(name);
+        let mut rest = text.as_str();
+        while let Some(start) = rest.find("][") {
+            let after = &rest[start + 2..];
+            let Some(end) = after.find(']') else { break };
+            let label = &after[..end];
+            rest = &after[end..];
+            if !label.contains(".md") {
+                continue;
+            }
+            let page = format!("\n[{label}]: {label}\n");
+            if !text.contains(&page) {
+                missing.push(format!(
+                    "{name}: `[{label}]` is not defined as its mdBook page"
+                ));
+            }
+            let module = format!("[{label}]: crate::guide::");
+            if !lib.contains(&module) {
+                missing.push(format!("{name}: `[{label}]` has no rustdoc destination"));
+            }
+            if !chapters
+                .iter()
+                .any(|c| label.split('#').next() == Some(c.as_str()))
+            {
+                missing.push(format!("{name}: `[{label}]` is not a chapter"));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "{}", missing.join("\n"));
+}
