@@ -341,12 +341,51 @@ fn fresh_id() -> String {
 pub type Decisions = BTreeMap<String, Decision>;
 
 /// Every approval already decided, kept by the host so that none is resumed twice. Serializes to
-/// JSON; save it with the paused batches after every resume.
+/// JSON (`{"decided": {APPROVAL_ID: EXPIRES_AT, ...}}`); save it with the paused batches after
+/// every resume.
+///
+/// An approval is recorded when its decision takes effect: not when its saved call was changed,
+/// when it expired, or when the policy of the resume refuses the call (a read-only resume of a
+/// write leaves the approval unused, for a resume under a policy that allows it).
+///
+/// [`prune`](Self::prune) forgets the approvals that expired; the MCP server prunes its ledger
+/// at every retry, so that it holds only the approvals that have not expired yet.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(from = "RawLedger", into = "RawLedger")]
 pub struct ApprovalLedger {
     /// Each decided approval id, with the time it would have expired (for [`prune`](Self::prune)).
     decided: BTreeMap<String, u64>,
+    /// The same approvals ordered by expiry, so that pruning visits only those that expired.
+    by_expiry: BTreeSet<(u64, String)>,
+}
+
+/// The serialized form of an [`ApprovalLedger`] (the expiry order is rebuilt when read).
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct RawLedger {
+    decided: BTreeMap<String, u64>,
+}
+
+impl From<RawLedger> for ApprovalLedger {
+    fn from(raw: RawLedger) -> Self {
+        let by_expiry = raw
+            .decided
+            .iter()
+            .map(|(id, expires_at)| (*expires_at, id.clone()))
+            .collect();
+        ApprovalLedger {
+            decided: raw.decided,
+            by_expiry,
+        }
+    }
+}
+
+impl From<ApprovalLedger> for RawLedger {
+    fn from(ledger: ApprovalLedger) -> Self {
+        RawLedger {
+            decided: ledger.decided,
+        }
+    }
 }
 
 impl ApprovalLedger {
@@ -362,15 +401,27 @@ impl ApprovalLedger {
 
     /// Records an approval as decided.
     pub fn record(&mut self, approval: &PendingApproval) {
-        self.decided
-            .insert(approval.approval_id.clone(), approval.expires_at);
+        let id = &approval.approval_id;
+        if let Some(before) = self.decided.insert(id.clone(), approval.expires_at) {
+            self.by_expiry.remove(&(before, id.clone()));
+        }
+        self.by_expiry.insert((approval.expires_at, id.clone()));
     }
 
-    /// Forgets the approvals that expired before `now`: a resume of one of them is refused as
-    /// expired anyway.
+    /// Forgets the approvals that expired at `now`: a resume of one of them is refused as
+    /// expired anyway. Visits only the approvals it forgets (each once in its life), so pruning
+    /// before every record keeps the ledger to the unexpired approvals at a small, bounded cost
+    /// per record.
     pub fn prune(&mut self, now: SystemTime) {
         let now = unix_seconds(now);
-        self.decided.retain(|_, expires_at| *expires_at > now);
+        while let Some((expires_at, _)) = self.by_expiry.first() {
+            if *expires_at > now {
+                break;
+            }
+            if let Some((_, id)) = self.by_expiry.pop_first() {
+                self.decided.remove(&id);
+            }
+        }
     }
 
     /// How many decided approvals the ledger holds.
@@ -636,6 +687,37 @@ mod tests {
         assert_eq!(ledger.len(), 1);
         ledger.prune(UNIX_EPOCH + Duration::from_secs(1_000));
         assert!(ledger.is_empty());
+    }
+
+    #[test]
+    fn a_ledger_read_back_prunes_in_expiry_order() {
+        let mut ledger = ApprovalLedger::new();
+        let at = |expires_at| PendingApproval::new(0, "c", "drawings_clear", json!({}), expires_at);
+        let approvals: Vec<PendingApproval> = [30, 10, 20].into_iter().map(at).collect();
+        for approval in &approvals {
+            ledger.record(approval);
+        }
+        // Recorded again with another expiry: only the new one counts.
+        let mut moved = approvals[1].clone();
+        moved.expires_at = 40;
+        ledger.record(&moved);
+        let text = serde_json::to_string(&ledger).expect("serializes");
+        assert!(text.starts_with(r#"{"decided":{"#), "{text}");
+        let mut back: ApprovalLedger = serde_json::from_str(&text).expect("deserializes");
+        assert_eq!(back, ledger);
+        back.prune(UNIX_EPOCH + Duration::from_secs(25));
+        assert!(!back.is_decided(&approvals[2].approval_id), "expired at 20");
+        assert!(back.is_decided(&approvals[0].approval_id));
+        assert!(
+            back.is_decided(&moved.approval_id),
+            "expires at 40 now, not 10"
+        );
+        back.prune(UNIX_EPOCH + Duration::from_secs(40));
+        assert!(back.is_empty());
+        assert!(
+            serde_json::from_str::<ApprovalLedger>(r#"{"decided":{},"other":1}"#).is_err(),
+            "unknown fields are refused"
+        );
     }
 
     fn raw(sequential: bool, results: Vec<Option<ToolResult>>) -> Value {

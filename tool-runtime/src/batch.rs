@@ -193,7 +193,8 @@ impl<C> Registry<C> {
     /// consulted for them as usual, and may defer again), or, when its approval was refused,
     /// are refused too.
     ///
-    /// The policy is checked again for every call (a read-only resume runs no write).
+    /// The policy is checked again for every call (a read-only resume runs no write), before
+    /// the approval is recorded: a call the policy refuses leaves its approval unused.
     pub async fn resume_batch(
         &self,
         policy: &RunPolicy,
@@ -371,7 +372,8 @@ impl<C> Registry<C> {
         PendingApproval::new(index, id, name, arguments, expires_at)
     }
 
-    /// Checks a decided approval and the policy before its call runs; records it as decided.
+    /// Checks a decided approval and the policy before its call runs; records it as decided
+    /// once the policy allows the call, so that a refusal of the policy leaves it unused.
     pub(crate) fn settle(
         &self,
         policy: &RunPolicy,
@@ -393,7 +395,6 @@ impl<C> Registry<C> {
                 "it was already decided, and a call runs at most once. The call was not run again.",
             ));
         }
-        ledger.record(approval);
         if approval.is_expired(now) {
             return Settled::Refused(approval_refused(
                 name,
@@ -409,6 +410,7 @@ impl<C> Registry<C> {
         if let Some(refusal) = policy.listing_refusal(tool.def.meta) {
             return Settled::Answered(not_allowed(name, refusal));
         }
+        ledger.record(approval);
         let arguments = match decision {
             Decision::Approve | Decision::Defer => approval.arguments.clone(),
             Decision::Edit { arguments } => arguments.clone(),

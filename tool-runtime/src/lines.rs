@@ -3,8 +3,9 @@
 //! A front end that reads one message per line (the MCP stdio server, a JSON Lines host) must
 //! not buffer a line of any length: [`LineReader`] keeps at most the bound (and one read's worth
 //! more) of a line, discards the rest of an over-long line as it streams in, reports it as
-//! [`Line::TooLong`] so that the front end can answer it, and goes on with the next line.
-//! The framing is tokio-util's [`AnyDelimiterCodec`], which does exactly that.
+//! [`Line::TooLong`] so that the front end can answer it (the start of the line, as far as it
+//! was held, stays readable until the next line: [`LineReader::over_long_start`]), and goes on
+//! with the next line. The framing is tokio-util's [`AnyDelimiterCodec`], which does exactly that.
 //!
 //! ```
 //! use toolwright_runtime::lines::{Line, LineReader};
@@ -52,6 +53,8 @@ pub struct LineReader<R> {
     codec: AnyDelimiterCodec,
     max_line_bytes: usize,
     eof: bool,
+    /// True right after a [`Line::TooLong`]: the buffer then starts with that line.
+    over_long: bool,
 }
 
 impl<R: AsyncRead + Unpin> LineReader<R> {
@@ -67,6 +70,7 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
             ),
             max_line_bytes,
             eof: false,
+            over_long: false,
         }
     }
 
@@ -75,11 +79,21 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
         self.max_line_bytes
     }
 
+    /// The start of the line [`next_line`](Self::next_line) just answered [`Line::TooLong`]:
+    /// the bytes of it that were held (the bound's worth), for a front end to read what it needs
+    /// to answer the line (a message's `id`). `None` after any other answer. The next call to
+    /// `next_line` discards them with the rest of the line.
+    pub fn over_long_start(&self) -> Option<&[u8]> {
+        self.over_long
+            .then(|| &self.buffer[..self.buffer.len().min(self.max_line_bytes)])
+    }
+
     /// The next line; `None` at the end of the input (a last line without `\n` is a line).
     ///
     /// # Errors
     /// When the input cannot be read.
     pub async fn next_line(&mut self) -> io::Result<Option<Line>> {
+        self.over_long = false;
         loop {
             let decoded = if self.eof {
                 self.codec.decode_eof(&mut self.buffer)
@@ -91,6 +105,9 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
                 Ok(None) if self.eof => return Ok(None),
                 Ok(None) => {}
                 Err(AnyDelimiterCodecError::MaxChunkLengthExceeded) => {
+                    // The codec starts discarding at the next call: until then the buffer
+                    // starts with the line, past the bound.
+                    self.over_long = true;
                     return Ok(Some(Line::TooLong));
                 }
                 Err(AnyDelimiterCodecError::Io(error)) => return Err(error),
@@ -137,6 +154,32 @@ mod tests {
         );
         assert_eq!(all(b"", 8).await, []);
         assert_eq!(all(b"a\nb", 8).await, [complete("a"), complete("b")]);
+    }
+
+    #[tokio::test]
+    async fn the_start_of_an_over_long_line_is_readable_until_the_next_line() {
+        let input = format!("short\n{}\n{}\nlast", "a".repeat(40), "b".repeat(9));
+        let mut reader = LineReader::new(input.as_bytes(), 8);
+        assert_eq!(
+            reader.next_line().await.expect("reads"),
+            Some(complete("short"))
+        );
+        assert_eq!(reader.over_long_start(), None);
+        assert_eq!(
+            reader.next_line().await.expect("reads"),
+            Some(Line::TooLong)
+        );
+        assert_eq!(reader.over_long_start(), Some(&b"aaaaaaaa"[..]));
+        assert_eq!(
+            reader.next_line().await.expect("reads"),
+            Some(Line::TooLong)
+        );
+        assert_eq!(reader.over_long_start(), Some(&b"bbbbbbbb"[..]));
+        assert_eq!(
+            reader.next_line().await.expect("reads"),
+            Some(complete("last"))
+        );
+        assert_eq!(reader.over_long_start(), None);
     }
 
     #[tokio::test]

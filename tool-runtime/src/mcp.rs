@@ -25,7 +25,8 @@
 //! `initialize` (an older protocol's client that skipped the handshake) is answered with
 //! `-32600` saying to send `initialize` first; a line longer than the server's bound
 //! ([`McpServer::with_max_line_bytes`], 4 MiB by default) is discarded as it streams in and
-//! answered with `-32600` and `id: null`. [`McpServer::serve`] hands any transport to rmcp
+//! answered with `-32600`, with the message's `id` when the line's start gives it (`null`
+//! otherwise). [`McpServer::serve`] hands any transport to rmcp
 //! as it is. With the feature `mcp-http`, `http::HttpServer` serves Streamable HTTP with
 //! bearer tokens, a policy per caller, `Origin` checks, a body limit and per-token rate limits.
 //!
@@ -41,10 +42,15 @@
 //! [`PendingApproval`]: the validated arguments, their digest, the expiry. When the client
 //! retries with the person's answer, the call runs if it was accepted with `approve: true`, with
 //! exactly the sealed arguments (a retry with other arguments is refused); any other answer is a
-//! denial, whose `reason` reaches the model. Each approval is used once: the server records it in
-//! its [`ApprovalLedger`] (see [`McpServer::ledger`]). With a client on an older protocol, or one
-//! that cannot answer elicitations, the call is refused with `TOOL_NOT_ALLOWED`, saying that it
-//! needs the user's approval.
+//! denial, whose `reason` reaches the model. Over HTTP with a token verifier the state is also
+//! sealed for the token whose call asked (its SHA-256 digest): another token's retry does not
+//! verify. A retry is checked in this order: the state opens, the retry's policy allows the
+//! call (the tool exists, is not disabled, and is not a write in a read-only run), and only then
+//! is the approval recorded and the call run; a retry the policy refuses leaves the approval
+//! unused. Each approval is used once: the server records it in its [`ApprovalLedger`] (see
+//! [`McpServer::ledger`]), which it prunes of expired approvals at every retry. With a client
+//! on an older protocol, or one that cannot answer elicitations, the call is refused with
+//! `TOOL_NOT_ALLOWED`, saying that it needs the user's approval.
 //!
 //! # Spans
 //!
@@ -291,7 +297,9 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         Ok(self)
     }
 
-    /// Records decided approvals in `ledger` (one the host persists or shares).
+    /// Records decided approvals in `ledger` (one the host persists or shares). The server prunes
+    /// it of the approvals expired by its policy's clock at every retry: servers sharing a
+    /// ledger should keep their clocks in step.
     #[must_use]
     pub fn with_ledger(mut self, ledger: Arc<std::sync::Mutex<ApprovalLedger>>) -> Self {
         self.approvals = Arc::new(Approvals {
@@ -303,8 +311,8 @@ impl<C: Send + Sync + 'static> McpServer<C> {
 
     /// The longest line [`McpServer::serve_lines`] (and `serve_stdio`) reads, in bytes
     /// ([`DEFAULT_MAX_LINE_BYTES`](crate::lines::DEFAULT_MAX_LINE_BYTES) unless set); a longer
-    /// line is discarded as it streams in and answered with the invalid-request error (-32600,
-    /// `id: null`).
+    /// line is discarded as it streams in and answered with the invalid-request error (-32600),
+    /// with the message's `id` when its start gives it.
     #[must_use]
     pub fn with_max_line_bytes(mut self, bytes: usize) -> Self {
         self.max_line_bytes = bytes;
@@ -358,8 +366,9 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// client closes it or the input ends.
     ///
     /// Each line is read before rmcp sees it: a line over the bound
-    /// ([`McpServer::with_max_line_bytes`]) is discarded unread and answered with -32600 and
-    /// `id: null`; a line that is not JSON (invalid UTF-8, `NaN`,
+    /// ([`McpServer::with_max_line_bytes`]) is discarded and answered with -32600 and the
+    /// message's `id` when the line's first 64 KiB hold it whole as a top-level member (a
+    /// string or a number), `null` otherwise; a line that is not JSON (invalid UTF-8, `NaN`,
     /// nesting past serde_json's limit, a cut-off message) is answered with the JSON-RPC parse
     /// error (-32700, `id: null`), and JSON that is not a client message with the
     /// invalid-request error (-32600) carrying the message's `id` when it has a string or number
@@ -435,6 +444,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         name: &str,
         arguments: &Value,
         client: ClientAbilities,
+        sealed_for: &[u8],
     ) -> Result<Answer, ErrorData> {
         let admission = self.registry.admit(policy, "", name, arguments, None).await;
         let result = match admission {
@@ -442,18 +452,24 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             Admission::Answered(result) => result,
             Admission::Deferred(validated) => match client.cannot_confirm() {
                 Some(why) => approval_required(name, &why),
-                None => return self.ask(policy, name, validated).map(Answer::Ask),
+                None => {
+                    return self
+                        .ask(policy, name, validated, sealed_for)
+                        .map(Answer::Ask);
+                }
             },
         };
         Ok(Answer::Done(result))
     }
 
-    /// The input request that asks the person at the client to confirm a call.
+    /// The input request that asks the person at the client to confirm a call, its state sealed
+    /// for `sealed_for` (see [`sealed_for`]).
     fn ask(
         &self,
         policy: &RunPolicy,
         name: &str,
         validated: Value,
+        sealed_for: &[u8],
     ) -> Result<InputRequiredResult, ErrorData> {
         let pending = PendingApproval::new(0, "", name, validated, crate::approval::expiry(policy));
         let sealed = self
@@ -462,7 +478,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             .seal_json_with(
                 &pending,
                 &SealOptions::new()
-                    .associated_data(name.as_bytes())
+                    .associated_data(sealed_for)
                     .ttl(policy.approval_ttl),
             )
             .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
@@ -500,24 +516,25 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     }
 
     /// The retry of a call whose approval was asked: open the sealed state, read the person's
-    /// answer, and run the call with exactly the approved arguments.
+    /// answer, check the retry's policy, and only then record the approval and run the call with
+    /// exactly the approved arguments. A retry the policy refuses leaves the approval unused.
     async fn resume(
         &self,
         policy: &RunPolicy,
         name: &str,
         arguments: &Value,
-        state: &str,
+        sealed: Sealed<'_>,
         responses: Option<&InputResponses>,
     ) -> ToolResult {
         // One answer for every way a state fails to open: the details help only a forger.
         let Ok(pending) = self
             .approvals
             .codec
-            .open_json_with::<PendingApproval>(state, name.as_bytes())
+            .open_json_with::<PendingApproval>(sealed.state, sealed.bound_to)
         else {
             return approval_invalid(
                 name,
-                "its state did not verify (changed, expired, or from another server)",
+                "its state did not verify (changed, expired, asked for another caller, or from another server)",
             );
         };
         if pending.name != name || &pending.arguments != arguments {
@@ -527,14 +544,19 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             );
         }
         let decision = decision(responses.and_then(|r| r.get(APPROVAL_INPUT)));
+        let now = policy.now();
         let settled = {
             let mut ledger = self
                 .approvals
                 .ledger
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
+            // The approvals that expired leave as new ones come in: a retry of one is refused as
+            // expired anyway, and each approval is pruned once, so the work per retry is small.
+            ledger.prune(now);
+            // The policy is checked before the approval is recorded (see `Registry::settle`).
             self.registry
-                .settle(policy, &pending, &decision, &mut ledger, policy.now())
+                .settle(policy, &pending, &decision, &mut ledger, now)
         };
         match settled {
             Settled::Run(tool, arguments) => self.run(name, tool, &arguments).await,
@@ -681,6 +703,7 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
             return Err(self.unknown_tool(name));
         }
         let policy = self.request_policy(&context);
+        let sealed_for = sealed_for(name, &context);
         let arguments = Value::Object(request.arguments.clone().unwrap_or_default());
         let span = self.registry.call_span(name, "", &arguments);
         span.record("mcp.method.name", "tools/call");
@@ -693,13 +716,17 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
                         &policy,
                         name,
                         &arguments,
-                        state,
+                        Sealed {
+                            state,
+                            bound_to: &sealed_for,
+                        },
                         request.input_responses.as_ref(),
                     )
                     .await,
                 )),
                 None => {
-                    self.call(&policy, name, &arguments, ClientAbilities::of(&context))
+                    let client = ClientAbilities::of(&context);
+                    self.call(&policy, name, &arguments, client, &sealed_for)
                         .await
                 }
             }
@@ -714,6 +741,26 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
             }
         })
     }
+}
+
+/// The sealed state of a retried call, and what it must have been sealed for.
+struct Sealed<'a> {
+    state: &'a str,
+    bound_to: &'a [u8],
+}
+
+/// What an approval's state is sealed for: the tool's name and, over HTTP with a token
+/// verifier, the digest of the token whose call asked for it. A retry with another token does
+/// not open the state at all, so it cannot use the approval up.
+fn sealed_for(name: &str, context: &RequestContext<RoleServer>) -> Vec<u8> {
+    let name = name.as_bytes();
+    #[cfg(feature = "mcp-http")]
+    if let Some(caller) = http::caller(context) {
+        // A tool name holds no NUL byte: the name and the digest cannot run together.
+        return [name, b"\0", caller.digest()].concat();
+    }
+    let _ = context;
+    name.to_vec()
 }
 
 /// What a `tools/call` comes to: an envelope, or a question to the client's user.

@@ -540,6 +540,20 @@ fn a_resume_checks_the_policy_again() {
         "The tool `send_email` changes state and this run is read-only."
     );
     assert!(home.ran().is_empty());
+    // The policy refused the call before the approval took effect: it is still unused.
+    assert!(
+        ledger.is_empty(),
+        "a call the policy refuses uses no approval"
+    );
+    let results = complete(resume(
+        &policy,
+        &mut home,
+        first.clone(),
+        &decide(&first, Decision::Approve),
+        &mut ledger,
+    ));
+    assert!(results[0].is_success(), "{:?}", results[0]);
+    assert_eq!(home.names(), ["send_email"]);
 }
 
 #[test]

@@ -4,6 +4,8 @@
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, UNIX_EPOCH};
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities, ClientConfig,
@@ -664,20 +666,32 @@ async fn confirming_session(
         .expect("every test tool has an MCP definition");
     let chart = Arc::clone(server.context());
     tokio::spawn(server.serve(server_io));
+    let (client, asked) = confirming_client(answer, client_io).await;
+    (client, chart, asked)
+}
+
+/// A 2026-07-28 client answering `answer` on `io`, and the confirmations it was asked.
+async fn confirming_client(
+    answer: Answer,
+    io: tokio::io::DuplexStream,
+) -> (
+    RunningService<RoleClient, Confirming>,
+    Arc<std::sync::Mutex<Vec<String>>>,
+) {
     let asked = Arc::default();
     let client = Confirming {
         answer,
         asked: Arc::clone(&asked),
     }
     .serve_with_lifecycle(
-        client_io,
+        io,
         ClientLifecycleMode::Discover {
             preferred_versions: vec![ProtocolVersion::V_2026_07_28],
         },
     )
     .await
     .expect("the client connects on 2026-07-28");
-    (client, chart, asked)
+    (client, asked)
 }
 
 fn arguments(value: Value) -> serde_json::Map<String, Value> {
@@ -837,6 +851,154 @@ async fn the_request_state_is_sealed_bound_to_its_arguments_and_used_once() {
         "{envelope}"
     );
     assert_eq!(chart.read().await.drawings, ["d1"], "it ran once");
+}
+
+#[tokio::test]
+async fn the_servers_ledger_forgets_approvals_once_they_expired() {
+    // The policy's clock, in seconds since the Unix epoch: it moves half an approval's life
+    // between calls, so that each approval expires two calls after it was asked.
+    let seconds = Arc::new(AtomicU64::new(1_000_000));
+    let ttl = Duration::from_secs(60);
+    let policy = deferring().with_approval_ttl(ttl).with_clock({
+        let seconds = Arc::clone(&seconds);
+        move || UNIX_EPOCH + Duration::from_secs(seconds.load(Ordering::Relaxed))
+    });
+    let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+    let server = McpServer::new(registry(), policy, Chart::new(), "chart-test", "1.2.3")
+        .expect("every test tool has an MCP definition");
+    let chart = Arc::clone(server.context());
+    let ledger = Arc::clone(server.ledger());
+    tokio::spawn(server.serve(server_io));
+    let (client, _) = confirming_client(Answer::Approve, client_io).await;
+    let calls = 40;
+    let mut largest = 0;
+    for call in 0..calls {
+        let result = client
+            .call_tool(
+                CallToolRequestParams::new("drawing_create")
+                    .with_arguments(arguments(json!({"pane_id": "main", "price": call}))),
+            )
+            .await
+            .expect("a tool result");
+        assert_eq!(result.is_error, Some(false), "call {call}: {result:?}");
+        largest = largest.max(ledger.lock().expect("lock").len());
+        seconds.fetch_add(ttl.as_secs() / 2, Ordering::Relaxed);
+    }
+    assert_eq!(
+        chart.read().await.drawings.len(),
+        calls,
+        "every call ran once"
+    );
+    assert!(
+        largest <= 3,
+        "the ledger held {largest} approvals, while at most 2 were unexpired at a time"
+    );
+}
+
+/// A raw newline-delimited session: lines in, lines out.
+struct Lines {
+    input: tokio::io::WriteHalf<tokio::io::DuplexStream>,
+    output: tokio::io::Lines<tokio::io::BufReader<tokio::io::ReadHalf<tokio::io::DuplexStream>>>,
+}
+
+impl Lines {
+    /// A server reading lines of at most `max_line_bytes`, after the handshake.
+    async fn start(max_line_bytes: usize) -> Lines {
+        use tokio::io::AsyncBufReadExt as _;
+        let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+        let server = McpServer::new(registry(), RunPolicy::full(), Chart::new(), "t", "1")
+            .expect("every test tool has an MCP definition")
+            .with_max_line_bytes(max_line_bytes);
+        let (input, output) = tokio::io::split(server_io);
+        tokio::spawn(server.serve_lines(input, output));
+        let (output, input) = tokio::io::split(client_io);
+        let mut lines = Lines {
+            input,
+            output: tokio::io::BufReader::new(output).lines(),
+        };
+        lines
+            .send(r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#)
+            .await;
+        assert_eq!(lines.answer().await["id"], 0);
+        lines
+            .send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
+            .await;
+        lines
+    }
+
+    async fn send(&mut self, line: &str) {
+        use tokio::io::AsyncWriteExt as _;
+        self.input
+            .write_all(format!("{line}\n").as_bytes())
+            .await
+            .expect("the server reads");
+    }
+
+    async fn answer(&mut self) -> Value {
+        let line = tokio::time::timeout(Duration::from_secs(30), self.output.next_line())
+            .await
+            .expect("an answer in time")
+            .expect("the server writes")
+            .expect("a line");
+        serde_json::from_str(&line).expect("an answer in JSON")
+    }
+}
+
+#[tokio::test]
+async fn a_line_over_the_bound_is_answered_with_the_id_its_start_gives() {
+    let max = 256;
+    let mut lines = Lines::start(max).await;
+    let pad = "x".repeat(2 * max);
+    let call = |id: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"web_search","arguments":{{"query":"{pad}"}}}}}}"#
+        )
+    };
+    for (line, id) in [
+        (call("7"), json!(7)),
+        (call(r#""call-8""#), json!("call-8")),
+        (call("-9.5"), json!(-9.5)),
+        // Members before `id` are skipped, however they nest, as long as `id` is in the start.
+        (
+            format!(
+                r#"{{"jsonrpc":"2.0","method":"tools/call","params":{{"name":"web_search","arguments":{{"id":1}}}},"id":10,"pad":"{pad}"}}"#
+            ),
+            json!(10),
+        ),
+        // `id` past the bound, after the arguments that made the line long: not known.
+        (
+            format!(
+                r#"{{"jsonrpc":"2.0","method":"tools/call","params":{{"name":"web_search","arguments":{{"query":"{pad}"}}}},"id":11}}"#
+            ),
+            Value::Null,
+        ),
+        // An `id` inside the parameters is not the message's.
+        (
+            format!(r#"{{"jsonrpc":"2.0","params":{{"id":12,"pad":"{pad}"}}}}"#),
+            Value::Null,
+        ),
+        // Not a message at all, or an `id` that is neither a number nor a string.
+        (format!("[{{\"id\":13}},\"{pad}\"]"), Value::Null),
+        (call(r#"{"n":14}"#), Value::Null),
+        (call("null"), Value::Null),
+    ] {
+        lines.send(&line).await;
+        let answer = lines.answer().await;
+        assert_eq!(answer["id"], id, "{answer}");
+        assert_eq!(answer["error"]["code"], -32600, "{answer}");
+        assert_eq!(
+            answer["error"]["message"],
+            format!(
+                "Invalid Request: the line is over {max} bytes, the most a message may have; it was discarded"
+            )
+        );
+    }
+    lines
+        .send(r#"{"jsonrpc":"2.0","id":15,"method":"tools/list"}"#)
+        .await;
+    let listed = lines.answer().await;
+    assert_eq!(listed["id"], 15);
+    assert!(listed["result"]["tools"].is_array(), "{listed:.300}");
 }
 
 #[tokio::test]

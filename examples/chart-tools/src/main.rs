@@ -106,8 +106,8 @@ struct McpArgs {
     trace: TraceArgs,
 
     /// On stdio: the longest line read, in bytes. A longer line is discarded as it streams in
-    /// and answered with the JSON-RPC error -32600 (`id: null`); the session goes on. Over HTTP
-    /// --max-body bounds a request instead.
+    /// and answered with the JSON-RPC error -32600 (with the message's `id` when the line's
+    /// start gives it); the session goes on. Over HTTP --max-body bounds a request instead.
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_LINE_BOUND)]
     max_line_bytes: NonZeroUsize,
 

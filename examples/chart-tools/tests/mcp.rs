@@ -1062,10 +1062,10 @@ fn a_line_over_the_bound_is_answered_and_the_next_request_is_served() {
         answer,
         json!({
             "jsonrpc": "2.0",
-            "id": null,
+            "id": 7,
             "error": {
                 "code": -32600,
-                "message": "Invalid Request: the line is over 4194304 bytes, the most a message may have; it was discarded unread"
+                "message": "Invalid Request: the line is over 4194304 bytes, the most a message may have; it was discarded"
             }
         })
     );
@@ -1089,6 +1089,7 @@ fn a_line_over_the_bound_is_answered_and_the_next_request_is_served() {
     );
     let answer: Value = serde_json::from_str(&server.next_line()).expect("JSON");
     assert_eq!(answer["error"]["code"], -32600, "{answer}");
+    assert_eq!(answer["id"], 9, "the call's id, read from the line's start");
     server.send(tools_call(10, "panes_list", "{}").as_bytes());
     assert_eq!(server.answer_to(10)["result"]["isError"], false);
     server.stop();

@@ -176,7 +176,9 @@ impl fmt::Debug for FileTokens {
     }
 }
 
-fn digest(token: &str) -> [u8; 32] {
+/// The SHA-256 digest of a token: what is kept of it (here, and for the sessions and approvals
+/// of the HTTP transport).
+pub(super) fn digest(token: &str) -> [u8; 32] {
     Sha256::digest(token.as_bytes()).into()
 }
 

@@ -32,9 +32,11 @@
 //! 2. **Rate limit.** Each grant's subject (without a verifier: all callers together) may make
 //!    [`RateLimit::per_second`] requests a second, in bursts of up to [`RateLimit::burst`]
 //!    ([`governor`]'s GCRA); past that, `429` with `Retry-After` (seconds), and nothing runs.
-//! 3. **Body size.** A body over [`HttpConfig::max_body_bytes`] (default
+//! 3. **Session.** With a verifier, a request naming (`Mcp-Session-Id`) a session that is not a
+//!    live session of its token is answered `404` (see Sessions below); nothing runs.
+//! 4. **Body size.** A body over [`HttpConfig::max_body_bytes`] (default
 //!    [`DEFAULT_MAX_BODY_BYTES`]) is answered `413` without reading the rest; nothing runs.
-//! 4. **Host and `Origin`** (rmcp's DNS-rebinding checks). A request whose `Host` is not
+//! 5. **Host and `Origin`** (rmcp's DNS-rebinding checks). A request whose `Host` is not
 //!    loopback, the bound address, or one of [`HttpConfig::allow_host`], gets `403`; so does a
 //!    request with an `Origin` header naming another origin than loopback (any port, `http` or
 //!    `https`), the bound address, or one of [`HttpConfig::allow_origin`]. A request without
@@ -42,18 +44,32 @@
 //!
 //! Sessions: a client of protocol 2026-07-28 is served statelessly, one request at a time,
 //! so instances can sit behind any load balancer; an older client gets a session
-//! (`Mcp-Session-Id`) from `initialize`. Either way the grant is read from each request, never
-//! from the session: two clients sharing a session id still each get their own policy.
+//! (`Mcp-Session-Id`) from `initialize`. With a verifier, a session belongs to the token that
+//! opened it: the server keeps the SHA-256 digest of that token (never the token) for as long
+//! as the session lives, and forgets it when the session ends. A request naming a session must
+//! name a live session of its own token (to call in it, to read its event stream with `GET`, to
+//! end it with `DELETE`); any other id, another token's, an ended one or one never opened, is
+//! answered `404 Not Found` with rmcp's own body, the same answer in every case, before the
+//! request reaches the session. A `403` for another token's session would confirm to a
+//! guesser that the id is live; the `404` says only what MCP says of any session the server
+//! will not serve, and a client then opens a new session with `initialize` (as a client whose
+//! token changed, an OAuth access token refreshed, must). Either way the grant is read from
+//! each request, never from the session.
+//!
+//! Approvals asked over HTTP with a verifier are sealed for the token that asked
+//! (see [`crate::mcp`]): another token's retry with the same state does not verify, and
+//! uses nothing up.
 //!
 //! Protocol errors a client can match: a body that is not a client message is answered `400`
 //! with the JSON-RPC error carrying its `id` when it can be read, and a request without a
 //! session from an older client that skipped `initialize` is answered `400` with `-32600`
 //! saying to send `initialize` first.
 
+use std::collections::HashMap;
 use std::future::Future;
 use std::net::{IpAddr, SocketAddr};
 use std::num::NonZeroU32;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use ::http::header::{AUTHORIZATION, CONTENT_TYPE, RETRY_AFTER, WWW_AUTHENTICATE};
 use ::http::{HeaderMap, HeaderValue, Method, StatusCode};
@@ -61,17 +77,23 @@ use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
 use axum::middleware::Next;
 use axum::response::{IntoResponse as _, Response};
+use futures_util::Stream;
 use governor::clock::{Clock as _, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota};
 use http_body_util::{BodyExt as _, LengthLimitError, Limited};
 use rmcp::RoleServer;
-use rmcp::model::{ClientJsonRpcMessage, ClientRequest, GetMeta as _};
+use rmcp::model::{
+    ClientJsonRpcMessage, ClientRequest, GetExtensions as _, GetMeta as _, ServerJsonRpcMessage,
+};
 use rmcp::service::RequestContext;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::session::{EventStore, ServerSseMessage};
+use rmcp::transport::streamable_http_server::{RestoreOutcome, SessionId, SessionManager};
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+use subtle::ConstantTimeEq as _;
 use tokio_util::sync::CancellationToken;
 
-use super::auth::{Grant, Rejection, TokenVerifier};
+use super::auth::{self, Grant, Rejection, TokenVerifier};
 use super::protocol::{self, Read};
 use super::{McpError, McpServer};
 
@@ -86,6 +108,13 @@ const MAX_TOKEN_LEN: usize = 4096;
 
 /// The rate-limit key of every caller when the server has no token verifier.
 const ANONYMOUS: &str = "anonymous";
+
+/// The header naming a request's session.
+const SESSION_HEADER: &str = "mcp-session-id";
+
+/// rmcp's answer to a request naming a session it does not have (status and body), which is
+/// also the answer to a request naming another token's session.
+const SESSION_NOT_FOUND: &str = "Not Found: Session not found";
 
 /// How many requests one grant's subject may make.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -215,6 +244,150 @@ impl HttpConfig {
     }
 }
 
+/// Who an authenticated request comes from: the SHA-256 digest of its bearer token (never the
+/// token). The guard puts it into the request's extensions.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Caller([u8; 32]);
+
+impl Caller {
+    /// The digest of the caller's token.
+    pub(super) fn digest(&self) -> &[u8; 32] {
+        &self.0
+    }
+
+    fn is(&self, other: &Caller) -> bool {
+        bool::from(self.0.ct_eq(&other.0))
+    }
+}
+
+/// The token (as a [`Caller`]) that opened each live session.
+#[derive(Debug, Default)]
+struct Owners(Mutex<HashMap<SessionId, Caller>>);
+
+impl Owners {
+    fn map(&self) -> std::sync::MutexGuard<'_, HashMap<SessionId, Caller>> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// True when `session` is a live session that `caller` opened.
+    fn owned_by(&self, session: &str, caller: &Caller) -> bool {
+        self.map()
+            .get(session)
+            .is_some_and(|owner| owner.is(caller))
+    }
+
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.map().len()
+    }
+}
+
+/// rmcp's in-memory sessions, recording which token opened each (from the `initialize`
+/// request, before its answer names the session to the client) and forgetting it when the
+/// session ends: at the owner's `DELETE`, at the end of its idle time, or at shutdown. rmcp
+/// ends every session through [`SessionManager::close_session`], so the map holds only live
+/// sessions.
+struct OwnedSessions {
+    sessions: LocalSessionManager,
+    owners: Arc<Owners>,
+}
+
+impl SessionManager for OwnedSessions {
+    type Error = <LocalSessionManager as SessionManager>::Error;
+    type Transport = <LocalSessionManager as SessionManager>::Transport;
+
+    fn create_session(
+        &self,
+    ) -> impl Future<Output = Result<(SessionId, Self::Transport), Self::Error>> + Send {
+        self.sessions.create_session()
+    }
+
+    async fn initialize_session(
+        &self,
+        id: &SessionId,
+        message: ClientJsonRpcMessage,
+    ) -> Result<ServerJsonRpcMessage, Self::Error> {
+        let caller = match &message {
+            ClientJsonRpcMessage::Request(request) => request
+                .request
+                .extensions()
+                .get::<::http::request::Parts>()
+                .and_then(|parts| parts.extensions.get::<Caller>())
+                .copied(),
+            _ => None,
+        };
+        if let Some(caller) = caller {
+            self.owners.map().insert(Arc::clone(id), caller);
+        }
+        let answer = self.sessions.initialize_session(id, message).await;
+        if answer.is_err() {
+            self.owners.map().remove(id);
+        }
+        answer
+    }
+
+    fn has_session(
+        &self,
+        id: &SessionId,
+    ) -> impl Future<Output = Result<bool, Self::Error>> + Send {
+        self.sessions.has_session(id)
+    }
+
+    async fn close_session(&self, id: &SessionId) -> Result<(), Self::Error> {
+        let closed = self.sessions.close_session(id).await;
+        self.owners.map().remove(id);
+        closed
+    }
+
+    fn create_stream(
+        &self,
+        id: &SessionId,
+        message: ClientJsonRpcMessage,
+    ) -> impl Future<
+        Output = Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error>,
+    > + Send {
+        self.sessions.create_stream(id, message)
+    }
+
+    fn accept_message(
+        &self,
+        id: &SessionId,
+        message: ClientJsonRpcMessage,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send {
+        self.sessions.accept_message(id, message)
+    }
+
+    fn create_standalone_stream(
+        &self,
+        id: &SessionId,
+    ) -> impl Future<
+        Output = Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error>,
+    > + Send {
+        self.sessions.create_standalone_stream(id)
+    }
+
+    fn resume(
+        &self,
+        id: &SessionId,
+        last_event_id: String,
+    ) -> impl Future<
+        Output = Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error>,
+    > + Send {
+        self.sessions.resume(id, last_event_id)
+    }
+
+    fn restore_session(
+        &self,
+        id: SessionId,
+    ) -> impl Future<Output = Result<RestoreOutcome<Self::Transport>, Self::Error>> + Send {
+        self.sessions.restore_session(id)
+    }
+
+    fn event_store(&self) -> Option<Arc<dyn EventStore>> {
+        self.sessions.event_store()
+    }
+}
+
 /// An MCP server bound to a TCP address, ready to serve Streamable HTTP.
 pub struct HttpServer {
     listener: tokio::net::TcpListener,
@@ -222,6 +395,8 @@ pub struct HttpServer {
     local: SocketAddr,
     path: String,
     cancel: CancellationToken,
+    #[cfg(test)]
+    owners: Arc<Owners>,
 }
 
 impl std::fmt::Debug for HttpServer {
@@ -253,13 +428,18 @@ impl HttpServer {
         let local = listener.local_addr()?;
         let cancel = CancellationToken::new();
         let path = config.path.clone();
-        let router = router(server, config, local, cancel.clone());
+        let owners = Arc::new(Owners::default());
+        let router = router(server, config, local, cancel.clone(), Arc::clone(&owners));
+        #[cfg(not(test))]
+        let _ = owners;
         Ok(HttpServer {
             listener,
             router,
             local,
             path,
             cancel,
+            #[cfg(test)]
+            owners,
         })
     }
 
@@ -310,6 +490,15 @@ pub(super) fn grant(context: &RequestContext<RoleServer>) -> Option<&Grant> {
         .get::<Grant>()
 }
 
+/// Who the transport authenticated a request as, if it did.
+pub(super) fn caller(context: &RequestContext<RoleServer>) -> Option<&Caller> {
+    context
+        .extensions
+        .get::<::http::request::Parts>()?
+        .extensions
+        .get::<Caller>()
+}
+
 /// What the guard in front of rmcp's service needs.
 struct Guard {
     verifier: Option<Arc<dyn TokenVerifier>>,
@@ -317,6 +506,7 @@ struct Guard {
     anonymous: Arc<str>,
     max_body_bytes: usize,
     resource_metadata: Option<String>,
+    owners: Arc<Owners>,
 }
 
 /// The origins of a browser page on the server's own machine, and of the bound address.
@@ -355,6 +545,7 @@ fn router<C: Send + Sync + 'static>(
     config: HttpConfig,
     local: SocketAddr,
     cancel: CancellationToken,
+    owners: Arc<Owners>,
 ) -> axum::Router {
     let rmcp_config = StreamableHttpServerConfig::default()
         .with_allowed_hosts(hosts(local, &config.allowed_hosts))
@@ -365,7 +556,10 @@ fn router<C: Send + Sync + 'static>(
         .with_cancellation_token(cancel);
     let service = StreamableHttpService::new(
         move || Ok(server.clone()),
-        Arc::new(LocalSessionManager::default()),
+        Arc::new(OwnedSessions {
+            sessions: LocalSessionManager::default(),
+            owners: Arc::clone(&owners),
+        }),
         rmcp_config,
     );
     let guard = Arc::new(Guard {
@@ -377,6 +571,7 @@ fn router<C: Send + Sync + 'static>(
         anonymous: Arc::from(ANONYMOUS),
         max_body_bytes: config.max_body_bytes,
         resource_metadata: config.resource_metadata,
+        owners,
     });
     axum::Router::new()
         .route_service(&config.path, service)
@@ -397,6 +592,13 @@ fn text(status: StatusCode, body: String) -> Response {
         CONTENT_TYPE,
         HeaderValue::from_static("text/plain; charset=utf-8"),
     );
+    response
+}
+
+/// rmcp's answer to a session it does not have, byte for byte (no `Content-Type` either).
+fn session_not_found() -> Response {
+    let mut response = Response::new(Body::from(SESSION_NOT_FOUND));
+    *response.status_mut() = StatusCode::NOT_FOUND;
     response
 }
 
@@ -470,15 +672,15 @@ impl Guard {
 
 /// The checks in front of rmcp's service (see the module documentation).
 async fn admit(State(guard): State<Arc<Guard>>, request: Request, next: Next) -> Response {
-    let grant = match &guard.verifier {
-        None => None,
+    let (grant, caller) = match &guard.verifier {
+        None => (None, None),
         Some(verifier) => match bearer(request.headers()) {
             None => return guard.refuse(None),
             Some(token) if token.len() > MAX_TOKEN_LEN => {
                 return guard.refuse(Some(Rejection::InvalidToken));
             }
             Some(token) => match verifier.verify(token).await {
-                Ok(grant) => Some(grant),
+                Ok(grant) => (Some(grant), Some(Caller(auth::digest(token)))),
                 Err(rejection) => return guard.refuse(Some(rejection)),
             },
         },
@@ -486,6 +688,15 @@ async fn admit(State(guard): State<Arc<Guard>>, request: Request, next: Next) ->
     let subject = grant.as_ref().map_or(&guard.anonymous, |g| &g.subject);
     if let Some(refused) = guard.limit(subject) {
         return refused;
+    }
+    if let Some(caller) = &caller {
+        let session = request
+            .headers()
+            .get(SESSION_HEADER)
+            .and_then(|v| v.to_str().ok());
+        if session.is_some_and(|session| !guard.owners.owned_by(session, caller)) {
+            return session_not_found();
+        }
     }
     let (mut parts, body) = request.into_parts();
     let bytes: Bytes = match Limited::new(body, guard.max_body_bytes).collect().await {
@@ -509,6 +720,9 @@ async fn admit(State(guard): State<Arc<Guard>>, request: Request, next: Next) ->
     if let Some(grant) = grant {
         parts.extensions.insert(grant);
     }
+    if let Some(caller) = caller {
+        parts.extensions.insert(caller);
+    }
     let message_post = parts.method == Method::POST
         && parts
             .headers
@@ -519,7 +733,7 @@ async fn admit(State(guard): State<Arc<Guard>>, request: Request, next: Next) ->
                     .next()
                     .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"))
             });
-    let in_session = parts.headers.contains_key("mcp-session-id");
+    let in_session = parts.headers.contains_key(SESSION_HEADER);
     let response = next
         .run(Request::from_parts(parts, Body::from(bytes.clone())))
         .await;
@@ -615,6 +829,7 @@ mod tests {
             anonymous: Arc::from(ANONYMOUS),
             max_body_bytes: 1,
             resource_metadata: None,
+            owners: Arc::default(),
         };
         let a: Arc<str> = Arc::from("a");
         let b: Arc<str> = Arc::from("b");
@@ -635,6 +850,7 @@ mod tests {
             resource_metadata: Some(
                 "https://mcp.example/.well-known/oauth-protected-resource".to_owned(),
             ),
+            owners: Arc::default(),
         };
         let missing = guard.refuse(None);
         assert_eq!(missing.status(), StatusCode::UNAUTHORIZED);
@@ -652,6 +868,86 @@ mod tests {
             guard.refuse(Some(Rejection::InsufficientScope)).status(),
             StatusCode::FORBIDDEN
         );
+    }
+
+    /// Takes any token of letters as the grant of that name.
+    #[derive(Debug)]
+    struct Named;
+
+    impl TokenVerifier for Named {
+        fn verify<'a>(&'a self, token: &'a str) -> crate::BoxFuture<'a, Result<Grant, Rejection>> {
+            let grant = token
+                .bytes()
+                .all(|b| b.is_ascii_alphabetic())
+                .then(|| Grant::new(token, super::super::auth::Access::Write))
+                .ok_or(Rejection::InvalidToken);
+            Box::pin(std::future::ready(grant))
+        }
+    }
+
+    fn session_request(method: Method, url: &str, token: &str) -> reqwest::RequestBuilder {
+        reqwest::Client::new()
+            .request(method, url)
+            .bearer_auth(token)
+            .header("accept", "application/json, text/event-stream")
+            .header("content-type", "application/json")
+            .header("mcp-protocol-version", "2025-06-18")
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_owner_of_a_session_is_forgotten_when_the_session_ends() {
+        let registry = Arc::new(crate::Registry::<()>::builder().build().expect("no tools"));
+        let server =
+            McpServer::new(registry, crate::RunPolicy::full(), (), "t", "1").expect("a server");
+        let config = HttpConfig::default().with_verifier(Arc::new(Named));
+        let http = HttpServer::bind("127.0.0.1:0".parse().expect("an address"), server, config)
+            .await
+            .expect("the server binds");
+        let owners = Arc::clone(&http.owners);
+        let url = http.url();
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let serving = tokio::spawn(http.serve_until(async move {
+            let _ = stopped.await;
+        }));
+        let initialize = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
+        let mut sessions = Vec::new();
+        for token in ["alice", "bob", "bob"] {
+            let response = session_request(Method::POST, &url, token)
+                .body(initialize)
+                .send()
+                .await
+                .expect("an answer");
+            assert_eq!(response.status(), 200);
+            let id = response.headers()[SESSION_HEADER]
+                .to_str()
+                .expect("a session id")
+                .to_owned();
+            sessions.push((token, id));
+        }
+        assert_eq!(owners.len(), 3, "one owner per live session");
+        for (token, id) in &sessions[..2] {
+            let ended = session_request(Method::DELETE, &url, token)
+                .header(SESSION_HEADER, id)
+                .send()
+                .await
+                .expect("an answer");
+            assert_eq!(ended.status(), 202);
+        }
+        assert_eq!(owners.len(), 1, "an ended session has no owner");
+        let _ = stop.send(());
+        tokio::time::timeout(Duration::from_secs(30), serving)
+            .await
+            .expect("the server stops")
+            .expect("the task ends")
+            .expect("serving ends cleanly");
+        // The last session ends with the server, its worker a moment later.
+        tokio::time::timeout(Duration::from_secs(30), async {
+            while owners.len() > 0 {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        })
+        .await
+        .expect("the last session's owner is forgotten");
     }
 
     #[test]

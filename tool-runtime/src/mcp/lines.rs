@@ -6,7 +6,9 @@
 //! ([`protocol::Gate`]) keeps an early notification from ending the session and answers an early
 //! request clearly. Messages go to rmcp already parsed, through a channel transport. A line
 //! longer than the server's bound ([`McpServer::with_max_line_bytes`]) is discarded as it streams
-//! in and answered with the invalid-request error (`id: null`); the session goes on.
+//! in and answered with the invalid-request error, carrying the message's `id` when the line's
+//! start gives it ([`protocol::leading_id`]: a client waiting on that id gets its answer); the
+//! session goes on.
 
 use std::io;
 
@@ -21,6 +23,11 @@ use crate::lines::{Line, LineReader};
 
 /// How many parsed messages wait for rmcp before reading pauses.
 const QUEUE: usize = 64;
+
+/// How much of an over-long line's start is searched for the message's `id`. Clients write
+/// `id` before the parameters that make a line long, within its first few hundred bytes; an `id`
+/// written after them is past any useful bound, and the answer's `id` is then `null`.
+const ID_SEARCH_BYTES: usize = 64 * 1024;
 
 /// The transport rmcp sees: parsed messages in, messages out as lines to the writer.
 struct Lines {
@@ -98,7 +105,12 @@ where
                 let line = match line {
                     Line::Complete(line) => line,
                     Line::TooLong => {
-                        let mut answer = too_long(max_line_bytes).to_string().into_bytes();
+                        let id = input
+                            .over_long_start()
+                            .map_or(serde_json::Value::Null, |start| {
+                                protocol::leading_id(&start[..start.len().min(ID_SEARCH_BYTES)])
+                            });
+                        let mut answer = too_long(max_line_bytes, id).to_string().into_bytes();
                         answer.push(b'\n');
                         let _ = lines.send(answer);
                         continue;
@@ -149,13 +161,13 @@ where
     Ok(())
 }
 
-/// The answer to a line over the bound: nothing of it was read, so its `id` is not known.
-fn too_long(max_line_bytes: usize) -> serde_json::Value {
+/// The answer to a line over the bound, with the `id` read from its start (or `null`).
+fn too_long(max_line_bytes: usize, id: serde_json::Value) -> serde_json::Value {
     protocol::error_answer(
-        serde_json::Value::Null,
+        id,
         INVALID_REQUEST,
         &format!(
-            "Invalid Request: the line is over {max_line_bytes} bytes, the most a message may have; it was discarded unread"
+            "Invalid Request: the line is over {max_line_bytes} bytes, the most a message may have; it was discarded"
         ),
     )
 }

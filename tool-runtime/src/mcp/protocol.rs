@@ -6,10 +6,14 @@
 //! gets its error with that `id` (rmcp alone answers `-32600` without one, or drops the line).
 
 use std::borrow::Cow;
+use std::cell::Cell;
+use std::fmt;
+use std::io;
 
 use rmcp::model::{
     ClientJsonRpcMessage, ClientRequest, GetMeta, ProtocolVersion, RequestMetaObject,
 };
+use serde::de::{IgnoredAny, MapAccess, Visitor};
 use serde_json::{Value, json};
 
 use crate::validate::bounded;
@@ -83,6 +87,83 @@ pub(crate) fn read_message(bytes: &[u8]) -> Read {
             ),
         ),
         notification,
+    }
+}
+
+/// The `id` of a message from the start of its text, which may be cut anywhere (a line over
+/// the bound): the top-level members are read in order up to `id`, each value before it skipped
+/// by serde_json without being built ([`IgnoredAny`]), and nothing after `id` is read, so the
+/// cut only matters when it comes before `id` ends. `null` when the start is not a JSON
+/// object's, when it does not hold `id` whole, or when `id` is neither a string nor a number.
+pub(crate) fn leading_id(start: &[u8]) -> Value {
+    let start = start.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(start);
+    let cut = Cell::new(false);
+    let mut id = None;
+    let mut deserializer = serde_json::Deserializer::from_reader(Cut {
+        rest: start,
+        reached: &cut,
+    });
+    // The object is left unfinished once `id` is read: the error that ends the parse then is
+    // expected, and `id` was kept before it.
+    let _ = serde::Deserializer::deserialize_map(
+        &mut deserializer,
+        Members {
+            id: &mut id,
+            cut: &cut,
+        },
+    );
+    id.unwrap_or(Value::Null)
+}
+
+/// A line's start as a reader that notes when it was read to its end (where the line was cut).
+/// serde_json reads it a byte at a time and a number ends at the first byte past it, so a
+/// number read whole was followed by a byte within the start; one that reached the cut may have
+/// lost digits.
+struct Cut<'a> {
+    rest: &'a [u8],
+    reached: &'a Cell<bool>,
+}
+
+impl io::Read for Cut<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.rest.is_empty() && !buf.is_empty() {
+            self.reached.set(true);
+        }
+        self.rest.read(buf)
+    }
+}
+
+/// Reads an object's members up to `id`.
+struct Members<'a> {
+    id: &'a mut Option<Value>,
+    cut: &'a Cell<bool>,
+}
+
+impl<'de> Visitor<'de> for Members<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON-RPC message")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut members: A) -> Result<(), A::Error> {
+        while let Some(key) = members.next_key::<String>()? {
+            if key != "id" {
+                members.next_value::<IgnoredAny>()?;
+                continue;
+            }
+            let id = members.next_value::<Value>()?;
+            let whole = match &id {
+                Value::String(_) => true,
+                Value::Number(_) => !self.cut.get(),
+                _ => false,
+            };
+            if whole {
+                *self.id = Some(id);
+            }
+            return Ok(());
+        }
+        Ok(())
     }
 }
 
@@ -229,6 +310,39 @@ mod tests {
         let (answer, _) = invalid(b"[1, 2]");
         assert_eq!(answer["error"]["code"], -32600);
         assert_eq!(answer["id"], Value::Null);
+    }
+
+    #[test]
+    fn the_id_is_read_from_a_messages_start() {
+        for (start, id) in [
+            (
+                &br#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"argu"#[..],
+                json!(7),
+            ),
+            (br#"{"id": "a\"b" ,"#, json!("a\"b")),
+            (br#"{"id":-1.5e3}"#, json!(-1500.0)),
+            (
+                br#"{"method":"x","params":{"id":1,"deep":[[[{"id":2}]]]},"id":3,"pa"#,
+                json!(3),
+            ),
+            (b"\xEF\xBB\xBF{\"id\":4,", json!(4)),
+            // Cut inside the id, or before it.
+            (br#"{"id":12"#, Value::Null),
+            (br#"{"id":"unterminated"#, Value::Null),
+            (br#"{"jsonrpc":"2.0","params":{"argu"#, Value::Null),
+            (br#"{"params":{"id":5,"x":"#, Value::Null),
+            // Not an id a client can be answered with, or not an object.
+            (br#"{"id":null,"#, Value::Null),
+            (br#"{"id":[1],"#, Value::Null),
+            (br#"{"id":{"n":1},"#, Value::Null),
+            (br#"[{"id":6},"#, Value::Null),
+            (b"not json", Value::Null),
+            (b"", Value::Null),
+        ] {
+            assert_eq!(leading_id(start), id, "{}", String::from_utf8_lossy(start));
+        }
+        // A number followed by a byte within the start is whole.
+        assert_eq!(leading_id(br#"{"id":12 "#), json!(12));
     }
 
     #[test]
