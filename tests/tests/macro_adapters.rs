@@ -3,8 +3,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use toolwright_runtime::{
-    CallResult, Changed, DeclaredError, Failure, Handler, Mode, NoArgs, Safety, ToolDef, ToolError,
-    ToolMeta, ToolOutput, Unchanged, tool, tool_def, tool_defs,
+    CallResult, Changed, DeclaredError, ErrorMeta, ErrorSpec, Failure, Handler, Mode, NoArgs,
+    Registry, RunPolicy, Safety, ToolDef, ToolError, ToolMeta, ToolOutput, Unchanged, tool,
+    tool_def, tool_defs,
 };
 
 #[derive(Debug, Default)]
@@ -73,17 +74,26 @@ async fn search(input: PaneArgs) -> Result<Vec<String>, ToolError> {
     Ok(vec![format!("results for {}", input.pane_id)])
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Why `pane_find` fails: its declared errors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, DeclaredError)]
 enum LookupError {
+    /// The pane does not exist.
+    #[declared(
+        retryable = true,
+        recommended_action = "Call `panes_list` and retry with one of its IDs."
+    )]
     PaneNotFound,
-}
-
-impl DeclaredError for LookupError {
-    fn code(&self) -> &'static str {
-        match self {
-            LookupError::PaneNotFound => "PANE_NOT_FOUND",
-        }
-    }
+    /// With data, and the code and message written in the attribute.
+    #[declared(
+        code = "CHART_CLOSED",
+        message = "No chart is open.",
+        retryable = false,
+        recommended_action = "Open a chart first."
+    )]
+    Closed {
+        /// Since when, in seconds.
+        since: u32,
+    },
 }
 
 /// Finds a pane.
@@ -98,6 +108,19 @@ fn pane_find(chart: &Chart, input: PaneArgs) -> Result<String, Failure<LookupErr
             Failure::new(LookupError::PaneNotFound)
                 .detail(format!("valid pane IDs: {}", chart.panes.join(", ")))
         })
+}
+
+/// Checks that a chart is open: fails with the enum itself.
+#[tool(safety = "read-only", mode = "parallel")]
+fn chart_check(_input: NoArgs) -> Result<(), LookupError> {
+    Err(LookupError::Closed { since: 3 })
+}
+
+/// Reads a file: an error `ToolError` has no `From` for, converted as the compiler's note says.
+#[tool(safety = "read-only", mode = "parallel")]
+fn file_read(input: PaneArgs) -> Result<String, ToolError> {
+    let text = std::fs::read_to_string(&input.pane_id).map_err(ToolError::failed)?;
+    Ok(text)
 }
 
 /// A module of the shape the generator writes for a manifest tool.
@@ -122,6 +145,8 @@ mod tools {
         }
 
         impl ::toolwright_runtime::DeclaredError for Error {
+            const ERRORS: &'static [::toolwright_runtime::ErrorMeta] = META.errors;
+
             fn code(&self) -> &'static str {
                 match self {
                     Error::PaneNotFound => "PANE_NOT_FOUND",
@@ -160,6 +185,8 @@ mod tools {
         pub enum Error {}
 
         impl ::toolwright_runtime::DeclaredError for Error {
+            const ERRORS: &'static [::toolwright_runtime::ErrorMeta] = META.errors;
+
             fn code(&self) -> &'static str {
                 match *self {}
             }
@@ -327,6 +354,101 @@ fn declared_errors_carry_their_code_and_guidance() {
             code: "PANE_NOT_FOUND",
             detail: Some("valid pane IDs: main, lower".to_owned())
         }
+    );
+}
+
+/// The declared errors a code-first tool's metadata holds, as a manifest's `[[errors]]`.
+fn lookup_errors() -> [ErrorMeta; 2] {
+    [
+        ErrorMeta::new(
+            "PANE_NOT_FOUND",
+            "The pane does not exist.",
+            true,
+            "Call `panes_list` and retry with one of its IDs.",
+        ),
+        ErrorMeta::new(
+            "CHART_CLOSED",
+            "No chart is open.",
+            false,
+            "Open a chart first.",
+        ),
+    ]
+}
+
+#[test]
+fn a_derived_enum_declares_each_code_once_for_code_and_metadata() {
+    assert_eq!(LookupError::ERRORS, lookup_errors());
+    assert_eq!(LookupError::Closed { since: 3 }.code(), "CHART_CLOSED");
+    let meta = tool_def!(pane_find).meta;
+    assert_eq!(
+        meta.errors,
+        lookup_errors(),
+        "the tool declares its enum's codes"
+    );
+    let no_codes: ToolDef<Chart> = tool_def!(panes_list);
+    assert!(no_codes.meta.errors.is_empty(), "`ToolError` declares none");
+}
+
+#[test]
+fn a_tool_fails_with_its_declared_enum_itself_or_any_error_as_tool_failed() {
+    let check: ToolDef<()> = tool_def!(chart_check);
+    assert_eq!(check.meta.errors, lookup_errors());
+    assert_eq!(
+        call_shared(check, &(), json!({})),
+        Err(ToolError::Declared {
+            code: "CHART_CLOSED",
+            detail: None
+        })
+    );
+    let read: ToolDef<()> = tool_def!(file_read);
+    let error = call_shared(read, &(), json!({"pane_id": "no/such/file"})).expect_err("no file");
+    assert!(matches!(error, ToolError::Failed(_)), "{error:?}");
+}
+
+#[test]
+fn a_code_first_tool_answers_its_declared_errors_and_its_docs_list_them() {
+    let registry = Registry::<Chart>::builder()
+        .tools(tool_defs![pane_find, panes_list])
+        .build()
+        .expect("valid tools");
+    let mut chart = chart();
+    let result = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .expect("a runtime")
+        .block_on(registry.execute(
+            &RunPolicy::full(),
+            &mut chart,
+            "pane_find",
+            &json!({"pane_id": "upper"}),
+        ));
+    assert_eq!(
+        serde_json::to_string(&result).expect("json"),
+        r#"{"success":false,"error":{"code":"PANE_NOT_FOUND","message":"The pane does not exist. valid pane IDs: main, lower","retryable":true,"recommendedAction":"Call `panes_list` and retry with one of its IDs."},"stateChanged":false}"#
+    );
+
+    let specs = registry.specs();
+    let spec = specs
+        .iter()
+        .find(|spec| spec.name == "pane_find")
+        .expect("pane_find");
+    assert_eq!(
+        spec.errors,
+        lookup_errors().map(|e| ErrorSpec::new(
+            e.code,
+            e.message,
+            e.retryable,
+            e.recommended_action
+        ))
+    );
+    let docs = toolwright_manifest::docs::render(&specs);
+    let page = docs
+        .iter()
+        .find(|(path, _)| path.contains("pane_find"))
+        .map(|(_, page)| page.as_str())
+        .expect("a page for pane_find");
+    assert!(
+        page.contains("| `CHART_CLOSED` | No chart is open. | no | Open a chart first. |"),
+        "{page}"
     );
 }
 

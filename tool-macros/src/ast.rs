@@ -206,7 +206,12 @@ impl<'a> ToolFn<'a> {
             }
         };
 
-        let doc = doc_comment(&item.attrs, errors);
+        let doc = doc_comment(
+            &item.attrs,
+            "the description of a tool",
+            "`#[tool]`",
+            errors,
+        );
         ToolFn {
             item,
             context,
@@ -277,8 +282,15 @@ fn write_tokens(out: &mut String, tokens: proc_macro2::TokenStream) {
     }
 }
 
-/// The doc comment of the function: one string, common indentation removed, trimmed.
-fn doc_comment(attrs: &[Attribute], errors: &mut Errors) -> Option<String> {
+/// The doc comment of an item: one string, common indentation removed, trimmed. `what` is what
+/// it is read as and `reader` the macro reading it, for the message when it is not written as
+/// doc comments.
+pub(crate) fn doc_comment(
+    attrs: &[Attribute],
+    what: &str,
+    reader: &str,
+    errors: &mut Errors,
+) -> Option<String> {
     let mut lines: Vec<String> = Vec::new();
     for attr in attrs {
         let Meta::NameValue(meta) = &attr.meta else {
@@ -300,8 +312,10 @@ fn doc_comment(attrs: &[Attribute], errors: &mut Errors) -> Option<String> {
             }
             other => errors.error(
                 other.span(),
-                "the description of a tool must be written as doc comments (`/// ...`): \
-                 `#[doc = ...]` with a macro cannot be read by `#[tool]`",
+                format!(
+                    "{what} must be written as doc comments (`/// ...`): \
+                     `#[doc = ...]` with a macro cannot be read by {reader}"
+                ),
             ),
         }
     }

@@ -64,12 +64,14 @@ impl Args {
     }
 }
 
-struct RawArg {
-    key: Ident,
-    value: Option<Expr>,
+/// One `key` or `key = value` of an attribute's arguments.
+pub(crate) struct RawArg {
+    pub key: Ident,
+    pub value: Option<Expr>,
 }
 
-fn parse_raw(input: ParseStream) -> syn::Result<Vec<RawArg>> {
+/// The `key = value` pairs of an attribute, separated by commas.
+pub(crate) fn parse_raw(input: ParseStream) -> syn::Result<Vec<RawArg>> {
     let mut args = Vec::new();
     while !input.is_empty() {
         let key = Ident::parse_any(input)?;
@@ -172,7 +174,7 @@ pub(crate) fn closest(word: &str, accepted: &[&'static str]) -> Option<&'static 
 }
 
 /// `idempotent` and `open_world`: a boolean literal.
-fn boolean(key: &str, value: &Expr, errors: &mut Errors) -> Option<Given<bool>> {
+pub(crate) fn boolean(key: &str, value: &Expr, errors: &mut Errors) -> Option<Given<bool>> {
     match value {
         Expr::Lit(ExprLit {
             lit: Lit::Bool(lit),
@@ -201,7 +203,8 @@ fn lit_str(value: &Expr) -> Option<&LitStr> {
     }
 }
 
-fn string(key: &str, value: &Expr, errors: &mut Errors) -> Option<Given<String>> {
+/// A string literal that is not blank.
+pub(crate) fn string(key: &str, value: &Expr, errors: &mut Errors) -> Option<Given<String>> {
     let Some(lit) = lit_str(value) else {
         errors.push(syn::Error::new_spanned(
             value,

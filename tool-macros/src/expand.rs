@@ -615,6 +615,7 @@ fn code_first_meta(tool: &CodeFirst, ident: &syn::Ident, spans: Spans) -> TokenS
         #open_world
         #timeout_ms
         #max_output_bytes
+        .errors(__RETURN.errors)
         .source(::core::concat!(::core::module_path!(), #item)) #semi
     }
 }

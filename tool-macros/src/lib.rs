@@ -14,11 +14,14 @@
 //!   other function is an error saying it is not a tool.
 //! - [`tool_defs!`] lists a crate's tools, and checks at compile time that every tool its
 //!   manifests declare is in the list.
+//! - [`derive@DeclaredError`] declares the error codes of a code-first tool on an enum
+//!   (`declared.rs`), with the rules of a manifest's `[[errors]]`.
 
 use proc_macro::TokenStream;
 
 mod ast;
 mod attr;
+mod declared;
 mod expand;
 mod valid;
 
@@ -42,8 +45,10 @@ mod valid;
 /// - **Context**: the optional reference parameter, `&C` or `&mut C`, in any position. `&mut C`
 ///   only for a `destructive`, `sequential` tool: reads and parallel calls run side by side
 ///   sharing the context. A tool without a context works with any `C`.
-/// - **Result**: `Result<T, E>` with `T: Serialize` and `E: Into<ToolError>` (`ToolError`, or
-///   `Failure<E>` of a `DeclaredError` enum). A destructive tool reports a change
+/// - **Result**: `Result<T, E>` with `T: Serialize` and `E` either `ToolError` or `D`,
+///   `Failure<D>` or `Fault<D>` of a [`DeclaredError`](derive@DeclaredError) enum `D`, whose
+///   codes are then the tool's declared errors (in its metadata, docs and exports). A
+///   destructive tool reports a change
 ///   (`stateChanged: true`) unless `T` is `Unchanged<T>` (never a change) or `Changed<T>` (a
 ///   change when its `changed` is true). An `async fn`'s future must be `Send`.
 /// - **Shape**: a free, non-generic, safe function (lifetime parameters are fine).
@@ -107,4 +112,24 @@ pub fn tool_def(input: TokenStream) -> TokenStream {
 #[proc_macro]
 pub fn tool_defs(input: TokenStream) -> TokenStream {
     expand::tool_defs(input.into()).into()
+}
+
+/// `#[derive(DeclaredError)]` on an enum: the error codes of a code-first tool, one per variant.
+///
+/// Each variant takes `#[declared(...)]` with the keys of a manifest's `[[errors]]` entry:
+/// `retryable` (`true` or `false`) and `recommended_action` (the recovery hint) are required;
+/// `code` defaults to the variant's name in `SCREAMING_SNAKE_CASE` (`PaneNotFound` →
+/// `PANE_NOT_FOUND`), `message` to the variant's doc comment. Variants may hold data.
+///
+/// The enum gets `toolwright_runtime::DeclaredError`, whose `ERRORS` lists every code with its
+/// message, retryable flag and recommended action, and whose `code()` is the variant's code,
+/// both written from the one list. A tool returning the enum, `Failure<E>` or `Fault<E>` gets
+/// `ERRORS` as its declared errors.
+///
+/// The rules are a manifest's: codes are `SCREAMING_SNAKE_CASE`, unique within the enum, and
+/// none of the runtime's (`TOOL_FAILED`, …); every mistake is one error on its tokens. An example
+/// is in the docs of the `toolwright_runtime::tool` module.
+#[proc_macro_derive(DeclaredError, attributes(declared))]
+pub fn derive_declared_error(input: TokenStream) -> TokenStream {
+    declared::derive(input.into()).into()
 }

@@ -91,13 +91,7 @@ pub const ERROR_KEYS: &[&str] = &["code", "message", "retryable", "recommended_a
 pub const EXAMPLE_KEYS: &[&str] = &["description", "input"];
 
 /// Codes the runtime returns itself; a tool may not declare them.
-pub const RESERVED_CODES: &[&str] = &[
-    "TOOL_INPUT_INVALID",
-    "TOOL_NOT_ALLOWED",
-    "TOOL_NOT_FOUND",
-    "TOOL_TIMEOUT",
-    "TOOL_FAILED",
-];
+pub use crate::model::RESERVED_CODES;
 
 /// Longest excerpt of a user-written value quoted in a message.
 const QUOTE_LIMIT: usize = 80;
@@ -953,7 +947,7 @@ impl Parser<'_> {
     fn check_code(&mut self, code: &str, offset: usize, codes: &mut BTreeMap<String, usize>) {
         let shown = truncate(code, QUOTE_LIMIT);
         if !model::is_screaming_snake_case(code) {
-            let suggestion = screaming_snake_case(code);
+            let suggestion = model::screaming_snake_case(code);
             let expected = if model::is_screaming_snake_case(&suggestion) && suggestion != code {
                 format!("expected upper-case words joined by `_`, such as `{suggestion}`")
             } else {
@@ -1341,27 +1335,6 @@ fn toml_type(value: &DeValue<'_>) -> String {
     format!("{} {word}", schema::article(word))
 }
 
-/// The closest `SCREAMING_SNAKE_CASE` spelling of a code (`paneNotFound` → `PANE_NOT_FOUND`).
-fn screaming_snake_case(code: &str) -> String {
-    let mut out = String::new();
-    let mut previous_lower = false;
-    for c in code.chars() {
-        if c.is_ascii_alphanumeric() {
-            if c.is_ascii_uppercase() && previous_lower && !out.ends_with('_') {
-                out.push('_');
-            }
-            previous_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
-            out.push(c.to_ascii_uppercase());
-        } else {
-            if !out.is_empty() && !out.ends_with('_') {
-                out.push('_');
-            }
-            previous_lower = false;
-        }
-    }
-    out.trim_end_matches('_').to_owned()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1550,12 +1523,5 @@ input = { pane_id = "main", anchors = [{ time = 1, price = 2.5 }], width = 2 }
             "{found:?}"
         );
         assert!(found[1].ends_with("found `-5`"), "{found:?}");
-    }
-
-    #[test]
-    fn screaming_snake_case_suggestions() {
-        assert_eq!(screaming_snake_case("paneNotFound"), "PANE_NOT_FOUND");
-        assert_eq!(screaming_snake_case("pane-not-found"), "PANE_NOT_FOUND");
-        assert_eq!(screaming_snake_case("Pane not found!"), "PANE_NOT_FOUND");
     }
 }

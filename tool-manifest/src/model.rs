@@ -668,6 +668,38 @@ pub fn is_valid_tool_name(name: &str) -> bool {
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || *b == b'_')
 }
 
+/// Codes the runtime returns itself; a tool may not declare them.
+pub const RESERVED_CODES: &[&str] = &[
+    "TOOL_INPUT_INVALID",
+    "TOOL_NOT_ALLOWED",
+    "TOOL_NOT_FOUND",
+    "TOOL_TIMEOUT",
+    "TOOL_FAILED",
+];
+
+/// The closest `SCREAMING_SNAKE_CASE` spelling of a code (`paneNotFound` → `PANE_NOT_FOUND`):
+/// what a manifest's message suggests, and the code `#[derive(DeclaredError)]` gives a variant
+/// (`PaneNotFound` → `PANE_NOT_FOUND`).
+pub fn screaming_snake_case(code: &str) -> String {
+    let mut out = String::new();
+    let mut previous_lower = false;
+    for c in code.chars() {
+        if c.is_ascii_alphanumeric() {
+            if c.is_ascii_uppercase() && previous_lower && !out.ends_with('_') {
+                out.push('_');
+            }
+            previous_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+            out.push(c.to_ascii_uppercase());
+        } else {
+            if !out.is_empty() && !out.ends_with('_') {
+                out.push('_');
+            }
+            previous_lower = false;
+        }
+    }
+    out.trim_end_matches('_').to_owned()
+}
+
 /// Is `code` `SCREAMING_SNAKE_CASE`? `^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$`.
 pub fn is_screaming_snake_case(code: &str) -> bool {
     let mut chars = code.chars();
@@ -682,6 +714,21 @@ pub fn is_screaming_snake_case(code: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn variant_names_and_near_misses_spell_as_codes() {
+        for (written, code) in [
+            ("PaneNotFound", "PANE_NOT_FOUND"),
+            ("paneNotFound", "PANE_NOT_FOUND"),
+            ("pane-not-found", "PANE_NOT_FOUND"),
+            ("Pane not found!", "PANE_NOT_FOUND"),
+            ("Timeout", "TIMEOUT"),
+            ("Error2Big", "ERROR2_BIG"),
+        ] {
+            assert_eq!(screaming_snake_case(written), code, "{written}");
+            assert!(is_screaming_snake_case(code));
+        }
+    }
 
     #[test]
     fn default_titles_read_like_words() {

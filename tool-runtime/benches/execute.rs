@@ -82,6 +82,8 @@ struct Input {
 struct PaneNotFound;
 
 impl toolwright_runtime::DeclaredError for PaneNotFound {
+    const ERRORS: &'static [ErrorMeta] = ERRORS;
+
     fn code(&self) -> &'static str {
         "PANE_NOT_FOUND"
     }

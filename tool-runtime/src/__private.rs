@@ -24,7 +24,7 @@ use toolwright_manifest::dialect::join_pointer;
 use crate::tool::{
     BoxFuture, CallResult, DeclaredError, Failure, Fault, IntoToolOutput, ToolError,
 };
-use crate::{Safety, ToolMeta};
+use crate::{ErrorMeta, Safety, ToolMeta};
 
 /// The input schema of a code-first tool: schemars' draft 2020-12 schema of `T`.
 ///
@@ -87,19 +87,46 @@ impl<T> ManifestInput<T> for T {
     }
 }
 
-/// The error type of a code-first tool.
+/// The error type of a code-first tool: `ToolError`, or `D`, `Failure<D>` or `Fault<D>` of a
+/// [`DeclaredError`] enum `D`, whose codes are then the tool's declared errors. The same
+/// shapes as a manifest-bound tool's ([`ManifestError`]), so that every code a tool can
+/// return is in its frozen metadata.
+///
+/// `#[derive(DeclaredError)]` implements it for the enum itself (`D`); there is no blanket
+/// implementation over `DeclaredError`, which would be a second candidate for `Failure<X>` and
+/// hide the one useful message, that `X` does not declare its codes.
+///
+/// The notes say what a crate can write for another error type: `From<io::Error> for
+/// ToolError`, say, is not one of them (neither type is the crate's).
 #[diagnostic::on_unimplemented(
-    message = "the error type of a tool must convert into `ToolError`, `{Self}` does not",
-    label = "a tool returns `Result<T, E>` where `E: Into<ToolError>`",
-    note = "return `ToolError` (e.g. `ToolError::failed(\"...\")`) or `Failure<E>` of a declared error enum, or implement `From<{Self}> for ToolError`"
+    message = "the error type of a tool must be `ToolError` or an enum of declared codes, `{Self}` is neither",
+    label = "a tool returns `Result<T, E>` where `E` is `ToolError`, or `D`, `Failure<D>` or `Fault<D>` of a `#[derive(DeclaredError)]` enum `D`",
+    note = "return `Result<T, ToolError>` and convert other errors with `.map_err(ToolError::failed)?` (`TOOL_FAILED` with the error's text)",
+    note = "or declare the codes the tool fails with: an enum with `#[derive(DeclaredError)]`, each variant with `#[declared(retryable = ..., recommended_action = \"...\")]`, and fail with it, `Failure<E>` or `Fault<E>`"
 )]
 pub trait CodeFirstError {
+    /// The codes the tool declares.
+    const ERRORS: &'static [ErrorMeta];
     /// Converts the error.
     fn into_tool_error(self) -> ToolError;
 }
 
-#[diagnostic::do_not_recommend]
-impl<E: Into<ToolError>> CodeFirstError for E {
+impl CodeFirstError for ToolError {
+    const ERRORS: &'static [ErrorMeta] = &[];
+    fn into_tool_error(self) -> ToolError {
+        self
+    }
+}
+
+impl<D: DeclaredError> CodeFirstError for Failure<D> {
+    const ERRORS: &'static [ErrorMeta] = D::ERRORS;
+    fn into_tool_error(self) -> ToolError {
+        self.into()
+    }
+}
+
+impl<D: DeclaredError> CodeFirstError for Fault<D> {
+    const ERRORS: &'static [ErrorMeta] = D::ERRORS;
     fn into_tool_error(self) -> ToolError {
         self.into()
     }
@@ -182,7 +209,7 @@ pub struct InputFns<I> {
 pub const fn code_first_input<I: InputDeserialize + InputJsonSchema>() -> InputFns<I> {
     InputFns {
         schema: input_schema::<I>,
-        deserialize: deserialize::<I>,
+        deserialize: deserialize_lenient::<I>,
     }
 }
 
@@ -203,6 +230,11 @@ pub const fn manifest_input<I: ManifestInput<E>, E: ToolInput>() -> BoundInputFn
 /// Deserializes validated arguments; an error (which validation should have made impossible)
 /// names the JSON Pointer of the value that failed, as `serde_path_to_error` tracks it.
 fn deserialize<I: ToolInput>(args: &Value) -> Result<I, ToolError> {
+    read(args).map_err(|(pointer, error)| input_error(&pointer, &error))
+}
+
+/// `args` read as `I`, or the JSON Pointer of the value that failed and why.
+fn read<I: DeserializeOwned>(args: &Value) -> Result<I, (String, serde_json::Error)> {
     serde_path_to_error::deserialize(args).map_err(|error| {
         let mut pointer = String::new();
         for segment in error.path().iter() {
@@ -213,9 +245,86 @@ fn deserialize<I: ToolInput>(args: &Value) -> Result<I, ToolError> {
                 Segment::Unknown => {}
             }
         }
-        let at = if pointer.is_empty() { "/" } else { &pointer };
-        ToolError::Input(format!("{at}: {}", error.into_inner()))
+        (pointer, error.into_inner())
     })
+}
+
+/// `<pointer>: <why>`, the root written `/`.
+fn input_error(pointer: &str, error: &serde_json::Error) -> ToolError {
+    let at = if pointer.is_empty() { "/" } else { pointer };
+    ToolError::Input(format!("{at}: {error}"))
+}
+
+/// [`deserialize`] for a code-first tool, whose input type is the user's: its integer fields
+/// cannot be given the [`integral`] reader of the generated inputs, so an integral float
+/// (`2.0`, `1e2`), which JSON Schema counts as an integer and validation accepts, would fail
+/// them. When reading fails, every integral float within `i64` or `u64` is written as that
+/// integer and the arguments are read once more: a call that reads as it is costs nothing
+/// more, and keeps its numbers as sent.
+///
+/// When the second reading fails too, its error is reported if the first one was about a float
+/// this rewrote (the second then says what is wrong with the number, `integer 300, expected
+/// u8`, quoting it as the integer it was read as; or with the next value), the first one
+/// otherwise.
+fn deserialize_lenient<I: ToolInput>(args: &Value) -> Result<I, ToolError> {
+    let (pointer, error) = match read(args) {
+        Ok(input) => return Ok(input),
+        Err(failed) => failed,
+    };
+    let mut rewritten = args.clone();
+    if !integral_floats_to_integers(&mut rewritten) {
+        return Err(input_error(&pointer, &error));
+    }
+    read(&rewritten).map_err(|(again, second)| {
+        let first_was_rewritten = args
+            .pointer(&pointer)
+            .zip(rewritten.pointer(&pointer))
+            .is_some_and(|(sent, read)| sent != read);
+        if first_was_rewritten {
+            input_error(&again, &second)
+        } else {
+            input_error(&pointer, &error)
+        }
+    })
+}
+
+/// Writes every integral float of `value` within `i64` or `u64` as that integer; whether any
+/// was. Written by hand: `serde_json` has no such rewrite. It walks without recursion, with a
+/// stack of its own, so that deep arguments cannot exhaust the thread's stack.
+fn integral_floats_to_integers(value: &mut Value) -> bool {
+    // `i64` and `u64` bounds are powers of two, exact in `f64`.
+    const I64_MIN: f64 = -9_223_372_036_854_775_808.0;
+    const I64_END: f64 = 9_223_372_036_854_775_808.0;
+    const U64_END: f64 = 18_446_744_073_709_551_616.0;
+    let mut changed = false;
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Number(number) => {
+                let Some(float) = number.as_f64().filter(|_| number.is_f64()) else {
+                    continue;
+                };
+                if float.fract() != 0.0 {
+                    continue;
+                }
+                // Exactly integral and in range: the casts are exact.
+                #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+                let integer = if (I64_MIN..I64_END).contains(&float) {
+                    Value::from(float as i64)
+                } else if (0.0..U64_END).contains(&float) {
+                    Value::from(float as u64)
+                } else {
+                    continue;
+                };
+                *value = integer;
+                changed = true;
+            }
+            Value::Array(items) => stack.extend(items.iter_mut()),
+            Value::Object(map) => stack.extend(map.values_mut()),
+            Value::Null | Value::Bool(_) | Value::String(_) => {}
+        }
+    }
+    changed
 }
 
 /// An integer of the generated code, read from a JSON integer or an integral float (`2.0`,
@@ -348,9 +457,13 @@ fn deserialize_as<I: ManifestInput<E>, E: ToolInput>(args: &Value) -> Result<I, 
 pub struct ReturnFns<R> {
     /// Converts the result; the tool's declared safety decides `stateChanged`.
     pub finish: fn(R, Safety) -> CallResult,
+    /// The codes of the error type, for a code-first tool's metadata (a manifest-bound tool's
+    /// are its manifest's: empty here).
+    pub errors: &'static [ErrorMeta],
 }
 
-/// The return type of a code-first tool: `Result<T, E>`, `T: Serialize`, `E: Into<ToolError>`.
+/// The return type of a code-first tool: `Result<T, E>`, `T: Serialize`, `E` a
+/// [`CodeFirstError`] (whose codes are the tool's declared errors).
 pub const fn code_first_return<R>() -> ReturnFns<R>
 where
     R: ToolReturn,
@@ -359,6 +472,7 @@ where
 {
     ReturnFns {
         finish: |result, safety| finish(result, safety, CodeFirstError::into_tool_error),
+        errors: <R::Error as CodeFirstError>::ERRORS,
     }
 }
 
@@ -372,6 +486,7 @@ where
 {
     ReturnFns {
         finish: |result, safety| finish(result, safety, ManifestError::into_tool_error),
+        errors: &[],
     }
 }
 
@@ -786,6 +901,69 @@ mod tests {
         );
         let message = input_error(json!([]));
         assert!(message.starts_with("/: "), "{message}");
+    }
+
+    #[test]
+    fn integral_floats_become_the_integers_they_are_up_to_the_ends_of_u64() {
+        let mut value = json!({
+            "a": [2.0, -9_223_372_036_854_775_808.0, 9_223_372_036_854_775_808.0],
+            "b": {"c": [[1e2]], "d": 18_446_744_073_709_551_616.0},
+            "e": [2.5, "2.0", 3, null, true]
+        });
+        assert!(integral_floats_to_integers(&mut value));
+        assert_eq!(
+            value,
+            json!({
+                "a": [2, i64::MIN, 9_223_372_036_854_775_808_u64],
+                "b": {"c": [[100]], "d": 18_446_744_073_709_551_616.0},
+                "e": [2.5, "2.0", 3, null, true]
+            })
+        );
+        let mut integers = json!({"a": [1, -2], "b": 2.5});
+        assert!(
+            !integral_floats_to_integers(&mut integers),
+            "nothing to rewrite"
+        );
+    }
+
+    #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+    struct Plain {
+        n: u8,
+        s: String,
+    }
+
+    #[test]
+    fn a_code_first_input_reads_integral_floats_and_reports_what_is_still_wrong() {
+        let read = |args: Value| match deserialize_lenient::<Plain>(&args) {
+            Ok(plain) => Ok((plain.n, plain.s)),
+            Err(ToolError::Input(message)) => Err(message),
+            Err(other) => panic!("an input error: {other:?}"),
+        };
+        assert_eq!(read(json!({"n": 2.0, "s": "x"})), Ok((2, "x".to_owned())));
+        // The float was the first error; the second reading names what is wrong with it.
+        assert_eq!(
+            read(json!({"n": 300.0, "s": "x"})),
+            Err("/n: invalid value: integer `300`, expected u8".to_owned())
+        );
+        // ... or with the next value.
+        assert_eq!(
+            read(json!({"n": 2.0, "s": 1})),
+            Err("/s: invalid type: integer `1`, expected a string".to_owned())
+        );
+        // The float is then quoted as the integer it was read as.
+        assert_eq!(
+            read(json!({"n": 2, "s": 1.0})),
+            Err("/s: invalid type: integer `1`, expected a string".to_owned())
+        );
+        // The float fixed, what the first reading did not reach.
+        assert_eq!(
+            read(json!({"n": 2.0})),
+            Err("/: missing field `s`".to_owned())
+        );
+        assert_eq!(
+            read(json!({"n": 2.5, "s": "x"})),
+            Err("/n: invalid type: floating point `2.5`, expected u8".to_owned())
+        );
     }
 
     #[test]

@@ -109,7 +109,8 @@ pub const ACTION_OUTPUT_TOO_LARGE_CHANGED: &str = "The call changed state, but i
 /// The recovery hint of `TOOL_FAILED`.
 pub const ACTION_FAILED: &str =
     "Do not retry the same call: tell the user the tool failed, or try another approach.";
-/// The recovery hint of `TOOL_FAILED` for a destructive tool that panicked.
+/// The recovery hint of `TOOL_FAILED` for a destructive tool that panicked or failed without a
+/// declared code.
 pub const ACTION_FAILED_DESTRUCTIVE: &str = "The tool may have changed state before it failed: check the current state, and tell the user the tool failed.";
 
 /// The `error` object of a failure envelope.

@@ -169,7 +169,7 @@ pub use toolwright_manifest::dialect::{Dialect, ExportError, Violation};
 
 // ---- the `#[tool]` attribute and its support (macro work) ----
 
-pub use toolwright_macros::{tool, tool_def, tool_defs};
+pub use toolwright_macros::{DeclaredError, tool, tool_def, tool_defs};
 
 #[doc(hidden)]
 pub mod __private;

@@ -1005,18 +1005,23 @@ impl<C> Registered<C> {
         !self.def.meta.safety.is_read_only()
     }
 
-    fn panicked(&self) -> ToolResult {
-        let name = self.def.meta.name;
-        let action = if self.destructive() {
+    /// The recovery hint of a `TOOL_FAILED` after the tool ran: a destructive tool's says it may
+    /// have changed state.
+    fn failed_action(&self) -> &'static str {
+        if self.destructive() {
             ACTION_FAILED_DESTRUCTIVE
         } else {
             ACTION_FAILED
-        };
+        }
+    }
+
+    fn panicked(&self) -> ToolResult {
+        let name = self.def.meta.name;
         ToolResult::failure(
             ErrorBody::runtime(
                 RuntimeCode::Failed,
                 format!("The tool `{name}` failed unexpectedly."),
-                action,
+                self.failed_action(),
             ),
             self.destructive(),
         )
@@ -1102,6 +1107,8 @@ impl<C> Registered<C> {
                         false,
                     )
                 }
+                // A code the tool does not declare is a failure without a declared code, after
+                // the tool ran: a destructive tool may have changed state half-way.
                 None => ToolResult::failure(
                     ErrorBody::runtime(
                         RuntimeCode::Failed,
@@ -1110,22 +1117,28 @@ impl<C> Registered<C> {
                             meta.name,
                             bounded(code, NAME_QUOTE_LIMIT)
                         ),
-                        ACTION_FAILED,
+                        self.failed_action(),
                     ),
-                    false,
+                    self.destructive(),
                 ),
             },
-            Err(ToolError::Input(message)) => ToolResult::failure(
-                ErrorBody::runtime(
-                    RuntimeCode::InputInvalid,
-                    format!(
-                        "{INPUT_INVALID_PREFIX}/: {}",
-                        bounded(&message, INPUT_MESSAGE_LIMIT)
+            // Answered by the adapter before the tool's code ran. `#[tool]`'s adapters start the
+            // message with the pointer of the value that failed (a JSON Pointer starts with
+            // `/`, a serde message never does); a message without one is about the root.
+            Err(ToolError::Input(message)) => {
+                let at = if message.starts_with('/') { "" } else { "/: " };
+                ToolResult::failure(
+                    ErrorBody::runtime(
+                        RuntimeCode::InputInvalid,
+                        format!(
+                            "{INPUT_INVALID_PREFIX}{at}{}",
+                            bounded(&message, INPUT_MESSAGE_LIMIT)
+                        ),
+                        ACTION_INPUT_INVALID,
                     ),
-                    ACTION_INPUT_INVALID,
-                ),
-                false,
-            ),
+                    false,
+                )
+            }
             // A refusal comes before the tool changed anything.
             Err(ToolError::NotAllowed(message)) => ToolResult::failure(
                 ErrorBody::runtime(
@@ -1145,11 +1158,7 @@ impl<C> Registered<C> {
                         meta.name,
                         bounded(&message, 300)
                     ),
-                    if self.destructive() {
-                        ACTION_FAILED_DESTRUCTIVE
-                    } else {
-                        ACTION_FAILED
-                    },
+                    self.failed_action(),
                 ),
                 self.destructive(),
             ),

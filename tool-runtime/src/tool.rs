@@ -61,12 +61,88 @@
 //! | returns `Ok(T)` | `true` |
 //! | returns `Ok(Unchanged(T))` | `false`: the tool changed nothing |
 //! | returns `Ok(Changed { data, changed })` | `changed`, decided by the tool at run time |
-//! | fails with a declared code (`Failure<E>`, `E: DeclaredError`) | `false` |
-//! | refuses with `ToolError::NotAllowed` | `false`: a refusal comes before any change |
-//! | fails with `ToolError::Failed`, panics, or times out | `true`: it may have changed state half-way |
+//! | returns an output over its `max_output_bytes` (`TOOL_FAILED`) | what the output says, as above |
+//! | fails with a code it declares (`E`, `Failure<E>` or `Fault::Declared`, `E: DeclaredError`) | `false` |
+//! | refuses with `ToolError::NotAllowed` (`Fault::NotAllowed`) | `false`: a refusal comes before any change |
+//! | fails with `ToolError::Failed` (`Fault::Failed`) or with a code it does not declare (`TOOL_FAILED`) | `true`: it may have changed state half-way |
+//! | returns an output that cannot be serialized (`TOOL_FAILED`) | `true`: it ran to the end |
+//! | panics (`TOOL_FAILED`) or runs past its time limit (`TOOL_TIMEOUT`) | `true`: it may have changed state half-way |
 //!
-//! Calls that never reach the tool (a refusal of the run's policy or the approver, an unknown
-//! tool, arguments that fail the schema) answer `stateChanged: false`.
+//! Calls that fail before the tool's code runs answer `stateChanged: false`: a refusal of the
+//! run's policy or the approver, an unknown tool, arguments that fail the schema, and arguments
+//! that pass the schema but cannot be deserialized into the tool's input type (all three
+//! `TOOL_INPUT_INVALID`, the last one [`ToolError::Input`]).
+//!
+//! # Declaring the errors of a code-first tool
+//!
+//! A tool declares the codes it may fail with, each with its message, whether a retry may
+//! succeed and the recovery hint the model gets: a manifest in its `[[errors]]`, a code-first
+//! tool with `#[derive(DeclaredError)]` on an enum of them. The enum is then the one
+//! declaration: `#[tool]` puts its codes in the tool's frozen metadata ([`ToolMeta::errors`]),
+//! where the registry finds them for the envelope and the docs and exports read them, and the
+//! tool can only fail with them (`E`, [`Failure<E>`] with guidance, or [`Fault<E>`], which also
+//! has the runtime's `TOOL_FAILED` and `TOOL_NOT_ALLOWED`).
+//!
+//! Each variant takes `#[declared(...)]` with the keys of a manifest's `[[errors]]` entry:
+//! `retryable` and `recommended_action` (required), `code` (default: the variant's name in
+//! `SCREAMING_SNAKE_CASE`) and `message` (default: the variant's doc comment).
+//!
+//! ```
+//! use schemars::JsonSchema;
+//! use serde::Deserialize;
+//! use toolwright_runtime::{DeclaredError, Failure, Registry, RunPolicy, ToolDef, tool, tool_def};
+//!
+//! /// Why `web_search` fails.
+//! #[derive(Debug, DeclaredError)]
+//! enum SearchError {
+//!     /// The search service did not answer.
+//!     #[declared(retryable = true, recommended_action = "Retry in a minute.")]
+//!     Unavailable,
+//!     #[declared(
+//!         code = "QUERY_TOO_LONG",
+//!         message = "The query is longer than 200 characters.",
+//!         retryable = true,
+//!         recommended_action = "Shorten the query and retry."
+//!     )]
+//!     TooLong { length: usize },
+//! }
+//!
+//! #[derive(Deserialize, JsonSchema)]
+//! struct SearchArgs {
+//!     query: String,
+//! }
+//!
+//! /// Searches the web.
+//! #[tool(safety = "read-only", mode = "parallel")]
+//! fn web_search(input: SearchArgs) -> Result<Vec<String>, Failure<SearchError>> {
+//!     let length = input.query.chars().count();
+//!     if length > 200 {
+//!         return Err(Failure::new(SearchError::TooLong { length })
+//!             .detail(format!("This one has {length}.")));
+//!     }
+//!     Err(SearchError::Unavailable.into())
+//! }
+//!
+//! let def: ToolDef<()> = tool_def!(web_search);
+//! let meta = def.meta;
+//! assert_eq!(meta.errors, SearchError::ERRORS);
+//! assert_eq!(meta.errors[0].code, "UNAVAILABLE");
+//! assert_eq!(meta.errors[0].message, "The search service did not answer.");
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let registry = Registry::<()>::builder().tool(tool_def!(web_search)).build()?;
+//! let query = "x".repeat(201);
+//! let result = registry
+//!     .execute(&RunPolicy::full(), &mut (), "web_search", &serde_json::json!({"query": query}))
+//!     .await;
+//! assert_eq!(
+//!     serde_json::to_string(&result)?,
+//!     r#"{"success":false,"error":{"code":"QUERY_TOO_LONG","message":"The query is longer than 200 characters. This one has 201.","retryable":true,"recommendedAction":"Shorten the query and retry."},"stateChanged":false}"#
+//! );
+//! # Ok(())
+//! # }
+//! ```
 
 use std::borrow::Cow;
 use std::fmt;
@@ -77,7 +153,7 @@ use crate::envelope::ToolData;
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use toolwright_manifest::{Mode, Safety, ToolMeta};
+use toolwright_manifest::{ErrorMeta, Mode, Safety, ToolMeta};
 
 /// A boxed future that may be sent across threads.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -266,9 +342,24 @@ impl<T: serde::Serialize> IntoToolOutput for Changed<T> {
     }
 }
 
-/// A code a tool declared in its manifest's `[[errors]]` (generated error enums implement it).
+/// The codes a tool declares, as an enum: the `Error` the generator writes for a manifest's
+/// `[[errors]]`, or a code-first tool's enum with `#[derive(DeclaredError)]` (see [the module
+/// docs](self#declaring-the-errors-of-a-code-first-tool)).
+///
+/// [`ERRORS`](Self::ERRORS) declares every code [`code`](Self::code) returns: `#[tool]` puts
+/// it in a code-first tool's frozen metadata. The derive writes both from one list; a hand-written
+/// implementation must keep them together (a code missing from `ERRORS` is answered
+/// `TOOL_FAILED`, as undeclared).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` does not declare error codes",
+    label = "the codes a tool fails with must be declared",
+    note = "add `#[derive(DeclaredError)]` to `{Self}`, with `#[declared(retryable = ..., recommended_action = \"...\")]` on each variant"
+)]
 pub trait DeclaredError {
-    /// The `SCREAMING_SNAKE_CASE` code, as declared.
+    /// Every code of the type, with its message, retryable flag and recommended action.
+    const ERRORS: &'static [ErrorMeta];
+
+    /// The `SCREAMING_SNAKE_CASE` code, as declared in [`ERRORS`](Self::ERRORS).
     fn code(&self) -> &'static str;
 }
 
@@ -304,9 +395,10 @@ impl<E: DeclaredError> From<E> for Failure<E> {
     }
 }
 
-/// What a manifest-bound tool may fail with: one of the codes its manifest declares, or one of
-/// the two outcomes the runtime itself defines. It cannot invent a code: the declared side is
-/// exactly [`Failure<E>`] of the generated error enum.
+/// What a tool with declared errors may fail with: one of the codes it declares, or one of the
+/// two outcomes the runtime itself defines. It cannot invent a code: the declared side is
+/// exactly [`Failure<E>`] of its [`DeclaredError`] enum (a manifest's generated `Error`, or a
+/// code-first tool's own).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Fault<E> {
     /// A declared code, with optional guidance.
@@ -362,7 +454,10 @@ pub enum ToolError {
         /// Tool-specific guidance appended to the declared message.
         detail: Option<String>,
     },
-    /// The arguments passed validation but could not be deserialized into the typed input.
+    /// The arguments passed validation but could not be deserialized into the typed input
+    /// (`TOOL_INPUT_INVALID`, `stateChanged: false`): `#[tool]`'s adapters answer it before the
+    /// tool's code runs. The message may start with the JSON Pointer of the value it is about
+    /// (`/anchors/0/price: invalid type: …`); without one it is reported at `/`.
     Input(String),
     /// The tool failed without a declared code (`TOOL_FAILED`).
     Failed(String),
@@ -374,9 +469,23 @@ pub enum ToolError {
 }
 
 impl ToolError {
-    /// A failure without a declared code.
-    pub fn failed(message: impl Into<String>) -> Self {
-        ToolError::Failed(message.into())
+    /// A failure without a declared code (`TOOL_FAILED`), its message the text of `message`:
+    /// a string, or any error, so that `.map_err(ToolError::failed)?` converts an error
+    /// `ToolError` has no `From` for (and a crate cannot add one: both types are foreign to it).
+    ///
+    /// ```
+    /// use toolwright_runtime::ToolError;
+    ///
+    /// fn read(path: &str) -> Result<String, ToolError> {
+    ///     let text = std::fs::read_to_string(path).map_err(ToolError::failed)?;
+    ///     Ok(text)
+    /// }
+    ///
+    /// assert!(matches!(read(""), Err(ToolError::Failed(_))));
+    /// assert_eq!(ToolError::failed("no chart"), ToolError::Failed("no chart".to_owned()));
+    /// ```
+    pub fn failed(message: impl fmt::Display) -> Self {
+        ToolError::Failed(message.to_string())
     }
 
     /// A refusal before the tool changed anything (`TOOL_NOT_ALLOWED`).

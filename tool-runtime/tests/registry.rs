@@ -532,7 +532,9 @@ fn undeclared_codes_and_plain_failures_are_tool_failed() {
         json["error"]["message"],
         "The tool `drawing_create` failed with the undeclared error code `SOMETHING_ELSE`."
     );
-    assert_eq!(json["stateChanged"], false);
+    // The tool ran and failed without a declared code: a destructive tool may have changed
+    // state half-way.
+    assert_eq!(json["stateChanged"], true);
 
     let result = execute(
         &registry,

@@ -616,7 +616,8 @@ fn allow_shared_affixes(out: &mut Out, variants: usize) {
     }
 }
 
-/// The `Error` enum of the declared codes and its `DeclaredError` impl, a blank line apart.
+/// The `Error` enum of the declared codes and its `DeclaredError` impl (its `ERRORS` are
+/// `META`'s), a blank line apart.
 fn error_enum(out: &mut Out, tool: &str, variants: &[ErrorVariant<'_>]) {
     doc(out, &format!("The codes `{tool}` declares."));
     out.line("#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]");
@@ -633,6 +634,8 @@ fn error_enum(out: &mut Out, tool: &str, variants: &[ErrorVariant<'_>]) {
     }
     out.blank();
     out.open("impl ::toolwright_runtime::DeclaredError for Error {");
+    // The codes of `META`, declared once.
+    out.line("const ERRORS: &'static [::toolwright_runtime::ErrorMeta] = META.errors;");
     out.open("fn code(&self) -> &'static str {");
     if variants.is_empty() {
         out.line("match *self {}");

@@ -154,7 +154,11 @@ pub enum DrawingError {
     Undeclared,
 }
 
+/// Written by hand, and drifting from its declaration on purpose: `Undeclared`'s code is not in
+/// `ERRORS`.
 impl DeclaredError for DrawingError {
+    const ERRORS: &'static [ErrorMeta] = DRAWING_ERRORS;
+
     fn code(&self) -> &'static str {
         match self {
             DrawingError::PaneNotFound => "PANE_NOT_FOUND",

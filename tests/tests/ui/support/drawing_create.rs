@@ -22,6 +22,8 @@ mod tools {
         }
 
         impl ::toolwright_runtime::DeclaredError for Error {
+            const ERRORS: &'static [::toolwright_runtime::ErrorMeta] = META.errors;
+
             fn code(&self) -> &'static str {
                 "PANE_NOT_FOUND"
             }
