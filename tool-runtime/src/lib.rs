@@ -92,8 +92,9 @@ struct ReadmeDoctests;
 /// Where the links between the guide's chapters go in rustdoc. A chapter links to another by a
 /// reference (`[Manifests][manifest.md]`) that its own file defines as the mdBook page
 /// (`[manifest.md]: manifest.md`); these definitions come first in each chapter's docs, and the
-/// first definition of a label is the one Markdown uses.
-#[cfg(doc)]
+/// first definition of a label is the one Markdown uses. Only rustdoc's pages have the guide:
+/// its snippets run as the doctests of `guide-check`, against that crate's generated tools.
+#[cfg(all(doc, not(doctest)))]
 macro_rules! guide_links {
     () => {
         "[getting-started.md]: crate::guide::getting_started\n\
@@ -113,7 +114,7 @@ macro_rules! guide_links {
     };
 }
 
-#[cfg(doc)]
+#[cfg(all(doc, not(doctest)))]
 #[doc = guide_links!()]
 /// The guide: from `Cargo.toml` to a served registry, chapter by chapter (the same text as the
 /// guide's mdBook).
