@@ -370,10 +370,17 @@ pub fn convert(dialect: Dialect, spec: &ToolSpec) -> Result<Value, Vec<Violation
 }
 
 /// The spec with its schemas in draft 2020-12 form (what every provider is given): draft-07
-/// and 2019-09 constructs converted, `$schema` dropped.
+/// and 2019-09 constructs converted, `$schema` dropped, and a root without `type` given
+/// `"type": "object"` (tool arguments are always an object: that says nothing new, and every
+/// provider wants it written).
 fn export_form(spec: &ToolSpec) -> ToolSpec {
     let mut spec = spec.clone();
     spec.input_schema = crate::schema::draft::to_2020_12(&spec.input_schema);
+    if let Value::Object(root) = &mut spec.input_schema
+        && !root.contains_key("type")
+    {
+        root.insert("type".to_owned(), Value::String("object".to_owned()));
+    }
     spec.output_schema = spec
         .output_schema
         .map(|s| crate::schema::draft::to_2020_12(&s));
