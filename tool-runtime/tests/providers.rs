@@ -530,3 +530,31 @@ fn providers_are_named_for_the_command_line() {
         "{error}"
     );
 }
+
+#[test]
+fn anthropic_input_null_is_that_calls_input_error_and_the_others_run() {
+    let response = json!({"role": "assistant", "content": [
+        {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {"location": "Paris"}},
+        {"type": "tool_use", "id": "toolu_2", "name": "get_time", "input": null},
+        {"type": "tool_use", "id": "toolu_3", "name": "get_time", "input": {"timezone": "UTC"}}
+    ]});
+    let mut home = Home::default();
+    let (calls, results, _) = round_trip(
+        Provider::Anthropic,
+        &response,
+        &RunPolicy::full(),
+        &mut home,
+    );
+    assert_eq!(ids(&calls), ["toolu_1", "toolu_2", "toolu_3"]);
+    assert_eq!(
+        codes(&results),
+        [None, Some("TOOL_INPUT_INVALID"), None],
+        "{results:?}"
+    );
+    assert_eq!(
+        messages_of(&results)[1],
+        "The tool input is invalid: /: Expected object, found null"
+    );
+    assert!(!results[1].state_changed());
+    assert_eq!(home.names(), ["get_weather", "get_time"]);
+}

@@ -17,10 +17,10 @@
 //! Anthropic (`is_error` is true when `success` is false), as the JSON object itself for Gemini
 //! (whose `response` must be an object).
 //!
-//! Arguments that are not valid JSON, or not a JSON object, do not fail the response: that call
-//! is answered `TOOL_INPUT_INVALID` at `/` (`The tool input is invalid: /: Expected object,
-//! found a JSON string that does not parse: …`) and the other calls run as usual (see
-//! [`ToolCall::arguments_error`]). A response that is not the provider's shape at all is a
+//! Arguments that are not valid JSON, or not a JSON object (Anthropic's `"input": null`
+//! included), do not fail the response: that call is answered `TOOL_INPUT_INVALID` at `/`
+//! (`The tool input is invalid: /: Expected object, found a JSON string that does not parse:
+//! …`) and the other calls run as usual (see [`ToolCall::arguments_error`]). A response that is not the provider's shape at all is a
 //! [`ResponseError`] that says where (`/choices/0/message/tool_calls/1/function: missing
 //! "name"`), never a panic.
 //!
@@ -245,6 +245,17 @@ impl<'a> At<'a> {
                 value,
                 pointer: format!("{}/{key}", self.pointer),
             }))
+    }
+
+    /// A member that must be there, whatever its value (`null` included).
+    pub(crate) fn present(&self, key: &str) -> Result<At<'a>, ResponseError> {
+        self.object()?
+            .get(key)
+            .map(|value| At {
+                value,
+                pointer: format!("{}/{key}", self.pointer),
+            })
+            .ok_or_else(|| self.error(format!("missing \"{key}\"")))
     }
 
     /// A member that must be there.
