@@ -4,9 +4,8 @@
 //!
 //! The corpus is looked up at `<workspace>/../shared/corpus/real-tools/raw`, or at the directory
 //! named by `REAL_TOOLS_CORPUS`; when it is absent each test says so and passes, except in CI (`CI`
-//! set), where it fails. Run
-//! `cargo test -p toolwright-tests --test corpus -- --nocapture` for the
-//! acceptance table.
+//! set), where it fails. Run `cargo test -p toolwright-tests --test corpus -- --nocapture` for the
+//! acceptance table and the table of provider exports.
 
 mod support;
 
@@ -16,6 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::{Map, Value, json};
+use toolwright_manifest::dialect::{self, Dialect, openai};
 use toolwright_manifest::import::{self, BFCL_TYPES, Format, Tool};
 use toolwright_manifest::outputs::OutputDirs;
 use toolwright_manifest::{ToolSpec, codegen, manifest, outputs};
@@ -291,9 +291,14 @@ enum Fill {
     All,
 }
 
+/// A property no corpus schema declares: an instance carrying it is valid exactly when the
+/// schema leaves other properties open.
+const UNDECLARED: &str = "undeclared_property";
+
 /// Valid instances of an input schema: the minimal one (built from `required` and the types),
 /// the same with every integer written as an integral float (`2.0`: JSON Schema's integers
-/// include them), and one with every declared property. Only the candidates `jsonschema`
+/// include them), one with every declared property, and the minimal one with a property the
+/// schema does not declare (valid when the schema is open). Only the candidates `jsonschema`
 /// accepts are kept. (No dependency builds instances from a schema, so this is written here.)
 fn instances(schema: &Value) -> Vec<Value> {
     let Ok(validator) = jsonschema::validator_for(schema) else {
@@ -305,11 +310,19 @@ fn instances(schema: &Value) -> Vec<Value> {
         (Fill::Required, true),
         (Fill::All, false),
     ] {
-        if let Some(instance) = build(schema, schema, fill, floats, 0)
-            && !out.contains(&instance)
-            && validator.is_valid(&instance)
-        {
-            out.push(instance);
+        if let Some(instance) = build(schema, schema, fill, floats, 0) {
+            let mut open = instance.clone();
+            if let Value::Object(map) = &mut open
+                && fill == Fill::Required
+                && !floats
+            {
+                map.insert(UNDECLARED.to_owned(), json!(1));
+            }
+            for candidate in [instance, open] {
+                if !out.contains(&candidate) && validator.is_valid(&candidate) {
+                    out.push(candidate);
+                }
+            }
         }
     }
     out
@@ -773,5 +786,256 @@ fn a_missing_corpus_fails_in_ci_and_is_skipped_elsewhere() {
     support::assert_missing_fixture_fails_only_in_ci(
         "REAL_TOOLS_CORPUS",
         "every_corpus_tool_is_imported_with_its_schema_kept",
+// ---------------------------------------------------------------------------------------------
+// Provider exports: what each provider is offered, and that it accepts what the schema accepts.
+
+/// The rules of OpenAI that hold for a function without strict mode: only these may leave a
+/// tool out of the OpenAI catalogs.
+fn refuses_every_function(rule: &str) -> bool {
+    rule.starts_with("openai.") && !openai::STRICT_RULES.contains(&rule)
+}
+
+/// The input schema of an exported definition, as JSON Schema 2020-12. `None` for a Gemini
+/// function without `parameters` (it takes no arguments).
+fn exported_schema(dialect: Dialect, definition: &Value) -> Option<Value> {
+    match dialect {
+        Dialect::Mcp => Some(definition["inputSchema"].clone()),
+        Dialect::OpenAi => Some(definition["function"]["parameters"].clone()),
+        Dialect::OpenAiResponses => Some(definition["parameters"].clone()),
+        Dialect::Anthropic => Some(definition["input_schema"].clone()),
+        Dialect::Gemini => definition.get("parameters").map(gemini_as_json_schema),
+    }
+}
+
+/// Gemini's OpenAPI subset read as JSON Schema: type names in lower case, `nullable: true` as
+/// `null` among the types (and the values of an `enum`).
+fn gemini_as_json_schema(schema: &Value) -> Value {
+    let Value::Object(map) = schema else {
+        return schema.clone();
+    };
+    let mut out = Map::new();
+    let nullable = map.get("nullable") == Some(&json!(true));
+    for (key, value) in map {
+        let value = match key.as_str() {
+            "nullable" => continue,
+            "type" => {
+                let name = json!(value.as_str().unwrap_or_default().to_ascii_lowercase());
+                if nullable {
+                    json!([name, "null"])
+                } else {
+                    name
+                }
+            }
+            "enum" if nullable => {
+                let mut values = value.as_array().cloned().unwrap_or_default();
+                values.push(Value::Null);
+                Value::Array(values)
+            }
+            "properties" => Value::Object(
+                value
+                    .as_object()
+                    .into_iter()
+                    .flatten()
+                    .map(|(name, s)| (name.clone(), gemini_as_json_schema(s)))
+                    .collect(),
+            ),
+            "items" => gemini_as_json_schema(value),
+            "anyOf" => Value::Array(
+                value
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(gemini_as_json_schema)
+                    .collect(),
+            ),
+            _ => value.clone(),
+        };
+        out.insert(key.clone(), value);
+    }
+    if nullable && let Some(Value::Array(branches)) = out.get_mut("anyOf") {
+        branches.push(json!({"type": "null"}));
+    }
+    Value::Object(out)
+}
+
+/// What a strict-mode model sends for `instance`: every property of every object present,
+/// `null` for the ones left out (the export, `schema`, lists every property in `required`).
+fn strict_form(schema: &Value, root: &Value, instance: &Value, depth: usize) -> Value {
+    let Value::Object(map) = schema else {
+        return instance.clone();
+    };
+    if depth > 32 {
+        return instance.clone();
+    }
+    if let Some(Value::String(reference)) = map.get("$ref")
+        && let Some(target) = reference.strip_prefix('#').and_then(|p| root.pointer(p))
+    {
+        return strict_form(target, root, instance, depth + 1);
+    }
+    if let Some(Value::Array(branches)) = map.get("anyOf") {
+        // The branch of the instance's type (for an object, one declaring all its keys).
+        let fits = |branch: &&Value| {
+            let branch = match branch.get("$ref").and_then(Value::as_str) {
+                Some(r) => r
+                    .strip_prefix('#')
+                    .and_then(|p| root.pointer(p))
+                    .unwrap_or(branch),
+                None => branch,
+            };
+            match (
+                instance,
+                branch.get("properties").and_then(Value::as_object),
+            ) {
+                (Value::Object(object), Some(properties)) => {
+                    object.keys().all(|k| properties.contains_key(k))
+                }
+                (Value::Object(_), None) => false,
+                (_, Some(_)) => false,
+                (_, None) => true,
+            }
+        };
+        return match branches.iter().find(fits) {
+            Some(branch) => strict_form(branch, root, instance, depth + 1),
+            None => instance.clone(),
+        };
+    }
+    match instance {
+        Value::Object(object) => {
+            let mut out = object.clone();
+            if let Some(Value::Object(properties)) = map.get("properties") {
+                for (name, sub) in properties {
+                    let value = match object.get(name) {
+                        Some(found) => strict_form(sub, root, found, depth + 1),
+                        None => Value::Null,
+                    };
+                    out.insert(name.clone(), value);
+                }
+            }
+            Value::Object(out)
+        }
+        Value::Array(items) => match map.get("items") {
+            Some(item) if item.is_object() => Value::Array(
+                items
+                    .iter()
+                    .map(|i| strict_form(item, root, i, depth + 1))
+                    .collect(),
+            ),
+            _ => instance.clone(),
+        },
+        _ => instance.clone(),
+    }
+}
+
+/// Every accepted tool of the corpus, exported to every provider. Holds that:
+///
+/// - no tool is left out of the OpenAI catalogs for a rule of strict mode alone (a tool strict
+///   mode cannot express is a function with `"strict": false`);
+/// - every export accepts every valid instance of the canonical schema (as tool arguments: an
+///   object), except where the provider demands less and the export says so: OpenAI's strict
+///   mode (every property present, `null` for the optional ones; no undeclared property) and a
+///   Gemini function without `parameters` (no undeclared property);
+/// - what strict mode's model sends, once its `null`s are read as absent, is the instance.
+#[test]
+fn every_export_accepts_what_the_canonical_schema_accepts() {
+    let Some(corpus) = corpus_dir() else {
+        return;
+    };
+    let scratch = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("corpus-exports");
+    if scratch.exists() {
+        std::fs::remove_dir_all(&scratch).expect("a clean directory");
+    }
+    let mut specs: Vec<(String, ToolSpec)> = Vec::new();
+    for source in sources(&corpus) {
+        for tool in import_source(&source) {
+            if let Ok(spec) = generate_one(&tool, &scratch.join(source.module())) {
+                specs.push((source.name.clone(), spec));
+            }
+        }
+    }
+
+    let mut table = String::from(
+        "\n| dialect | offered | of which not strict | left out | instances checked |\n|---|---|---|---|---|\n",
+    );
+    let mut problems: Vec<String> = Vec::new();
+    let mut reasons: Vec<String> = Vec::new();
+    for dialect in Dialect::ALL {
+        let (mut offered, mut not_strict, mut left_out, mut checked) = (0, 0, 0, 0);
+        for (source, spec) in &specs {
+            let at = format!("{dialect} {source}/{}", spec.name);
+            let converted = match dialect::conversion(*dialect, spec) {
+                Ok(converted) => converted,
+                Err(violations) => {
+                    left_out += 1;
+                    for v in &violations {
+                        reasons.push(format!("left out: {at}: {v}"));
+                        if dialect.is_openai() && !refuses_every_function(v.rule) {
+                            problems.push(format!("{at}: left out for a rule of strict mode: {v}"));
+                        }
+                    }
+                    continue;
+                }
+            };
+            offered += 1;
+            not_strict += usize::from(!converted.is_strict());
+            let strict = dialect.is_openai() && converted.is_strict();
+            let Some(schema) = exported_schema(*dialect, &converted.definition) else {
+                // Gemini without `parameters`: the tool declares no property, and takes `{}`.
+                let declared = spec
+                    .input_schema
+                    .get("properties")
+                    .and_then(Value::as_object);
+                if declared.is_some_and(|p| !p.is_empty()) {
+                    problems.push(format!("{at}: its properties are not offered"));
+                }
+                continue;
+            };
+            let Ok(export) = jsonschema::draft202012::new(&schema) else {
+                problems.push(format!("{at}: the export does not compile: {schema}"));
+                continue;
+            };
+            let canonical = jsonschema::validator_for(&spec.input_schema).expect("compiles");
+            for instance in instances(&spec.input_schema) {
+                if !instance.is_object() {
+                    continue; // tool arguments are always an object
+                }
+                let undeclared = instance.get(UNDECLARED).is_some();
+                if undeclared && strict {
+                    continue; // strict mode closes every object, as documented
+                }
+                checked += 1;
+                let sent = if strict {
+                    strict_form(&schema, &schema, &instance, 0)
+                } else {
+                    instance.clone()
+                };
+                if !export.is_valid(&sent) {
+                    problems.push(format!("{at}: the export refuses {sent}"));
+                }
+                // Read back (its `null`s for absent fields removed), it is valid again (a `null`
+                // the canonical schema allows is kept: it is a value there).
+                if strict
+                    && !canonical.is_valid(&dialect::strip_openai_nulls(&spec.input_schema, &sent))
+                {
+                    problems.push(format!(
+                        "{at}: strict mode's {sent} does not read back as a valid instance"
+                    ));
+                }
+            }
+        }
+        writeln!(
+            table,
+            "| {dialect} | {offered} | {not_strict} | {left_out} | {checked} |"
+        )
+        .expect("write");
+    }
+    println!("{table}");
+    for reason in &reasons {
+        println!("{reason}");
+    }
+    assert!(
+        problems.is_empty(),
+        "{} problems:\n{}",
+        problems.len(),
+        problems.join("\n")
     );
 }

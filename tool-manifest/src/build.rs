@@ -58,6 +58,7 @@ pub struct Builder {
     emit_rerun_if_changed: bool,
     required_providers: Vec<Dialect>,
     providers: Vec<Dialect>,
+    required_strict: bool,
     #[cfg(feature = "format")]
     format: bool,
 }
@@ -79,6 +80,7 @@ impl Builder {
             emit_rerun_if_changed: true,
             required_providers: Vec::new(),
             providers: Dialect::ALL.to_vec(),
+            required_strict: false,
             #[cfg(feature = "format")]
             format: false,
         }
@@ -140,6 +142,18 @@ impl Builder {
         self
     }
 
+    /// Whether every OpenAI function must be strict (`"strict": true`). A tool strict mode
+    /// cannot express (a map, a free-form object, a tuple) is otherwise exported with
+    /// `"strict": false` and a `cargo:warning` naming the tool, the JSON Pointer and the rule;
+    /// with this set, it fails the build ([`BuildError::NotStrict`]) when an OpenAI dialect is
+    /// among the [providers](Self::providers) or the
+    /// [required ones](Self::required_providers). Default: `false`.
+    #[must_use]
+    pub fn required_strict(mut self, required: bool) -> Self {
+        self.required_strict = required;
+        self
+    }
+
     /// Whether to lay the generated file out with prettyplease (feature `format`), as
     /// prost-build's option of the same name does: easier to read when opened, at the cost of
     /// parsing and printing it in every build. Default: `false`, the generator's own layout
@@ -156,7 +170,8 @@ impl Builder {
     ///
     /// # Errors
     /// Every manifest mistake at once ([`BuildError::Manifests`]), a tool a required provider
-    /// cannot express ([`BuildError::Providers`]), an unusable spec ([`BuildError::Codegen`]), a missing `OUT_DIR`/`CARGO_MANIFEST_DIR`
+    /// cannot express ([`BuildError::Providers`]), one strict mode cannot express when it is
+    /// required ([`BuildError::NotStrict`]), an unusable spec ([`BuildError::Codegen`]), a missing `OUT_DIR`/`CARGO_MANIFEST_DIR`
     /// ([`BuildError::Env`]) or a file that cannot be read or written ([`BuildError::Io`]).
     pub fn compile(&self) -> Result<PathBuf, BuildError> {
         let crate_dir = match &self.crate_dir {
@@ -199,12 +214,31 @@ impl Builder {
 
         // The tools a provider leaves out: warnings (printed, not fatal), errors for a required
         // provider. The same manifests build here and pass `generate`.
+        let checked = |dialect: &Dialect| {
+            self.required_providers.contains(dialect) || self.providers.contains(dialect)
+        };
         for dialect in Dialect::ALL {
             let required = self.required_providers.contains(dialect);
-            if !required && !self.providers.contains(dialect) {
+            if !checked(dialect) {
                 continue;
             }
+            // The Responses catalog mirrors the Chat Completions one: warned about once.
+            let mirrored = *dialect == Dialect::OpenAiResponses && checked(&Dialect::OpenAi);
             let catalog = crate::dialect::catalog(*dialect, &specs);
+            if !catalog.non_strict.is_empty() && self.required_strict {
+                return Err(BuildError::NotStrict(ExportError::new(
+                    *dialect,
+                    catalog.non_strict,
+                )));
+            }
+            if !catalog.non_strict.is_empty() && !mirrored {
+                let error = ExportError::new(*dialect, catalog.non_strict);
+                warn_per_tool(
+                    &error,
+                    &specs,
+                    &format!("exported to {dialect} with `strict: false`"),
+                );
+            }
             if catalog.excluded.is_empty() {
                 continue;
             }
@@ -212,29 +246,12 @@ impl Builder {
             if required {
                 return Err(BuildError::Providers(error));
             }
-            // One line per tool: its first violation and how many more (`generate` lists all).
-            let mut tools: Vec<&str> = error.violations.iter().map(|v| v.tool.as_str()).collect();
-            tools.dedup();
-            for tool in tools {
-                let mut found = error.violations.iter().filter(|v| v.tool == tool);
-                let Some(first) = found.next() else {
-                    continue;
-                };
-                let more = match found.count() {
-                    0 => String::new(),
-                    n => format!(" (and {n} more)"),
-                };
-                let file = specs
-                    .iter()
-                    .find(|s| s.name == tool)
-                    .map_or("", |s| s.source.as_str());
-                // One line (a `cargo:` directive ends at a newline), invisible characters
-                // escaped, as every message is.
-                let line = crate::schema::truncate(
-                    &format!("{file}: left out of the {dialect} catalog: {first}{more}"),
-                    2000,
+            if !mirrored {
+                warn_per_tool(
+                    &error,
+                    &specs,
+                    &format!("left out of the {dialect} catalog"),
                 );
-                println!("cargo:warning={line}");
             }
         }
 
@@ -255,6 +272,31 @@ impl Builder {
             }
         })?;
         Ok(out)
+    }
+}
+
+/// One `cargo:warning` per tool of `error`: its first violation and how many more
+/// (`generate` lists them all), after the tool's manifest and `what` became of it.
+fn warn_per_tool(error: &ExportError, specs: &[crate::ToolSpec], what: &str) {
+    let mut tools: Vec<&str> = error.violations.iter().map(|v| v.tool.as_str()).collect();
+    tools.dedup();
+    for tool in tools {
+        let mut found = error.violations.iter().filter(|v| v.tool == tool);
+        let Some(first) = found.next() else {
+            continue;
+        };
+        let more = match found.count() {
+            0 => String::new(),
+            n => format!(" (and {n} more)"),
+        };
+        let file = specs
+            .iter()
+            .find(|s| s.name == tool)
+            .map_or("", |s| s.source.as_str());
+        // One line (a `cargo:` directive ends at a newline), invisible characters escaped, as
+        // every message is.
+        let line = crate::schema::truncate(&format!("{file}: {what}: {first}{more}"), 2000);
+        println!("cargo:warning={line}");
     }
 }
 
@@ -321,6 +363,10 @@ pub enum BuildError {
     /// A required provider cannot express a tool (each violation: tool, pointer, rule).
     #[error("a required provider cannot express every tool:\n{0}")]
     Providers(ExportError),
+    /// [`Builder::required_strict`] is set and OpenAI's strict mode cannot express a tool
+    /// (each strict-mode rule it breaks: tool, pointer, rule).
+    #[error("`required_strict` is set and OpenAI's strict mode cannot express every tool:\n{0}")]
+    NotStrict(ExportError),
     /// An environment variable Cargo sets for build scripts is missing.
     #[error(
         "environment variable `{var}` is not set: run the builder from a build script or call `.{setter}(...)`"

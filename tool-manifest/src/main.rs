@@ -3,21 +3,25 @@
 //! ```text
 //! tool-manifest generate [--manifests DIR] [--out DIR] [--docs DIR] [--config FILE]
 //! tool-manifest check    [--manifests DIR] [--out DIR] [--docs DIR] [--config FILE]
-//! tool-manifest export --dialect mcp|openai|anthropic|gemini [--read-only] [--manifests DIR] [--config FILE]
+//! tool-manifest export --dialect mcp|openai|openai-responses|anthropic|gemini [--read-only] [--manifests DIR] [--config FILE]
 //! tool-manifest import [--from mcp|openai|bfcl|auto] [--out DIR] [--force] FILE|-
 //! ```
 //!
 //! Defaults come from `tool-manifest.toml` in the current directory (keys `manifests`, `out`,
-//! `docs`, paths relative to the file; and `required_providers`, e.g. `["mcp"]`). Exit codes: 0
-//! ok; 1 `check` found stale outputs (each is named, with the command that refreshes them); 2
-//! invalid manifests (every diagnostic is printed) or any other failure.
+//! `docs`, paths relative to the file; `required_providers`, e.g. `["mcp"]`; and
+//! `required_strict`, `true` or `false`). Exit codes: 0 ok; 1 `check` found stale outputs (each
+//! is named, with the command that refreshes them); 2 invalid manifests (every diagnostic is
+//! printed) or any other failure.
 //!
-//! A tool a provider cannot express (a map under OpenAI strict mode, say) is left out of that
-//! provider's catalog: `generate` and `check` print a warning naming the tool's manifest, the
-//! JSON Pointer and the rule, and go on. For a provider listed in `required_providers` it is an
-//! error (exit code 2). `export --dialect D` prints the definitions of the tools D can express
-//! and reports the others on standard error; it exits 0 when every tool was exported, 1 when
-//! some were left out, 2 on invalid manifests.
+//! A tool a provider cannot express (a map under Gemini, say) is left out of that provider's
+//! catalog: `generate` and `check` print a warning naming the tool's manifest, the JSON Pointer
+//! and the rule, and go on. For a provider listed in `required_providers` it is an error (exit
+//! code 2). A tool OpenAI's strict mode cannot express is exported with `"strict": false`, with
+//! a warning per strict-mode rule it breaks; with `required_strict = true` that is an error.
+//! `export --dialect D` prints the definitions of the tools D can express and reports the
+//! others on standard error (with `required_strict`, an OpenAI tool that is not strict is left
+//! out); it exits 0 when every tool was exported, 1 when some were left out, 2 on invalid
+//! manifests.
 //!
 //! `import` writes one manifest per tool (`<name>.toml`, with its schemas in `<name>.input.json`
 //! and `<name>.output.json`) into `--out` (default: the current directory) from MCP tool
@@ -43,7 +47,13 @@ use toolwright_manifest::outputs::{self, OutputDirs};
 
 /// The name of the config file looked up in the current directory.
 const CONFIG_FILE: &str = "tool-manifest.toml";
-const CONFIG_KEYS: &[&str] = &["manifests", "out", "docs", "required_providers"];
+const CONFIG_KEYS: &[&str] = &[
+    "manifests",
+    "out",
+    "docs",
+    "required_providers",
+    "required_strict",
+];
 
 /// Exit code of `check` when outputs are stale.
 const EXIT_STALE: u8 = 1;
@@ -95,7 +105,8 @@ struct ImportArgs {
 
 #[derive(Debug, Args)]
 struct ExportArgs {
-    /// The provider dialect: `mcp`, `openai`, `anthropic` or `gemini`.
+    /// The provider dialect: `mcp`, `openai` (Chat Completions), `openai-responses`,
+    /// `anthropic` or `gemini`.
     #[arg(long, value_name = "DIALECT")]
     dialect: Dialect,
     /// Only the read-only tools (what a read-only run exposes).
@@ -135,6 +146,7 @@ struct Resolved {
     manifests: PathBuf,
     dirs: OutputDirs,
     required: Vec<Dialect>,
+    required_strict: bool,
 }
 
 /// The defaults read from the config file.
@@ -144,6 +156,7 @@ struct Config {
     out: Option<PathBuf>,
     docs: Option<PathBuf>,
     required_providers: Vec<Dialect>,
+    required_strict: bool,
 }
 
 /// A failure that ends the command with exit code 2.
@@ -215,8 +228,17 @@ fn export(args: &ExportArgs) -> Result<ExitCode, Failure> {
     if args.read_only {
         specs.retain(|spec| spec.safety.is_read_only());
     }
-    let catalog = dialect::catalog(args.dialect, &specs);
+    let mut catalog = dialect::catalog(args.dialect, &specs);
+    if config.required_strict {
+        catalog = catalog.strict_only();
+    }
     println!("{:#}", catalog.definitions);
+    if !catalog.non_strict.is_empty() {
+        warn_non_strict(
+            &dialect::ExportError::new(args.dialect, catalog.non_strict),
+            &specs,
+        );
+    }
     if catalog.excluded.is_empty() {
         return Ok(ExitCode::SUCCESS);
     }
@@ -229,18 +251,31 @@ fn export(args: &ExportArgs) -> Result<ExitCode, Failure> {
 
 /// One warning per violation of a tool a provider leaves out, at the tool's manifest.
 fn warn_left_out(error: &dialect::ExportError, specs: &[toolwright_manifest::ToolSpec]) {
+    warn(
+        error,
+        specs,
+        &format!("left out of the {} catalog", error.dialect),
+    );
+}
+
+/// One warning per strict-mode rule an OpenAI function exported without it breaks.
+fn warn_non_strict(error: &dialect::ExportError, specs: &[toolwright_manifest::ToolSpec]) {
+    warn(
+        error,
+        specs,
+        &format!("exported to {} with `strict: false`", error.dialect),
+    );
+}
+
+/// `warning: <manifest>: <what>: <violation>`, one line per violation.
+fn warn(error: &dialect::ExportError, specs: &[toolwright_manifest::ToolSpec], what: &str) {
     for violation in &error.violations {
         let file = specs
             .iter()
             .find(|s| s.name == violation.tool)
             .map_or("", |s| s.source.as_str());
-        let line = toolwright_manifest::schema::truncate(
-            &format!(
-                "{file}: left out of the {} catalog: {violation}",
-                error.dialect
-            ),
-            2000,
-        );
+        let line =
+            toolwright_manifest::schema::truncate(&format!("{file}: {what}: {violation}"), 2000);
         eprintln!("warning: {line}");
     }
 }
@@ -288,8 +323,22 @@ fn render(locations: &Locations) -> Result<(Resolved, BTreeMap<PathBuf, String>)
     let specs = manifest::load_dir(&resolved.manifests).map_err(Failure::Diagnostics)?;
     let rendered =
         outputs::render_with(&specs, &resolved.dirs, &resolved.required).map_err(message)?;
+    if resolved.required_strict && !rendered.non_strict.is_empty() {
+        let listed: Vec<String> = rendered
+            .non_strict
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        return Err(Failure::Message(format!(
+            "`required_strict` is set and OpenAI's strict mode cannot express every tool:\n{}",
+            listed.join("\n")
+        )));
+    }
     for error in &rendered.excluded {
         warn_left_out(error, &specs);
+    }
+    for error in &rendered.non_strict {
+        warn_non_strict(error, &specs);
     }
     Ok((resolved, rendered.files))
 }
@@ -322,6 +371,7 @@ fn resolve(locations: &Locations) -> Result<Resolved, Failure> {
     let (config_path, config) = read_config(&locations.source, &outputs)?;
     Ok(Resolved {
         required: config.required_providers,
+        required_strict: config.required_strict,
         manifests: pick(
             &locations.source.manifests,
             config.manifests,
@@ -388,7 +438,8 @@ fn pick(
     })
 }
 
-/// Reads `manifests`, `out` and `docs` (strings, paths relative to the config file's directory).
+/// Reads `manifests`, `out` and `docs` (strings, paths relative to the config file's
+/// directory), `required_providers` (provider names) and `required_strict` (a boolean).
 fn parse_config(path: &Path, text: &str) -> Result<Config, Diagnostics> {
     let base = path.parent().unwrap_or_else(|| Path::new(""));
     let mut diagnostics = Vec::new();
@@ -436,6 +487,19 @@ fn parse_config(path: &Path, text: &str) -> Result<Config, Diagnostics> {
                         format!("expected a provider name, found {}", describe(other)),
                     )),
                 }
+            }
+            continue;
+        }
+        if name == "required_strict" {
+            match value.get_ref() {
+                DeValue::Boolean(strict) => config.required_strict = *strict,
+                other => diagnostics.push(error(
+                    value.span().start,
+                    format!(
+                        "expected `required_strict` to be true or false, found {}",
+                        describe(other)
+                    ),
+                )),
             }
             continue;
         }

@@ -82,6 +82,8 @@ impl OutputDirs {
 /// Every output file for `specs`, keyed by path (`<out>/tools.json`, `<out>/schemas/<name>.json`,
 /// `<out>/providers/<dialect>.json`, `<docs>/<page>`). The specs may come in any order. A tool a
 /// provider cannot express is left out of that provider's catalog ([`render_with`] says which).
+/// There is a catalog for each [`Dialect`]: OpenAI's two APIs get one each (`openai.json` for
+/// Chat Completions, `openai-responses.json` for Responses), as their request shapes differ.
 ///
 /// # Errors
 /// A file that cannot be written as JSON.
@@ -92,7 +94,12 @@ pub fn render(
     render_with(specs, dirs, &[]).map(|rendered| rendered.files)
 }
 
-/// What [`render_with`] produces: the files, and the tools left out of a provider's catalog.
+/// What [`render_with`] produces: the files, the tools left out of a provider's catalog, and
+/// the OpenAI functions that are not strict.
+///
+/// The Responses catalog (`openai-responses.json`) holds the functions of the Chat Completions
+/// one (`openai.json`) in the other request shape, decided the same way: its tools are not
+/// listed a second time.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct Rendered {
@@ -100,6 +107,10 @@ pub struct Rendered {
     pub files: BTreeMap<PathBuf, String>,
     /// For each provider, why each tool it leaves out could not be expressed (warnings).
     pub excluded: Vec<ExportError>,
+    /// The tools exported to OpenAI with `"strict": false`, with the strict-mode rules each
+    /// breaks (warnings; errors where strict mode is required). Empty when every function is
+    /// strict.
+    pub non_strict: Vec<ExportError>,
 }
 
 /// [`render`], with the tools each provider leaves out, and `required` providers that must take
@@ -133,14 +144,22 @@ pub fn render_with(
     }
     let providers = dirs.providers();
     let mut excluded = Vec::new();
+    let mut non_strict = Vec::new();
     for dialect in Dialect::ALL {
         let catalog = dialect::catalog(*dialect, specs);
+        // The Responses catalog mirrors the Chat Completions one: reported once.
+        let reported = *dialect != Dialect::OpenAiResponses;
         if !catalog.excluded.is_empty() {
             let error = ExportError::new(*dialect, catalog.excluded);
             if required.contains(dialect) {
                 return Err(RenderError::Export(error));
             }
-            excluded.push(error);
+            if reported {
+                excluded.push(error);
+            }
+        }
+        if !catalog.non_strict.is_empty() && reported {
+            non_strict.push(ExportError::new(*dialect, catalog.non_strict));
         }
         files.insert(
             providers.join(dialect.file_name()),
@@ -150,7 +169,11 @@ pub fn render_with(
     for (page, text) in crate::docs::render(specs) {
         files.insert(dirs.docs.join(page), text);
     }
-    Ok(Rendered { files, excluded })
+    Ok(Rendered {
+        files,
+        excluded,
+        non_strict,
+    })
 }
 
 /// `value` as the text of a JSON file: `serde_json::to_string_pretty` and a final newline.
@@ -516,8 +539,14 @@ mod tests {
         let rendered = render_with(&specs, &out, &[]).expect("no provider is required");
         assert_eq!(
             rendered.excluded.len(),
-            Dialect::ALL.len(),
-            "every provider refuses the name"
+            Dialect::ALL.len() - 1,
+            "every provider refuses the name (the Responses catalog mirrors the Chat Completions one)"
+        );
+        assert!(
+            rendered
+                .excluded
+                .iter()
+                .all(|e| e.dialect != Dialect::OpenAiResponses)
         );
         for error in &rendered.excluded {
             assert!(

@@ -288,7 +288,7 @@ fn a_bad_config_file_is_located() {
     assert_eq!(output.status.code(), Some(2));
     assert_eq!(
         stderr(&output),
-        "error: tool-manifest.toml:2:1: unknown key `output`, expected one of `manifests`, `out`, `docs`, `required_providers`\n\
+        "error: tool-manifest.toml:2:1: unknown key `output`, expected one of `manifests`, `out`, `docs`, `required_providers`, `required_strict`\n\
          error: tool-manifest.toml:3:8: expected `docs` to be a directory path (a non-empty string), found an integer\n\
          2 errors\n"
     );
@@ -528,32 +528,110 @@ fn import_writes_and_reports_what_the_import_fixtures_hold() {
 /// A tool with a free-form map, which OpenAI strict mode cannot express.
 const MAP_TOOL: &str = "name = \"labels_set\"\ntitle = \"Set labels\"\ndescription = \"Sets labels.\"\nsafety = \"destructive\"\nmode = \"sequential\"\n[input]\ntype = \"object\"\nrequired = [\"labels\"]\nproperties.labels = { type = \"object\", additionalProperties = { type = \"string\" } }\n";
 
+/// A tool whose root is a choice (`anyOf`): MCP takes it, no OpenAI function can.
+const CHOICE_TOOL: &str = "name = \"pick_one\"\ntitle = \"Pick one\"\ndescription = \"Takes a or b.\"\nsafety = \"read-only\"\nmode = \"parallel\"\n[input]\ntype = \"object\"\nproperties.a = { type = \"string\" }\nproperties.b = { type = \"string\" }\nanyOf = [{ required = [\"a\"] }, { required = [\"b\"] }]\n";
+
 #[test]
-fn a_tool_a_provider_cannot_express_is_a_warning_unless_the_provider_is_required() {
+fn a_tool_strict_mode_cannot_express_is_exported_without_it_unless_strict_is_required() {
     let root = repository();
     std::fs::write(root.path().join("tools/labels_set.toml"), MAP_TOOL).expect("manifest");
     let generated = run(root.path(), &["generate"]);
     assert!(generated.status.success(), "{}", stderr(&generated));
     let warnings = stderr(&generated);
     assert!(
-        warnings.contains("warning: ")
-            && warnings.contains("labels_set.toml")
-            && warnings.contains("left out of the openai catalog")
-            && warnings.contains("(rule `openai."),
+        warnings.lines().any(|line| line.starts_with("warning: ")
+            && line.contains("labels_set.toml: exported to openai with `strict: false`: tool `labels_set` at `/function/parameters/properties/labels`")
+            && line.contains("(rule `openai.closed-objects`)")),
         "{warnings}"
     );
-    let openai = std::fs::read_to_string(root.path().join("generated/providers/openai.json"))
-        .expect("the openai catalog");
-    assert!(!openai.contains("labels_set"), "{openai}");
-    let mcp = std::fs::read_to_string(root.path().join("generated/providers/mcp.json"))
-        .expect("the mcp catalog");
-    assert!(mcp.contains("labels_set"), "{mcp}");
-
+    assert!(!warnings.contains("left out of the openai"), "{warnings}");
+    for (file, strict) in [
+        ("openai.json", "\"strict\": false"),
+        ("openai-responses.json", "\"strict\": false"),
+    ] {
+        let catalog: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(root.path().join("generated/providers").join(file))
+                .expect("a catalog"),
+        )
+        .expect("JSON");
+        let text = catalog.to_string();
+        assert!(text.contains("labels_set"), "{file}: {text}");
+        assert!(format!("{catalog:#}").contains(strict), "{file}");
+    }
     let exported = run(root.path(), &["export", "--dialect", "openai"]);
+    assert_eq!(exported.status.code(), Some(0), "{}", stderr(&exported));
+    assert!(stdout(&exported).contains("labels_set"));
+    assert!(
+        stderr(&exported).contains("`strict: false`"),
+        "{}",
+        stderr(&exported)
+    );
+
+    // Where strict mode is required, the same tool is an error for `generate`, and is left
+    // out of an export.
+    std::fs::write(
+        root.path().join("tool-manifest.toml"),
+        format!("{CONFIG}required_strict = true\n"),
+    )
+    .expect("config");
+    let refused = run(root.path(), &["generate"]);
+    assert_eq!(refused.status.code(), Some(2), "{}", stdout(&refused));
+    assert!(
+        stderr(&refused).contains("labels_set") && stderr(&refused).contains("required_strict"),
+        "{}",
+        stderr(&refused)
+    );
+    let exported = run(root.path(), &["export", "--dialect", "openai-responses"]);
     assert_eq!(exported.status.code(), Some(1), "{}", stderr(&exported));
     assert!(!stdout(&exported).contains("labels_set"));
     assert!(
-        stderr(&exported).contains("labels_set"),
+        stderr(&exported).contains("left out of the openai-responses catalog"),
+        "{}",
+        stderr(&exported)
+    );
+    // A setting that is not a boolean names the key.
+    std::fs::write(
+        root.path().join("tool-manifest.toml"),
+        format!("{CONFIG}required_strict = \"yes\"\n"),
+    )
+    .expect("config");
+    let bad = run(root.path(), &["generate"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        stderr(&bad).contains("expected `required_strict` to be true or false"),
+        "{}",
+        stderr(&bad)
+    );
+}
+
+#[test]
+fn a_tool_a_provider_cannot_express_is_a_warning_unless_the_provider_is_required() {
+    let root = repository();
+    std::fs::write(root.path().join("tools/pick_one.toml"), CHOICE_TOOL).expect("manifest");
+    let generated = run(root.path(), &["generate"]);
+    assert!(generated.status.success(), "{}", stderr(&generated));
+    let warnings = stderr(&generated);
+    assert!(
+        warnings.contains("warning: ")
+            && warnings.contains("pick_one.toml")
+            && warnings.contains("left out of the openai catalog")
+            && warnings.contains("(rule `openai.object-root`)"),
+        "{warnings}"
+    );
+    // The Responses catalog leaves out the same tools: not reported twice.
+    assert!(!warnings.contains("openai-responses"), "{warnings}");
+    let openai = std::fs::read_to_string(root.path().join("generated/providers/openai.json"))
+        .expect("the openai catalog");
+    assert!(!openai.contains("pick_one"), "{openai}");
+    let mcp = std::fs::read_to_string(root.path().join("generated/providers/mcp.json"))
+        .expect("the mcp catalog");
+    assert!(mcp.contains("pick_one"), "{mcp}");
+
+    let exported = run(root.path(), &["export", "--dialect", "openai"]);
+    assert_eq!(exported.status.code(), Some(1), "{}", stderr(&exported));
+    assert!(!stdout(&exported).contains("pick_one"));
+    assert!(
+        stderr(&exported).contains("pick_one"),
         "{}",
         stderr(&exported)
     );
@@ -568,7 +646,7 @@ fn a_tool_a_provider_cannot_express_is_a_warning_unless_the_provider_is_required
     let refused = run(root.path(), &["generate"]);
     assert_eq!(refused.status.code(), Some(2), "{}", stdout(&refused));
     assert!(
-        stderr(&refused).contains("labels_set"),
+        stderr(&refused).contains("pick_one"),
         "{}",
         stderr(&refused)
     );

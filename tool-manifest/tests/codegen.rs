@@ -842,7 +842,7 @@ fn the_null_of_a_nullable_enum_is_the_none_of_its_option() {
     assert!(code.contains("Buy,") && code.contains("Sell,"), "{code}");
 }
 
-/// A tool with a map argument: OpenAI's strict mode cannot express it.
+/// A tool with a map argument: OpenAI's strict mode cannot express it, Gemini cannot at all.
 const LABELS_SET: &str = r#"name = "labels_set"
 title = "Set labels"
 description = "Sets labels."
@@ -856,6 +856,44 @@ properties.labels = { type = "object", additionalProperties = { type = "string" 
 "#;
 
 #[test]
+fn required_strict_makes_a_function_strict_mode_cannot_express_an_error() {
+    let root = tempfile::tempdir().expect("a temp dir");
+    fs::create_dir_all(root.path().join("tools")).expect("dir");
+    fs::write(root.path().join("tools/labels_set.toml"), LABELS_SET).expect("manifest");
+    let err = builder(root.path())
+        .required_strict(true)
+        .compile()
+        .expect_err("strict mode is required");
+    let BuildError::NotStrict(error) = &err else {
+        panic!("a strict-mode error: {err}");
+    };
+    assert!(
+        error.violations.iter().any(|v| v.tool == "labels_set"
+            && v.rule == "openai.closed-objects"
+            && v.pointer == "/function/parameters/properties/labels"),
+        "{err}"
+    );
+    assert!(err.to_string().contains("`required_strict`"), "{err}");
+    // Not offered to OpenAI at all: nothing to require.
+    builder(root.path())
+        .providers(&[toolwright_manifest::dialect::Dialect::Mcp])
+        .required_strict(true)
+        .compile()
+        .expect("no OpenAI function");
+    // A set whose every function is strict builds.
+    fs::write(root.path().join("tools/labels_set.toml"), PANES_LIST).expect("manifest");
+    fs::rename(
+        root.path().join("tools/labels_set.toml"),
+        root.path().join("tools/panes_list.toml"),
+    )
+    .expect("rename");
+    builder(root.path())
+        .required_strict(true)
+        .compile()
+        .expect("every function is strict");
+}
+
+#[test]
 fn a_required_provider_that_cannot_express_a_tool_fails_the_build_others_warn() {
     let root = tempfile::tempdir().expect("a temp dir");
     fs::create_dir_all(root.path().join("tools")).expect("dir");
@@ -865,9 +903,9 @@ fn a_required_provider_that_cannot_express_a_tool_fails_the_build_others_warn() 
         .compile()
         .expect("a warning, not an error");
     let err = builder(root.path())
-        .required_providers(&[toolwright_manifest::dialect::Dialect::OpenAi])
+        .required_providers(&[toolwright_manifest::dialect::Dialect::Gemini])
         .compile()
-        .expect_err("OpenAI is required");
+        .expect_err("Gemini is required");
     let BuildError::Providers(error) = &err else {
         panic!("a provider error: {err}");
     };
@@ -875,9 +913,14 @@ fn a_required_provider_that_cannot_express_a_tool_fails_the_build_others_warn() 
         error
             .violations
             .iter()
-            .all(|v| v.tool == "labels_set" && v.rule.starts_with("openai.")),
+            .all(|v| v.tool == "labels_set" && v.rule.starts_with("gemini.")),
         "{err}"
     );
+    // OpenAI takes it, without strict mode.
+    builder(root.path())
+        .required_providers(&[toolwright_manifest::dialect::Dialect::OpenAi])
+        .compile()
+        .expect("OpenAI takes a map in a function that is not strict");
     builder(root.path())
         .required_providers(&[toolwright_manifest::dialect::Dialect::Mcp])
         .compile()

@@ -141,6 +141,19 @@ fn mcp_export_of_the_fixture_set() {
 fn openai_export_of_the_fixture_set() {
     let export = dialect::export(Dialect::OpenAi, &fixtures()).expect("exports");
     insta::assert_snapshot!("openai", pretty(&export));
+    // The Responses API gets the same functions, without the `function` wrapper.
+    let responses = dialect::export(Dialect::OpenAiResponses, &fixtures()).expect("exports");
+    let flattened: Vec<Value> = export
+        .as_array()
+        .expect("array")
+        .iter()
+        .map(|tool| {
+            let mut function = tool["function"].clone();
+            function["type"] = tool["type"].clone();
+            function
+        })
+        .collect();
+    assert_eq!(responses, Value::Array(flattened));
 }
 
 #[test]
@@ -167,7 +180,11 @@ fn exports_are_sorted_by_name_and_deterministic() {
             .as_array()
             .expect("array")
             .iter()
-            .map(|d| d["name"].as_str().expect("name"))
+            .map(|d| {
+                d.get("function").unwrap_or(d)["name"]
+                    .as_str()
+                    .expect("name")
+            })
             .collect();
         assert_eq!(
             names,
@@ -224,7 +241,7 @@ fn dialect_names_round_trip_and_unknown_ones_list_the_accepted() {
     let err = "claude".parse::<Dialect>().expect_err("not a dialect");
     assert_eq!(
         err.to_string(),
-        "unknown dialect `claude`, expected one of `mcp`, `openai`, `anthropic`, `gemini`"
+        "unknown dialect `claude`, expected one of `mcp`, `openai`, `openai-responses`, `anthropic`, `gemini`"
     );
 }
 
@@ -234,9 +251,15 @@ fn every_dialect_has_a_table_of_distinct_rules_named_after_it() {
         let rules = dialect.rules();
         assert!(!rules.is_empty());
         let mut ids: Vec<&str> = rules.iter().map(|r| r.id).collect();
+        // Both OpenAI APIs take the same functions: one table.
+        let family = if dialect.is_openai() {
+            "openai"
+        } else {
+            dialect.as_str()
+        };
         for id in &ids {
             assert!(
-                id.starts_with(&format!("{}.", dialect.as_str())),
+                id.starts_with(&format!("{family}.")),
                 "{id} belongs to {dialect}"
             );
         }
@@ -253,11 +276,21 @@ fn duplicate_names_fail_every_export() {
     specs.push(specs[0].clone());
     for dialect in Dialect::ALL {
         let err = dialect::export(*dialect, &specs).expect_err("duplicate");
-        let unique = format!("{}.unique-name", dialect.as_str());
+        let unique = dialect
+            .rules()
+            .iter()
+            .find(|r| r.id.ends_with(".unique-name"))
+            .expect("a unique-name rule")
+            .id;
+        let at = if *dialect == Dialect::OpenAi {
+            "/function/name"
+        } else {
+            "/name"
+        };
         assert!(
             err.violations
                 .iter()
-                .any(|v| v.rule == unique && v.tool == "web_search" && v.pointer == "/name"),
+                .any(|v| v.rule == unique && v.tool == "web_search" && v.pointer == at),
             "{dialect}: {err}"
         );
     }
@@ -339,7 +372,7 @@ fn recursive_references_with_sibling_keywords_terminate() {
     let openai =
         dialect::convert(Dialect::OpenAi, &tree).expect("recursion is fine in strict mode");
     assert_eq!(
-        openai["parameters"]["properties"]["root"]["properties"]["kids"]["items"],
+        openai["function"]["parameters"]["properties"]["root"]["properties"]["kids"]["items"],
         json!({"$ref": "#/$defs/Node"})
     );
     let gemini = dialect::convert(Dialect::Gemini, &tree).expect_err("cannot inline recursion");
@@ -496,7 +529,7 @@ impl Gen {
 #[test]
 fn arbitrary_schemas_are_converted_or_refused_never_a_panic() {
     let mut rng = Gen(0x9E37_79B9_7F4A_7C15);
-    let mut accepted = [0usize; 4];
+    let mut accepted = vec![0usize; Dialect::ALL.len()];
     for i in 0..400 {
         let schema = rng.root();
         let tool = spec(

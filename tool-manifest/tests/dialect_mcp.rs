@@ -95,9 +95,10 @@ fn object_root() {
 
 #[test]
 fn no_parameters() {
+    // A tool that takes no arguments says so, and is written in MCP's form for it.
     for input in [
-        json!({"type": "object"}),
-        json!({"type": "object", "properties": {}, "required": []}),
+        json!({"type": "object", "additionalProperties": false}),
+        json!({"type": "object", "properties": {}, "required": [], "additionalProperties": false}),
     ] {
         let definition = converted(&tool(input));
         assert_eq!(
@@ -105,12 +106,39 @@ fn no_parameters() {
             json!({"type": "object", "additionalProperties": false})
         );
     }
-    // The checker refuses an open parameterless schema written by hand.
-    let spec = tool(json!({"type": "object"}));
-    let mut definition = converted(&spec);
+    // A schema without properties that leaves `additionalProperties` open accepts any object:
+    // the export keeps it open (an export never narrows), `{"x": 1}` stays valid.
+    for input in [
+        json!({"type": "object"}),
+        json!({"type": "object", "properties": {}}),
+        json!({}),
+    ] {
+        let definition = converted(&tool(input.clone()));
+        let schema = &definition["inputSchema"];
+        assert_eq!(schema["type"], "object", "{input}");
+        assert_ne!(
+            schema.get("additionalProperties"),
+            Some(&json!(false)),
+            "{input}"
+        );
+        let validator = jsonschema::draft202012::new(schema).expect("compiles");
+        assert!(validator.is_valid(&json!({"x": 1})), "{input}: {schema}");
+    }
+    // The checker refuses either change written by hand: closing an open schema, opening a
+    // closed one.
+    let open = tool(json!({"type": "object"}));
+    let mut definition = converted(&open);
+    definition["inputSchema"] = json!({"type": "object", "additionalProperties": false});
+    assert_has(
+        &dialect::check(Dialect::Mcp, &definition, &open),
+        "mcp.no-parameters",
+        "/inputSchema/additionalProperties",
+    );
+    let closed = tool(json!({"type": "object", "additionalProperties": false}));
+    let mut definition = converted(&closed);
     definition["inputSchema"] = json!({"type": "object"});
     assert_has(
-        &dialect::check(Dialect::Mcp, &definition, &spec),
+        &dialect::check(Dialect::Mcp, &definition, &closed),
         "mcp.no-parameters",
         "/inputSchema",
     );

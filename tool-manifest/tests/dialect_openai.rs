@@ -1,4 +1,5 @@
-//! OpenAI strict mode: one test per rule of `openai::RULES`, and the nullable bookkeeping the
+//! OpenAI: one test per rule of `openai::RULES`, the two APIs' shapes, the fallback to
+//! `"strict": false` for what strict mode cannot express, and the nullable bookkeeping the
 //! registry relies on.
 
 #![cfg(feature = "generator")]
@@ -10,11 +11,29 @@ use serde_json::{Map, Value, json};
 use toolwright_manifest::ToolSpec;
 use toolwright_manifest::dialect::{self, Dialect, Violation, openai};
 
-/// The converted `parameters`; the checker has passed.
+/// The converted `parameters` of a strict function (Chat Completions shape); the checker has
+/// passed.
 fn parameters(input: Value) -> Value {
     let definition = dialect::convert(Dialect::OpenAi, &tool(input))
         .unwrap_or_else(|v| panic!("expected a definition, got {v:#?}"));
-    definition["parameters"].clone()
+    assert_eq!(
+        definition["function"]["strict"],
+        json!(true),
+        "{definition:#}"
+    );
+    definition["function"]["parameters"].clone()
+}
+
+/// The strict-mode rules a tool breaks; it is exported with `"strict": false` and its schema
+/// as it is (or as little changed as every function needs), which is returned too.
+fn non_strict(input: Value) -> (Vec<Violation>, Value) {
+    let converted = dialect::conversion(Dialect::OpenAi, &tool(input))
+        .unwrap_or_else(|v| panic!("expected a definition, got {v:#?}"));
+    let function = &converted.definition["function"];
+    assert_eq!(function["strict"], json!(false), "{function:#}");
+    assert!(!converted.is_strict());
+    assert!(!converted.non_strict.is_empty());
+    (converted.non_strict, function["parameters"].clone())
 }
 
 fn refused(input: Value) -> Vec<Violation> {
@@ -33,11 +52,13 @@ fn object(properties: Value) -> Value {
 }
 
 const TESTED: &[&str] = &[
+    "openai.shape",
     "openai.name",
     "openai.unique-name",
     "openai.max-functions",
     "openai.valid-schema",
     "openai.object-root",
+    "openai.array-items",
     "openai.closed-objects",
     "openai.all-required",
     "openai.typed",
@@ -51,22 +72,131 @@ const TESTED: &[&str] = &[
 fn every_rule_of_the_table_has_a_test() {
     let ids: Vec<&str> = openai::RULES.iter().map(|r| r.id).collect();
     assert_eq!(ids, TESTED);
+    for rule in openai::STRICT_RULES {
+        assert!(ids.contains(rule), "{rule}");
+        let text = openai::RULES.iter().find(|r| r.id == *rule).map(|r| r.text);
+        assert!(
+            text.is_some_and(|t| t.starts_with("strict mode: ")),
+            "{rule}"
+        );
+    }
 }
 
 #[test]
-fn the_shape_is_the_responses_api_function_tool() {
-    let definition =
-        dialect::convert(Dialect::OpenAi, &tool(json!({"type": "object"}))).expect("converts");
+fn shape() {
+    let spec = tool(json!({"type": "object"}));
+    let function = json!({
+        "name": "a_tool",
+        "description": "Does a thing.",
+        "parameters": {"type": "object", "properties": {}, "required": [], "additionalProperties": false},
+        "strict": true
+    });
+    // Chat Completions nests the function, Responses flattens it: the same function.
+    let chat = dialect::convert(Dialect::OpenAi, &spec).expect("converts");
+    assert_eq!(chat, json!({"type": "function", "function": function}));
+    let responses = dialect::convert(Dialect::OpenAiResponses, &spec).expect("converts");
+    let mut flat = function.clone();
+    flat["type"] = json!("function");
+    assert_eq!(responses, flat);
+    // One API's shape is refused as the other's.
+    assert_has(
+        &dialect::check(Dialect::OpenAi, &responses, &spec),
+        "openai.shape",
+        "/function",
+    );
+    let found = dialect::check(Dialect::OpenAiResponses, &chat, &spec);
+    assert_has(&found, "openai.shape", "/function");
+    assert_has(&found, "openai.name", "/name");
+    let mut untyped = chat.clone();
+    untyped["type"] = json!("custom");
+    assert_has(
+        &dialect::check(Dialect::OpenAi, &untyped, &spec),
+        "openai.shape",
+        "/type",
+    );
+    // Every violation of a Chat Completions tool points into its `function`.
+    let violations = dialect::convert(
+        Dialect::OpenAi,
+        &dialect_support::spec("bad name", json!({"type": "string"})),
+    )
+    .expect_err("refused");
+    assert_has(&violations, "openai.name", "/function/name");
+    assert_has(
+        &violations,
+        "openai.object-root",
+        "/function/parameters/type",
+    );
+}
+
+/// Notion's tools declare one free-form object in `$defs` (shared by every tool): strict mode
+/// cannot express it, a function without strict mode can.
+const FREE_FORM_IN_DEFS: &str = r##"{
+  "type": "object",
+  "$defs": {"parentRequest": {"type": "object", "additionalProperties": true, "description": "The parent."}},
+  "properties": {
+    "parent": {"$ref": "#/$defs/parentRequest"},
+    "title": {"type": "string", "minLength": 1}
+  },
+  "required": ["parent"]
+}"##;
+
+#[test]
+fn a_tool_strict_mode_cannot_express_is_offered_without_it() {
+    let schema: Value = serde_json::from_str(FREE_FORM_IN_DEFS).expect("JSON");
+    let spec = tool(schema.clone());
+    let chat = dialect::conversion(Dialect::OpenAi, &spec).expect("a function");
     assert_eq!(
-        definition,
-        json!({
-            "type": "function",
+        chat.definition,
+        json!({"type": "function", "function": {
             "name": "a_tool",
             "description": "Does a thing.",
-            "parameters": {"type": "object", "properties": {}, "required": [], "additionalProperties": false},
-            "strict": true
-        })
+            "parameters": schema,
+            "strict": false
+        }}),
+        "the schema as it is: nothing made nullable, nothing closed"
     );
+    assert_has(
+        &chat.non_strict,
+        "openai.closed-objects",
+        "/function/parameters/$defs/parentRequest",
+    );
+    assert!(
+        chat.non_strict
+            .iter()
+            .all(|v| openai::STRICT_RULES.contains(&v.rule) && v.tool == "a_tool"),
+        "{:#?}",
+        chat.non_strict
+    );
+    // The same decision for the Responses API, in its shape.
+    let responses = dialect::conversion(Dialect::OpenAiResponses, &spec).expect("a function");
+    assert_eq!(responses.definition["strict"], json!(false));
+    assert_eq!(
+        responses.definition["parameters"],
+        chat.definition["function"]["parameters"]
+    );
+    assert_has(
+        &responses.non_strict,
+        "openai.closed-objects",
+        "/parameters/$defs/parentRequest",
+    );
+    // What the schema accepts, the export accepts.
+    let export =
+        jsonschema::draft202012::new(&chat.definition["function"]["parameters"]).expect("compiles");
+    assert!(export.is_valid(&json!({"parent": {"page_id": "p", "x": 1}, "extra": true})));
+    // A catalog and an export both carry it, and the catalog says why it is not strict.
+    let catalog = dialect::catalog(Dialect::OpenAi, std::slice::from_ref(&spec));
+    assert_eq!(catalog.excluded, []);
+    assert_eq!(catalog.non_strict_tools(), ["a_tool"]);
+    assert_eq!(catalog.definitions, json!([chat.definition]));
+    assert_eq!(
+        dialect::export(Dialect::OpenAi, std::slice::from_ref(&spec)),
+        Ok(json!([chat.definition]))
+    );
+    // Where strict mode is required, it is left out instead, for the same reasons.
+    let strict = catalog.strict_only();
+    assert_eq!(strict.definitions, json!([]));
+    assert_eq!(strict.excluded, chat.non_strict);
+    assert_eq!(strict.non_strict, []);
 }
 
 #[test]
@@ -75,13 +205,13 @@ fn name() {
     for bad in ["chart.tool", "has space", ""] {
         let violations =
             dialect::convert(Dialect::OpenAi, &spec(bad, input.clone())).expect_err("bad name");
-        assert_has(&violations, "openai.name", "/name");
+        assert_has(&violations, "openai.name", "/function/name");
     }
     let long = "a".repeat(65);
     assert_has(
         &dialect::convert(Dialect::OpenAi, &spec(&long, input.clone())).expect_err("too long"),
         "openai.name",
-        "/name",
+        "/function/name",
     );
     dialect::convert(Dialect::OpenAi, &spec("Chart-tool_2", input)).expect("valid name");
 }
@@ -90,7 +220,7 @@ fn name() {
 fn unique_name() {
     let a = tool(json!({"type": "object"}));
     let err = dialect::export(Dialect::OpenAi, &[a.clone(), a]).expect_err("duplicate");
-    assert_has(&err.violations, "openai.unique-name", "/name");
+    assert_has(&err.violations, "openai.unique-name", "/function/name");
 }
 
 #[test]
@@ -110,20 +240,85 @@ fn max_functions() {
     let mut twice = many.clone();
     twice.push(many[0].clone());
     let err = dialect::export_catalog(Dialect::OpenAi, &twice).expect_err("duplicate");
-    assert_has(&err.violations, "openai.unique-name", "/name");
+    assert_has(&err.violations, "openai.unique-name", "/function/name");
 }
 
 #[test]
 fn object_root() {
+    // No function of either mode takes a root that is not an object, or a combinator there.
     assert_has(
         &refused(json!({"type": "string"})),
         "openai.object-root",
-        "/parameters/type",
+        "/function/parameters/type",
     );
     let any_of = refused(
         json!({"anyOf": [object(json!({"a": {"type": "string"}})), object(json!({"b": {"type": "string"}}))]}),
     );
-    assert_has(&any_of, "openai.object-root", "/parameters/anyOf");
+    assert_has(&any_of, "openai.object-root", "/function/parameters/anyOf");
+    let one_of = refused(
+        json!({"type": "object", "properties": {"a": {"type": "object"}},
+        "oneOf": [{"required": ["a"]}, {"required": ["b"]}]}),
+    );
+    assert_has(&one_of, "openai.object-root", "/function/parameters/oneOf");
+    // A root `allOf` is merged, and a root without `properties` gets `{}`: without strict mode
+    // too, and neither narrows the schema.
+    let (_, p) = non_strict(
+        json!({"type": "object", "additionalProperties": {"type": "string"},
+        "allOf": [{"properties": {"a": {"type": "string"}}}]}),
+    );
+    assert_eq!(
+        p,
+        json!({"type": "object", "additionalProperties": {"type": "string"}, "properties": {"a": {"type": "string"}}})
+    );
+    let (_, p) = non_strict(json!({"type": "object", "additionalProperties": true}));
+    assert_eq!(
+        p,
+        json!({"type": "object", "additionalProperties": true, "properties": {}})
+    );
+    // The checker refuses a root written without `properties`.
+    let spec = tool(json!({"type": "object", "additionalProperties": true}));
+    let mut definition = dialect::convert(Dialect::OpenAi, &spec).expect("converts");
+    definition["function"]["parameters"] = json!({"type": "object"});
+    assert_has(
+        &dialect::check(Dialect::OpenAi, &definition, &spec),
+        "openai.object-root",
+        "/function/parameters",
+    );
+}
+
+#[test]
+fn array_items() {
+    // Strict mode cannot say "any item"; without it, `items: {}` says it, as the schema did.
+    let (violations, p) = non_strict(json!({
+        "type": "object",
+        "properties": {"list": {"type": "array"}, "rest": {"type": "array", "prefixItems": [{"type": "string"}], "items": true}}
+    }));
+    assert_has(
+        &violations,
+        "openai.array-items",
+        "/function/parameters/properties/list",
+    );
+    assert_eq!(
+        p["properties"]["list"],
+        json!({"type": "array", "items": {}})
+    );
+    assert_eq!(
+        p["properties"]["rest"],
+        json!({"type": "array", "prefixItems": [{"type": "string"}], "items": {}})
+    );
+    // The checker refuses an array without `items` in either mode.
+    for strict in [true, false] {
+        let spec = tool(json!({"type": "object"}));
+        let mut definition = dialect::convert(Dialect::OpenAi, &spec).expect("converts");
+        definition["function"]["strict"] = json!(strict);
+        definition["function"]["parameters"] = json!({"type": "object", "properties": {"l": {"type": ["array", "null"]}},
+            "required": ["l"], "additionalProperties": false});
+        assert_has(
+            &dialect::check(Dialect::OpenAi, &definition, &spec),
+            "openai.array-items",
+            "/function/parameters/properties/l",
+        );
+    }
 }
 
 #[test]
@@ -139,33 +334,49 @@ fn closed_objects() {
         converted["properties"]["style"]["additionalProperties"],
         json!(false)
     );
-    // Maps and free-form objects cannot be expressed: refused with the pointer.
-    let map = refused(json!({
+    // Maps and free-form objects cannot be expressed in strict mode: the tool is exported
+    // without it, its schema as it is, and the rule named with the pointer.
+    let map_schema = json!({
         "type": "object",
         "properties": {"scores": {"type": "object", "additionalProperties": {"type": "integer"}}}
-    }));
+    });
+    let (map, p) = non_strict(map_schema.clone());
     assert_has(
         &map,
         "openai.closed-objects",
-        "/parameters/properties/scores",
+        "/function/parameters/properties/scores",
     );
-    let root_map = refused(json!({"type": "object", "additionalProperties": {"type": "string"}}));
-    assert_has(&root_map, "openai.closed-objects", "/parameters");
-    let free = refused(json!({"type": "object", "properties": {"extra": {"type": "object"}}}));
+    assert_eq!(p, map_schema);
+    let (root_map, _) =
+        non_strict(json!({"type": "object", "additionalProperties": {"type": "string"}}));
+    assert_has(&root_map, "openai.closed-objects", "/function/parameters");
+    let (free, _) =
+        non_strict(json!({"type": "object", "properties": {"extra": {"type": "object"}}}));
     assert_has(
         &free,
         "openai.closed-objects",
-        "/parameters/properties/extra",
+        "/function/parameters/properties/extra",
     );
-    let pattern = refused(json!({
+    let (pattern, _) = non_strict(json!({
         "type": "object",
         "properties": {"tags": {"type": "object", "patternProperties": {"^x-": {"type": "string"}}}}
     }));
     assert_has(
         &pattern,
         "openai.closed-objects",
-        "/parameters/properties/tags",
+        "/function/parameters/properties/tags",
     );
+    // The checker refuses an open object in a strict function, and not in another.
+    let spec = tool(json!({"type": "object"}));
+    let mut definition = dialect::convert(Dialect::OpenAi, &spec).expect("converts");
+    definition["function"]["parameters"] = json!({"type": "object", "properties": {}});
+    assert_has(
+        &dialect::check(Dialect::OpenAi, &definition, &spec),
+        "openai.closed-objects",
+        "/function/parameters",
+    );
+    definition["function"]["strict"] = json!(false);
+    assert_eq!(dialect::check(Dialect::OpenAi, &definition, &spec), []);
 }
 
 #[test]
@@ -242,11 +453,11 @@ fn all_required() {
     // The checker refuses a property missing from `required`.
     let spec = tool(schema);
     let mut definition = dialect::convert(Dialect::OpenAi, &spec).expect("converts");
-    definition["parameters"]["required"] = json!(["id"]);
+    definition["function"]["parameters"]["required"] = json!(["id"]);
     assert_has(
         &dialect::check(Dialect::OpenAi, &definition, &spec),
         "openai.all-required",
-        "/parameters/properties/label",
+        "/function/parameters/properties/label",
     );
 }
 
@@ -283,12 +494,24 @@ fn nulls_are_stripped_exactly_where_strict_mode_added_them() {
 
 #[test]
 fn typed() {
-    let any = refused(
+    let (any, p) = non_strict(
         json!({"type": "object", "properties": {"anything": {"description": "Any value."}}}),
     );
-    assert_has(&any, "openai.typed", "/parameters/properties/anything");
-    let boolean = refused(json!({"type": "object", "properties": {"yes": true}}));
-    assert_has(&boolean, "openai.typed", "/parameters/properties/yes");
+    assert_has(
+        &any,
+        "openai.typed",
+        "/function/parameters/properties/anything",
+    );
+    assert_eq!(
+        p["properties"]["anything"],
+        json!({"description": "Any value."})
+    );
+    let (boolean, _) = non_strict(json!({"type": "object", "properties": {"yes": true}}));
+    assert_has(
+        &boolean,
+        "openai.typed",
+        "/function/parameters/properties/yes",
+    );
     // A bare enum or const is typed enough.
     parameters(
         json!({"type": "object", "required": ["a"], "properties": {"a": {"enum": ["x", "y"]}}}),
@@ -317,15 +540,36 @@ fn refs() {
     }));
     assert_eq!(p["properties"]["tree"], json!({"$ref": "#/$defs/Tree"}));
     assert_eq!(p["$defs"]["Tree"]["additionalProperties"], json!(false));
-    // Remote and dangling references are refused.
+    // Remote and dangling references are refused, with or without strict mode.
     let remote = refused(
         json!({"type": "object", "required": ["a"], "properties": {"a": {"$ref": "https://example.com/a.json"}}}),
     );
-    assert_has(&remote, "openai.refs", "/parameters/properties/a/$ref");
+    assert_has(
+        &remote,
+        "openai.refs",
+        "/function/parameters/properties/a/$ref",
+    );
     let dangling = refused(
         json!({"type": "object", "required": ["a"], "properties": {"a": {"$ref": "#/$defs/Nope", "description": "x"}}}),
     );
-    assert_has(&dangling, "openai.refs", "/parameters/properties/a/$ref");
+    assert_has(
+        &dangling,
+        "openai.refs",
+        "/function/parameters/properties/a/$ref",
+    );
+    // The checker refuses a `$ref` with siblings in a strict function only.
+    let schema = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/A", "description": "x"}},
+        "required": ["a"], "additionalProperties": false, "$defs": {"A": {"type": "string"}}});
+    let spec = tool(schema.clone());
+    let mut definition = dialect::convert(Dialect::OpenAi, &spec).expect("converts");
+    definition["function"]["parameters"] = schema;
+    assert_has(
+        &dialect::check(Dialect::OpenAi, &definition, &spec),
+        "openai.refs",
+        "/function/parameters/properties/a/$ref",
+    );
+    definition["function"]["strict"] = json!(false);
+    assert_eq!(dialect::check(Dialect::OpenAi, &definition, &spec), []);
 }
 
 #[test]
@@ -357,33 +601,42 @@ fn keywords() {
         props["pick"],
         json!({"anyOf": [{"type": "string"}, {"type": "integer"}], "description": "(must not match {\"const\":\"none\"})"})
     );
-    // What cannot be merged or expressed is refused with the pointer.
-    let conflict = refused(json!({
+    // What strict mode cannot merge or express is named with the pointer; without strict
+    // mode, the schema is kept.
+    let (conflict, p) = non_strict(json!({
         "type": "object", "required": ["a"],
         "properties": {"a": {"allOf": [{"type": "string"}, {"type": "integer"}]}}
     }));
     assert_has(
         &conflict,
         "openai.keywords",
-        "/parameters/properties/a/allOf/1",
+        "/function/parameters/properties/a/allOf/1",
     );
-    let tuple = refused(json!({
+    assert_eq!(
+        p["properties"]["a"],
+        json!({"allOf": [{"type": "string"}, {"type": "integer"}]})
+    );
+    let (tuple, p) = non_strict(json!({
         "type": "object", "required": ["pair"],
         "properties": {"pair": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}]}}
     }));
     assert_has(
         &tuple,
         "openai.keywords",
-        "/parameters/properties/pair/prefixItems",
+        "/function/parameters/properties/pair/prefixItems",
     );
-    // The checker names a keyword left in by hand.
+    assert_eq!(
+        p["properties"]["pair"],
+        json!({"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}], "items": {}})
+    );
+    // The checker names a keyword left in by hand in a strict function.
     let spec = tool(json!({"type": "object"}));
     let mut definition = dialect::convert(Dialect::OpenAi, &spec).expect("converts");
-    definition["parameters"]["minProperties"] = json!(1);
+    definition["function"]["parameters"]["minProperties"] = json!(1);
     assert_has(
         &dialect::check(Dialect::OpenAi, &definition, &spec),
         "openai.keywords",
-        "/parameters/minProperties",
+        "/function/parameters/minProperties",
     );
 }
 
@@ -410,23 +663,30 @@ fn formats() {
 
     let spec = tool(json!({"type": "object"}));
     let mut definition = dialect::convert(Dialect::OpenAi, &spec).expect("converts");
-    definition["parameters"]["properties"] = json!({"site": {"type": "string", "format": "uri"}});
-    definition["parameters"]["required"] = json!(["site"]);
+    definition["function"]["parameters"]["properties"] =
+        json!({"site": {"type": "string", "format": "uri"}});
+    definition["function"]["parameters"]["required"] = json!(["site"]);
     assert_has(
         &dialect::check(Dialect::OpenAi, &definition, &spec),
         "openai.formats",
-        "/parameters/properties/site/format",
+        "/function/parameters/properties/site/format",
     );
 }
 
 #[test]
 fn limits() {
+    // Past strict mode's limits, the function is exported without it.
+    let limit = |input: Value| {
+        let (violations, p) = non_strict(input.clone());
+        assert_has(&violations, "openai.limits", "/function/parameters");
+        assert_eq!(p, input);
+    };
     // 11 levels of nested objects.
     let mut deep = json!({"type": "string"});
     for _ in 0..11 {
         deep = object(json!({"inner": deep}));
     }
-    assert_has(&refused(deep), "openai.limits", "/parameters");
+    limit(deep);
     let mut ten = json!({"type": "string"});
     for _ in 0..10 {
         ten = object(json!({"inner": ten}));
@@ -434,28 +694,16 @@ fn limits() {
     parameters(ten);
 
     let values: Vec<String> = (0..1001).map(|i| format!("v{i}")).collect();
-    assert_has(
-        &refused(object(json!({"pick": {"type": "string", "enum": values}}))),
-        "openai.limits",
-        "/parameters",
-    );
+    limit(object(json!({"pick": {"type": "string", "enum": values}})));
 
     let mut many = Map::new();
     for i in 0..5001 {
         many.insert(format!("p{i}"), json!({"type": "boolean"}));
     }
-    assert_has(
-        &refused(object(Value::Object(many))),
-        "openai.limits",
-        "/parameters",
-    );
+    limit(object(Value::Object(many)));
 
     let long: Vec<String> = (0..200).map(|i| format!("{i:0>700}")).collect();
-    assert_has(
-        &refused(object(json!({"pick": {"type": "string", "enum": long}}))),
-        "openai.limits",
-        "/parameters",
-    );
+    limit(object(json!({"pick": {"type": "string", "enum": long}})));
 }
 
 #[test]
@@ -466,7 +714,7 @@ fn valid_schema() {
     assert_has(
         &negative,
         "openai.valid-schema",
-        "/parameters/properties/p/maxLength",
+        "/function/parameters/properties/p/maxLength",
     );
     let bad_regex = refused(
         json!({"type": "object", "properties": {"p": {"type": "string", "pattern": "(open"}}}),
@@ -474,7 +722,7 @@ fn valid_schema() {
     assert_has(
         &bad_regex,
         "openai.valid-schema",
-        "/parameters/properties/p/pattern",
+        "/function/parameters/properties/p/pattern",
     );
 }
 

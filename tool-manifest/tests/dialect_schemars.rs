@@ -122,8 +122,14 @@ fn spec<T: JsonSchema>(name: &str) -> ToolSpec {
 }
 
 fn outcome(dialect: Dialect, spec: &ToolSpec) -> String {
-    match dialect::convert(dialect, spec) {
-        Ok(definition) => serde_json::to_string_pretty(&definition).expect("json"),
+    match dialect::conversion(dialect, spec) {
+        Ok(converted) => {
+            let mut text = serde_json::to_string_pretty(&converted.definition).expect("json");
+            for v in &converted.non_strict {
+                text.push_str(&format!("\nnot strict: {v}"));
+            }
+            text
+        }
         Err(violations) => violations
             .iter()
             .map(ToString::to_string)
@@ -163,9 +169,14 @@ fn maps_are_refused_where_the_provider_cannot_express_them() {
     for dialect in [Dialect::Mcp, Dialect::Anthropic] {
         dialect::convert(dialect, &map).unwrap_or_else(|v| panic!("{dialect}: {v:#?}"));
     }
-    let openai = dialect::convert(Dialect::OpenAi, &map).expect_err("a map");
-    assert_eq!(openai[0].pointer, "/parameters/properties/scores");
-    assert_eq!(openai[0].rule, "openai.closed-objects");
+    // OpenAI takes it without strict mode, and says why.
+    let openai = dialect::conversion(Dialect::OpenAi, &map).expect("a function");
+    assert_eq!(openai.definition["function"]["strict"], false);
+    assert_eq!(
+        openai.non_strict[0].pointer,
+        "/function/parameters/properties/scores"
+    );
+    assert_eq!(openai.non_strict[0].rule, "openai.closed-objects");
     let gemini = dialect::convert(Dialect::Gemini, &map).expect_err("a map");
     assert_eq!(gemini[0].pointer, "/parameters/properties/scores");
     assert_eq!(gemini[0].rule, "gemini.object-properties");
@@ -188,7 +199,7 @@ fn strict_mode_nulls_follow_the_derived_optionals() {
 }
 
 #[test]
-fn tagged_enums_and_sets_convert_tuples_are_refused_where_they_cannot_be_expressed() {
+fn tagged_enums_and_sets_convert_tuples_go_where_they_can_be_expressed() {
     let act = spec::<ActInput>("act");
     let pair = spec::<PairInput>("pair_set");
     let mut text = String::new();
@@ -203,13 +214,20 @@ fn tagged_enums_and_sets_convert_tuples_are_refused_where_they_cannot_be_express
     for dialect in Dialect::ALL {
         dialect::convert(*dialect, &act).unwrap_or_else(|v| panic!("{dialect}: {v:#?}"));
     }
-    for dialect in [Dialect::OpenAi, Dialect::Gemini] {
-        let refused = dialect::convert(dialect, &pair).expect_err("a tuple");
-        assert!(
-            refused
-                .iter()
-                .any(|v| v.pointer.starts_with("/parameters/properties/range")),
-            "{refused:#?}"
-        );
-    }
+    let refused = dialect::convert(Dialect::Gemini, &pair).expect_err("a tuple");
+    assert!(
+        refused
+            .iter()
+            .any(|v| v.pointer.starts_with("/parameters/properties/range")),
+        "{refused:#?}"
+    );
+    // OpenAI takes a tuple without strict mode.
+    let openai = dialect::conversion(Dialect::OpenAi, &pair).expect("a function");
+    assert!(
+        openai.non_strict.iter().any(|v| v
+            .pointer
+            .starts_with("/function/parameters/properties/range")),
+        "{:#?}",
+        openai.non_strict
+    );
 }

@@ -7,14 +7,18 @@
 //!
 //! The same policy tells [`Registry::execute`] how to read a call. OpenAI strict mode makes every
 //! optional field required but nullable, so a model sends `null` for a field it leaves out: with
-//! [`Dialect::OpenAi`] those `null`s, and only those, are read as absent before validation.
+//! [`Dialect::OpenAi`] or [`Dialect::OpenAiResponses`] those `null`s, and only those, are read
+//! as absent before validation, for the tools exported strict. A tool strict mode cannot
+//! express is exported with `"strict": false` and its optional fields as they are: its `null`s
+//! are values, as the canonical schema reads them. The decision is made once per tool, by the
+//! OpenAI dialect, and is the same for both APIs.
 
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
 use serde_json::Value;
 use toolwright_manifest::dialect::{
-    self, Dialect, ExportError, Violation, openai_nullable_pointers, strip_openai_nulls,
+    self, Converted, Dialect, ExportError, Violation, openai_nullable_pointers, strip_openai_nulls,
 };
 
 use crate::policy::RunPolicy;
@@ -24,7 +28,7 @@ use crate::registry::{Registered, Registry};
 #[derive(Debug, Default)]
 pub(crate) struct DialectCache {
     /// One conversion per dialect, indexed by [`slot`].
-    converted: [OnceLock<Result<Value, Vec<Violation>>>; 4],
+    converted: [OnceLock<Result<Converted, Vec<Violation>>>; 5],
     /// The properties OpenAI strict mode makes nullable: their schema pointers, and where their
     /// `null`s can appear in the arguments.
     nullable: OnceLock<(Vec<String>, NullablePlaces)>,
@@ -106,20 +110,33 @@ const fn slot(dialect: Dialect) -> usize {
     match dialect {
         Dialect::Mcp => 0,
         Dialect::OpenAi => 1,
-        Dialect::Anthropic => 2,
-        Dialect::Gemini => 3,
+        Dialect::OpenAiResponses => 2,
+        Dialect::Anthropic => 3,
+        Dialect::Gemini => 4,
     }
 }
 
 impl<C> Registered<C> {
     /// The tool's definition in `dialect`, converted and checked once.
-    pub(crate) fn definition(&self, dialect: Dialect) -> &Result<Value, Vec<Violation>> {
-        self.dialects.converted[slot(dialect)].get_or_init(|| dialect::convert(dialect, &self.spec))
+    pub(crate) fn conversion(&self, dialect: Dialect) -> &Result<Converted, Vec<Violation>> {
+        self.dialects.converted[slot(dialect)]
+            .get_or_init(|| dialect::conversion(dialect, &self.spec))
     }
 
-    /// The properties OpenAI strict mode makes nullable (JSON Pointers into the input schema).
+    /// True when the tool is offered to OpenAI (`dialect`, one of its APIs) in strict mode:
+    /// then, and only then, its optional fields are required but nullable.
+    fn is_strict(&self, dialect: Dialect) -> bool {
+        matches!(self.conversion(dialect), Ok(converted) if converted.is_strict())
+    }
+
+    /// The properties OpenAI strict mode makes nullable (JSON Pointers into the input schema);
+    /// none when the tool is not offered strict.
     pub(crate) fn nullable_pointers(&self) -> &[String] {
-        &self.nullable().0
+        if self.is_strict(Dialect::OpenAi) {
+            &self.nullable().0
+        } else {
+            &[]
+        }
     }
 
     fn nullable(&self) -> &(Vec<String>, NullablePlaces) {
@@ -132,14 +149,19 @@ impl<C> Registered<C> {
     }
 
     /// The arguments as the tool's canonical schema reads them under `policy`: without OpenAI
-    /// strict mode's `null`s for originally optional fields. Borrowed when there is none (for
-    /// schemas with references, when there is no `null` at all).
+    /// strict mode's `null`s for originally optional fields, when the tool is offered strict.
+    /// Borrowed when there is none (for schemas with references, when there is no `null` at
+    /// all).
     pub(crate) fn accepted_arguments<'a>(
         &self,
         policy: &RunPolicy,
         arguments: &'a Value,
     ) -> Cow<'a, Value> {
-        if policy.accepts_openai_nulls() && self.nullable().1.may_strip(arguments) {
+        let strict = match policy.dialect {
+            Some(dialect) if policy.accepts_openai_nulls() => self.is_strict(dialect),
+            _ => false,
+        };
+        if strict && self.nullable().1.may_strip(arguments) {
             return Cow::Owned(strip_openai_nulls(&self.spec.input_schema, arguments));
         }
         Cow::Borrowed(arguments)
@@ -189,7 +211,7 @@ impl<C> Registry<C> {
                     .collect(),
             ));
         };
-        if dialect == Dialect::OpenAi && resolved.len() > dialect::openai::MAX_FUNCTIONS {
+        if dialect.is_openai() && resolved.len() > dialect::openai::MAX_FUNCTIONS {
             // A rule about the whole set: the exporter words it (rare, not worth caching).
             let specs: Vec<_> = resolved.iter().map(|t| t.spec.clone()).collect();
             return dialect::export(dialect, &specs);
@@ -197,8 +219,8 @@ impl<C> Registry<C> {
         let mut definitions = Vec::with_capacity(resolved.len());
         let mut violations = Vec::new();
         for tool in resolved {
-            match tool.definition(dialect) {
-                Ok(definition) => definitions.push(definition.clone()),
+            match tool.conversion(dialect) {
+                Ok(converted) => definitions.push(converted.definition.clone()),
                 Err(found) => violations.extend(found.iter().cloned()),
             }
         }
@@ -217,14 +239,16 @@ impl<C> Registry<C> {
     /// # Errors
     /// The rules of the dialect the tool breaks.
     pub fn definition(&self, name: &str, dialect: Dialect) -> Option<Result<&Value, &[Violation]>> {
-        self.tools
-            .get(name)
-            .map(|t| t.definition(dialect).as_ref().map_err(Vec::as_slice))
+        self.tools.get(name).map(|t| match t.conversion(dialect) {
+            Ok(converted) => Ok(&converted.definition),
+            Err(violations) => Err(violations.as_slice()),
+        })
     }
 
     /// The properties of a tool that OpenAI strict mode makes required but nullable (JSON
     /// Pointers into its input schema, sorted); their `null`s are read as absent in a run with
-    /// [`Dialect::OpenAi`]. `None` for an unknown tool.
+    /// [`Dialect::OpenAi`] or [`Dialect::OpenAiResponses`]. Empty for a tool exported with
+    /// `"strict": false`; `None` for an unknown tool.
     pub fn openai_nullable_pointers(&self, name: &str) -> Option<&[String]> {
         self.tools.get(name).map(Registered::nullable_pointers)
     }
@@ -300,6 +324,6 @@ mod tests {
         let mut slots: Vec<usize> = Dialect::ALL.iter().map(|d| slot(*d)).collect();
         slots.sort_unstable();
         slots.dedup();
-        assert_eq!(slots, [0, 1, 2, 3]);
+        assert_eq!(slots, [0, 1, 2, 3, 4]);
     }
 }

@@ -109,6 +109,7 @@ macro_rules! guide_links {
          [runtime.md#time-limits-and-output-budgets]: crate::guide::runtime#time-limits-and-output-budgets\n\
          [providers.md]: crate::guide::providers\n\
          [providers.md#deferred-approvals]: crate::guide::providers#deferred-approvals\n\
+         [providers.md#offering-the-tools]: crate::guide::providers#offering-the-tools\n\
          [cli.md]: crate::guide::command_line\n\
          [mcp.md]: crate::guide::mcp_servers\n\n"
     };

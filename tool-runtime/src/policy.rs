@@ -11,6 +11,7 @@ use toolwright_manifest::dialect::Dialect;
 use crate::approval::{
     ApprovalRequest, Approver, Clock, DEFAULT_APPROVAL_TTL, Decision, FnApprover, SystemClock,
 };
+use crate::provider::Provider;
 
 /// What a host allows in one run. Read-only is a property of the run, not of the tools.
 #[derive(Clone)]
@@ -27,10 +28,13 @@ pub struct RunPolicy {
     /// The time deferred approvals are issued and checked against (the system's clock unless
     /// set: tests inject one).
     pub clock: Arc<dyn Clock>,
-    /// The provider form the run's tools are offered in (`None`: the canonical schemas). With
-    /// [`Dialect::OpenAi`] (strict mode, where every optional field is required but nullable)
-    /// a call's `null`s for originally optional fields are read as absent before validation;
-    /// `null` anywhere else is still invalid. See [`Registry::definitions`].
+    /// The provider form the run's tools are offered in (`None`: the canonical schemas); set it
+    /// with [`RunPolicy::with_provider`]. With [`Dialect::OpenAi`] or
+    /// [`Dialect::OpenAiResponses`] (strict mode, where every optional field is required but
+    /// nullable) a call's `null`s for originally optional fields of a tool offered strict are
+    /// read as absent before validation; `null` anywhere else, and in a tool offered with
+    /// `"strict": false`, is read as the canonical schema reads it. See
+    /// [`Registry::definitions`].
     ///
     /// [`Registry::definitions`]: crate::Registry::definitions
     pub dialect: Option<Dialect>,
@@ -141,9 +145,22 @@ impl RunPolicy {
         self.clock.now()
     }
 
-    /// Offers the run's tools in a provider's form: [`Registry::definitions`] exports in it, and
-    /// with [`Dialect::OpenAi`] the `null`s strict mode sends for optional fields are accepted as
-    /// absent.
+    /// Offers the run's tools to `provider`, in its request shape: [`Registry::definitions`]
+    /// is ready for the request's tools (Chat Completions' `{type, function}` for
+    /// [`Provider::OpenAi`], the flat function for [`Provider::OpenAiResponses`]), and the calls
+    /// it sends are read as that form wrote them (OpenAI strict mode's `null`s for optional
+    /// fields as absent). The same as `with_dialect(provider.dialect())`.
+    ///
+    /// [`Registry::definitions`]: crate::Registry::definitions
+    #[must_use]
+    pub fn with_provider(self, provider: Provider) -> Self {
+        self.with_dialect(provider.dialect())
+    }
+
+    /// Offers the run's tools in a dialect's form: [`Registry::definitions`] exports in it, and
+    /// with an OpenAI dialect the `null`s strict mode sends for optional fields are accepted as
+    /// absent. A host talking to a model provider names it instead
+    /// ([`RunPolicy::with_provider`]); a dialect is for the consumers that are not one (MCP).
     ///
     /// [`Registry::definitions`]: crate::Registry::definitions
     #[must_use]
@@ -152,9 +169,10 @@ impl RunPolicy {
         self
     }
 
-    /// True when calls may carry OpenAI strict mode's `null`s for absent optional fields.
+    /// True when calls may carry OpenAI strict mode's `null`s for absent optional fields (in
+    /// the tools offered strict).
     pub fn accepts_openai_nulls(&self) -> bool {
-        self.dialect == Some(Dialect::OpenAi)
+        self.dialect.is_some_and(Dialect::is_openai)
     }
 
     /// True when the tool's valid calls go to the approver.

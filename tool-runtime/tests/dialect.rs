@@ -59,7 +59,8 @@ const SEARCH_SCHEMA: &str = r#"{
 
 static SEARCH: ToolMeta = meta("search", Safety::ReadOnly, Mode::Parallel, SEARCH_SCHEMA);
 
-/// A map with free keys: OpenAI strict mode cannot express it.
+/// A map with free keys: OpenAI strict mode cannot express it (it is offered with
+/// `"strict": false`), Gemini cannot at all.
 static TAG: ToolMeta = meta(
     "tag",
     Safety::Destructive,
@@ -108,10 +109,23 @@ fn tag<'a>(seen: &'a mut Seen, arguments: &'a Value) -> BoxFuture<'a, CallResult
     })
 }
 
+/// A free-form `meta` object (strict mode cannot express it) and an optional `limit`: offered
+/// with `"strict": false`, so `limit` is not made nullable and a `null` for it is a value.
+static NOTE: ToolMeta = meta(
+    "note",
+    Safety::ReadOnly,
+    Mode::Parallel,
+    r#"{"type":"object","properties":{"text":{"type":"string"},"meta":{"type":"object"},"limit":{"type":"integer"}},"required":["text"],"additionalProperties":false}"#,
+);
+
 fn registry() -> Registry<Seen> {
     Registry::builder()
         .tool(ToolDef {
             meta: &SEARCH,
+            handler: Handler::Shared(echo),
+        })
+        .tool(ToolDef {
+            meta: &NOTE,
             handler: Handler::Shared(echo),
         })
         .tool(ToolDef {
@@ -237,6 +251,50 @@ fn optional_fields_behind_a_reference_follow_the_same_rule() {
 }
 
 #[test]
+fn both_openai_apis_read_strict_mode_nulls_as_absent() {
+    for policy in [
+        RunPolicy::full().with_dialect(Dialect::OpenAiResponses),
+        RunPolicy::full().with_provider(toolwright_runtime::Provider::OpenAiResponses),
+        RunPolicy::full().with_provider(toolwright_runtime::Provider::OpenAi),
+    ] {
+        let (result, seen) = call(&policy, json!({"query": "q", "limit": null}));
+        assert!(result.is_success(), "{policy:?}: {result:?}");
+        assert_eq!(seen, [json!({"query": "q"})], "{policy:?}");
+    }
+}
+
+#[test]
+fn a_tool_offered_without_strict_mode_keeps_its_nulls() {
+    let registry = registry();
+    let definition = registry
+        .definition("note", Dialect::OpenAi)
+        .expect("a known tool")
+        .expect("a function");
+    assert_eq!(definition["function"]["strict"], false);
+    assert_eq!(
+        definition["function"]["parameters"]["properties"]["limit"],
+        json!({"type": "integer"}),
+        "not made nullable"
+    );
+    assert_eq!(registry.openai_nullable_pointers("note"), Some(&[][..]));
+    for policy in [
+        openai(),
+        RunPolicy::full().with_dialect(Dialect::OpenAiResponses),
+    ] {
+        // The model was never told `null` means absent: it is the value it is.
+        let (result, seen) = call_tool(&policy, "note", json!({"text": "t", "limit": null}));
+        assert_eq!(
+            input_invalid(&result),
+            "The tool input is invalid: /limit: Expected integer"
+        );
+        assert!(seen.is_empty());
+        let (result, seen) = call_tool(&policy, "note", json!({"text": "t", "meta": {"x": 1}}));
+        assert!(result.is_success(), "{result:?}");
+        assert_eq!(seen, [json!({"text": "t", "meta": {"x": 1}})]);
+    }
+}
+
+#[test]
 fn null_is_invalid_without_the_openai_dialect() {
     for policy in [
         RunPolicy::full(),
@@ -320,43 +378,73 @@ fn a_run_without_a_dialect_gets_the_canonical_specs() {
         canonical
             .as_array()
             .map(|a| a.iter().map(|d| d["name"].clone()).collect::<Vec<_>>()),
-        Some(vec![json!("annotate"), json!("search")])
+        Some(vec![json!("annotate"), json!("note"), json!("search")])
+    );
+}
+
+#[test]
+fn a_tool_strict_mode_cannot_express_is_offered_to_openai_without_it() {
+    let registry = registry();
+    let offered = registry
+        .definitions(&openai())
+        .expect("every tool is a function");
+    let strict: Vec<(&str, bool)> = offered
+        .as_array()
+        .expect("an array")
+        .iter()
+        .map(|tool| {
+            (
+                tool["function"]["name"].as_str().expect("a name"),
+                tool["function"]["strict"] == true,
+            )
+        })
+        .collect();
+    assert_eq!(
+        strict,
+        [
+            ("annotate", true),
+            ("note", false),
+            ("search", true),
+            ("tag", false)
+        ]
+    );
+    let search = &offered[2]["function"];
+    assert_eq!(
+        search["parameters"]["required"],
+        json!(["filter", "limit", "note", "query"])
     );
 }
 
 #[test]
 fn a_tool_the_dialect_cannot_express_fails_only_the_runs_that_offer_it() {
     let registry = registry();
+    let gemini = RunPolicy::full().with_provider(toolwright_runtime::Provider::Gemini);
     let error = registry
-        .definitions(&openai())
-        .expect_err("a map with free keys has no strict form");
-    assert_eq!(error.dialect, Dialect::OpenAi);
+        .definitions(&gemini)
+        .expect_err("a map with free keys has no Gemini form");
+    assert_eq!(error.dialect, Dialect::Gemini);
     assert!(
         error
             .violations
             .iter()
-            .all(|v| v.tool == "tag" && v.pointer.starts_with("/parameters/properties/tags")),
+            .all(|v| (v.tool == "tag" || v.tool == "note") && v.rule == "gemini.object-properties"),
         "{error}"
     );
-    assert!(
-        error
-            .violations
-            .iter()
-            .any(|v| v.rule == "openai.closed-objects"),
-        "{error}"
-    );
-    // A read-only run does not offer `tag`: its definitions are fine.
+    // A read-only run does not offer `tag`: with `note` disabled, its definitions are fine.
     let read_only = registry
-        .definitions(&RunPolicy::read_only().with_dialect(Dialect::OpenAi))
-        .expect("only `search` is offered");
+        .definitions(
+            &RunPolicy::read_only()
+                .disable("note")
+                .with_provider(toolwright_runtime::Provider::Gemini),
+        )
+        .expect("only `annotate` and `search` are offered");
     assert_eq!(read_only[1]["name"], "search");
-    assert_eq!(read_only[1]["strict"], true);
-    assert_eq!(
-        read_only[1]["parameters"]["required"],
-        json!(["filter", "limit", "note", "query"])
+    // Disabling the tools has the same effect.
+    assert!(
+        registry
+            .definitions(&gemini.disable("tag").disable("note"))
+            .is_ok()
     );
-    // Disabling the tool has the same effect.
-    assert!(registry.definitions(&openai().disable("tag")).is_ok());
 }
 
 #[test]
@@ -373,9 +461,9 @@ fn each_conversion_is_computed_once_per_registry() {
     assert!(std::ptr::eq(first, second), "the cached value is reused");
     assert!(registry.definition("missing", Dialect::Gemini).is_none());
     let refused = registry
-        .definition("tag", Dialect::OpenAi)
+        .definition("tag", Dialect::Gemini)
         .expect("a known tool")
-        .expect_err("no strict form");
+        .expect_err("no Gemini form");
     assert!(!refused.is_empty());
 }
 

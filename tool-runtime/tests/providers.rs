@@ -530,3 +530,140 @@ fn providers_are_named_for_the_command_line() {
         "{error}"
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// What each provider is offered: the tools of its published request example.
+
+fn leak(text: &str) -> &'static str {
+    Box::leak(text.to_owned().into_boxed_str())
+}
+
+fn offered<'a>(
+    _: &'a Home,
+    _: &'a Value,
+) -> toolwright_runtime::BoxFuture<'a, toolwright_runtime::CallResult> {
+    Box::pin(async {
+        Ok(toolwright_runtime::ToolOutput {
+            data: Value::Null.into(),
+            state_changed: false,
+        })
+    })
+}
+
+/// A registry declaring the tools of a request example: each one's name, description and
+/// schema as the example writes them.
+fn declaring(tools: &[(&str, &str, &Value)]) -> toolwright_runtime::Registry<Home> {
+    let mut builder = toolwright_runtime::Registry::builder();
+    for (name, description, schema) in tools {
+        let meta: &'static toolwright_runtime::ToolMeta = Box::leak(Box::new(
+            toolwright_runtime::ToolMeta::new(
+                leak(name),
+                toolwright_runtime::Safety::ReadOnly,
+                toolwright_runtime::Mode::Parallel,
+                toolwright_runtime::StaticSchema::Json(leak(&schema.to_string())),
+            )
+            .title(leak(name))
+            .description(leak(description))
+            .source("tests/fixtures/providers"),
+        ));
+        builder = builder.tool(toolwright_runtime::ToolDef {
+            meta,
+            handler: toolwright_runtime::Handler::Shared(offered),
+        });
+    }
+    builder.build().expect("the example's tools are valid")
+}
+
+/// `type` names in capitals, as Gemini's API reference spells them.
+fn capital_types(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            for (key, item) in map.iter_mut() {
+                match item {
+                    Value::String(name) if key == "type" => *name = name.to_ascii_uppercase(),
+                    _ => capital_types(item),
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(capital_types),
+        _ => {}
+    }
+}
+
+#[test]
+fn each_provider_is_offered_the_tools_in_its_published_request_shape() {
+    for (provider, name) in [
+        (Provider::OpenAi, "openai_chat_request"),
+        (Provider::OpenAiResponses, "openai_responses_request"),
+        (Provider::Anthropic, "anthropic_request"),
+        (Provider::Gemini, "gemini_request"),
+    ] {
+        let request = fixture(name);
+        // What the request's `tools` field holds (for Gemini, the declarations of its entry).
+        let mut expected = match provider {
+            Provider::Gemini => request["tools"][0]["functionDeclarations"].clone(),
+            _ => request["tools"].clone(),
+        };
+        let tools: Vec<(&str, &str, &Value)> = expected
+            .as_array()
+            .expect("tools")
+            .iter()
+            .map(|tool| {
+                let function = tool.get("function").unwrap_or(tool);
+                let schema = ["parameters", "input_schema"]
+                    .iter()
+                    .find_map(|key| function.get(*key))
+                    .expect("a schema");
+                (
+                    function["name"].as_str().expect("a name"),
+                    function["description"].as_str().expect("a description"),
+                    schema,
+                )
+            })
+            .collect();
+        let registry = declaring(&tools);
+        if provider == Provider::Gemini {
+            capital_types(&mut expected);
+        }
+        let policy = RunPolicy::full().with_dialect(provider.dialect());
+        assert_eq!(
+            registry.definitions(&policy).expect("the example's tools"),
+            expected,
+            "{provider}"
+        );
+        let policy = RunPolicy::full().with_provider(provider);
+        assert_eq!(
+            registry.definitions(&policy).expect("the example's tools"),
+            expected,
+            "{provider}"
+        );
+    }
+}
+
+#[test]
+fn anthropic_input_null_is_that_calls_input_error_and_the_others_run() {
+    let response = json!({"role": "assistant", "content": [
+        {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {"location": "Paris"}},
+        {"type": "tool_use", "id": "toolu_2", "name": "get_time", "input": null},
+        {"type": "tool_use", "id": "toolu_3", "name": "get_time", "input": {"timezone": "UTC"}}
+    ]});
+    let mut home = Home::default();
+    let (calls, results, _) = round_trip(
+        Provider::Anthropic,
+        &response,
+        &RunPolicy::full(),
+        &mut home,
+    );
+    assert_eq!(ids(&calls), ["toolu_1", "toolu_2", "toolu_3"]);
+    assert_eq!(
+        codes(&results),
+        [None, Some("TOOL_INPUT_INVALID"), None],
+        "{results:?}"
+    );
+    assert_eq!(
+        messages_of(&results)[1],
+        "The tool input is invalid: /: Expected object, found null"
+    );
+    assert!(!results[1].state_changed());
+    assert_eq!(home.names(), ["get_weather", "get_time"]);
+}

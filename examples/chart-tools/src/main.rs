@@ -545,8 +545,8 @@ fn serve_lines(format: Format, args: RunArgs) -> Result<(), Fatal> {
     let registry = registry(&trace)?;
     let mut policy = policy_args.policy(&registry)?;
     if let Format::Provider(provider) = format {
-        // The provider was offered the tools in its dialect (OpenAI strict mode's nulls).
-        policy = policy.with_dialect(provider.dialect());
+        // The provider was offered the tools in its own shape (OpenAI strict mode's nulls).
+        policy = policy.with_provider(provider);
     }
     let saved = match &state.state {
         Some(path) => SavedState::load(path).map_err(|e| Fatal::usage(e.to_string()))?,

@@ -45,7 +45,12 @@ pub const RULES: &[Rule] = &[
 pub(crate) fn convert(spec: &ToolSpec, report: &mut Report) -> Value {
     let mut schema = spec.input_schema.clone();
     remove_2020_12_markers(&mut schema);
-    merge_root_all_of(&mut schema, report);
+    super::merge_root_all_of(
+        &mut schema,
+        "/input_schema",
+        "anthropic.object-root",
+        report,
+    );
     let mut definition =
         json!({"name": spec.name, "description": spec.description, "input_schema": schema});
     if !spec.input_examples.is_empty()
@@ -57,34 +62,6 @@ pub(crate) fn convert(spec: &ToolSpec, report: &mut Report) -> Value {
         );
     }
     definition
-}
-
-/// A root `allOf` of plain schemas is merged into the root (the request refuses combinators
-/// there). Entries that are references or that conflict are refused with their pointer.
-fn merge_root_all_of(schema: &mut Value, report: &mut Report) {
-    let Value::Object(root) = schema else { return };
-    let Some(Value::Array(entries)) = root.remove("allOf") else {
-        return;
-    };
-    for (i, entry) in entries.iter().enumerate() {
-        let at = format!("/input_schema/allOf/{i}");
-        match entry {
-            Value::Object(entry) if !entry.contains_key("$ref") => {
-                if let Err(key) = super::merge_into(root, entry) {
-                    report.push(
-                        &at,
-                        "anthropic.object-root",
-                        format!("a root `allOf` is refused and this entry cannot be merged: `{key}` conflicts"),
-                    );
-                }
-            }
-            _ => report.push(
-                &at,
-                "anthropic.object-root",
-                "a root `allOf` is refused and this entry cannot be merged into the root",
-            ),
-        }
-    }
 }
 
 /// `$schema` naming 2020-12 says nothing the provider does not assume: drop it. Any other draft

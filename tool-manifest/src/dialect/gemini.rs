@@ -9,6 +9,19 @@
 //! strings, moves `anyOf` siblings into its branches, writes type names upper-case and removes
 //! every keyword outside the subset, keeping what it constrains in the description text. The
 //! registry keeps enforcing the canonical schema on every call.
+//!
+//! The subset has no free-form object: a root object without properties is offered as a
+//! function without `parameters` (the only narrowing, which the provider demands). What the
+//! subset cannot express at all leaves the tool out of the Gemini catalog, with the rule:
+//!
+//! | left out | rule |
+//! |---|---|
+//! | a map or a free-form object below the root (an `OBJECT` without `properties`) | `gemini.object-properties` |
+//! | a value of any type (no `type`), or one that can only be `null` | `gemini.typed` |
+//! | a recursive `$ref`, or one that does not resolve | `gemini.no-refs` |
+//! | an array without one schema for its items (a tuple: `prefixItems`, `items` as a list) | `gemini.typed`, `gemini.keywords` |
+//! | an `enum` on anything but a string | `gemini.string-enum` |
+//! | `anyOf` siblings that conflict with a branch | `gemini.anyof-alone` |
 
 use serde_json::{Map, Value, json};
 

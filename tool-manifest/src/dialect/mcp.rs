@@ -1,8 +1,11 @@
 //! MCP `tools/list` definitions.
 //!
 //! Shape: `{name, title, description, inputSchema, outputSchema?, annotations}`. The schemas stay
-//! JSON Schema 2020-12; only what a client could trip over is changed (`$schema` removed, the
-//! no-parameter shape made explicit).
+//! JSON Schema 2020-12 and accept exactly what the canonical ones accept; only what a client
+//! could trip over is changed (`$schema` removed, a tool that takes no arguments written
+//! `{"type": "object", "additionalProperties": false}`). A schema without properties that
+//! leaves `additionalProperties` open accepts any object, and is exported open: clients that
+//! validate arguments against `inputSchema` must accept what the tool accepts.
 //!
 //! Annotations are always written in full, because MCP's defaults are surprising
 //! (`destructiveHint` defaults to **true**, `openWorldHint` to true):
@@ -39,7 +42,7 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         id: "mcp.no-parameters",
-        text: "a tool with no parameters has `{\"type\": \"object\", \"additionalProperties\": false}`",
+        text: "a tool with no parameters (its schema accepts only `{}`) has `{\"type\": \"object\", \"additionalProperties\": false}`; a schema open to other properties is never closed",
     },
     Rule {
         id: "mcp.annotations",
@@ -88,24 +91,31 @@ pub(crate) fn convert(spec: &ToolSpec, _report: &mut Report) -> Value {
 fn schema(canonical: &Value, input: bool) -> Value {
     let mut schema = canonical.clone();
     remove_everywhere(&mut schema, "$schema");
-    if input && let Value::Object(root) = &mut schema {
-        let no_properties = root
-            .get("properties")
-            .is_none_or(|p| p.as_object().is_some_and(Map::is_empty));
-        let open = root.get("additionalProperties");
-        let closable = open.is_none() && !root.contains_key("patternProperties");
-        if no_properties && closable {
-            root.remove("properties");
-            if root
-                .get("required")
-                .is_some_and(|r| r.as_array().is_some_and(Vec::is_empty))
-            {
-                root.remove("required");
-            }
-            root.insert("additionalProperties".to_owned(), Value::Bool(false));
+    if input
+        && let Value::Object(root) = &mut schema
+        && takes_no_arguments(root)
+    {
+        root.remove("properties");
+        if root
+            .get("required")
+            .is_some_and(|r| r.as_array().is_some_and(Vec::is_empty))
+        {
+            root.remove("required");
         }
     }
     schema
+}
+
+/// Does a root schema accept only `{}`: no properties, and closed to any other?
+fn takes_no_arguments(root: &Map<String, Value>) -> bool {
+    let no_properties = root
+        .get("properties")
+        .is_none_or(|p| p.as_object().is_some_and(Map::is_empty));
+    no_properties && is_closed(root) && !root.contains_key("patternProperties")
+}
+
+fn is_closed(root: &Map<String, Value>) -> bool {
+    root.get("additionalProperties") == Some(&Value::Bool(false))
 }
 
 pub(crate) fn check(definition: &Value, spec: &ToolSpec, report: &mut Report) {
@@ -122,20 +132,18 @@ pub(crate) fn check(definition: &Value, spec: &ToolSpec, report: &mut Report) {
     );
 
     check_object_root(input, "/inputSchema", "mcp.object-root", "object", report);
-    if let Some(Value::Object(root)) = input {
-        let no_properties = root
-            .get("properties")
-            .is_none_or(|p| p.as_object().is_some_and(Map::is_empty));
-        let closed = root.get("additionalProperties") == Some(&Value::Bool(false));
-        let maps = root
-            .get("additionalProperties")
-            .is_some_and(Value::is_object)
-            || root.contains_key("patternProperties");
-        if no_properties && !closed && !maps {
+    if let (Some(Value::Object(root)), Value::Object(canonical)) = (input, &spec.input_schema) {
+        if takes_no_arguments(canonical) && !is_closed(root) {
             report.push(
                 "/inputSchema",
                 "mcp.no-parameters",
                 "a tool with no parameters must have `\"additionalProperties\": false`",
+            );
+        } else if !is_closed(canonical) && is_closed(root) {
+            report.push(
+                "/inputSchema/additionalProperties",
+                "mcp.no-parameters",
+                "the tool accepts other properties: `\"additionalProperties\": false` would refuse them",
             );
         }
     }

@@ -25,9 +25,23 @@
 //! | dialect | shape of one definition |
 //! |---|---|
 //! | [`Dialect::Mcp`] | `{name, title, description, inputSchema, outputSchema?, annotations}` (`tools/list`) |
-//! | [`Dialect::OpenAi`] | `{type: "function", name, description, parameters, strict: true}` (Responses API) |
+//! | [`Dialect::OpenAi`] | `{type: "function", function: {name, description, parameters, strict}}` (Chat Completions `tools`) |
+//! | [`Dialect::OpenAiResponses`] | `{type: "function", name, description, parameters, strict}` (Responses `tools`) |
 //! | [`Dialect::Anthropic`] | `{name, description, input_schema}` |
-//! | [`Dialect::Gemini`] | `{name, description, parameters?}` (`functionDeclarations`, OpenAPI subset) |
+//! | [`Dialect::Gemini`] | `{name, description, parameters?}` (one entry of `functionDeclarations`, OpenAPI subset) |
+//!
+//! ## What an export may change
+//!
+//! An export never accepts less than the canonical schema unless the provider demands it, and
+//! then this table says so. Everything else it changes only widens (a keyword the provider does
+//! not take moves into the description) or restates (the root of tool arguments is always an
+//! object: a root without `type` gets `"type": "object"`).
+//!
+//! | dialect | narrowed, because the provider demands it |
+//! |---|---|
+//! | [`Dialect::Mcp`], [`Dialect::Anthropic`] | nothing |
+//! | [`Dialect::OpenAi`], [`Dialect::OpenAiResponses`] | in strict mode only (`"strict": true`): every object is closed (`additionalProperties: false`) and every property required, optional ones nullable (the registry reads their `null`s as absent). A tool strict mode cannot express is exported with `"strict": false` and its schema as it is ([`Catalog::non_strict`] says why) |
+//! | [`Dialect::Gemini`] | a root object without properties is a function without `parameters` (the subset has no free-form object); what the subset cannot express at all is left out (see [`gemini`]) |
 
 use std::fmt;
 use std::str::FromStr;
@@ -47,12 +61,21 @@ pub(crate) use schema::*;
 pub use schema::{ANNOTATIONS, DRAFT_2020_12, join as join_pointer};
 
 /// A consumer of tool definitions.
+///
+/// The two OpenAI APIs take the same function (one conversion, strict mode where it can
+/// express the tool) in different request shapes, so each is a dialect of its own, named as
+/// the runtime's provider adapters are (`openai` is Chat Completions, `openai-responses` the
+/// Responses API): sending one API's shape to the other is refused at request time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Dialect {
     /// Model Context Protocol `tools/list`.
     Mcp,
-    /// OpenAI function calling in strict mode (Responses API shape).
+    /// OpenAI Chat Completions function tools:
+    /// `{type: "function", function: {name, description, parameters, strict}}`.
     OpenAi,
+    /// OpenAI Responses function tools: `{type: "function", name, description, parameters,
+    /// strict}`.
+    OpenAiResponses,
     /// Anthropic tool use.
     Anthropic,
     /// Google Gemini `functionDeclarations` with `parameters` (OpenAPI subset).
@@ -64,21 +87,30 @@ impl Dialect {
     pub const ALL: &'static [Dialect] = &[
         Dialect::Mcp,
         Dialect::OpenAi,
+        Dialect::OpenAiResponses,
         Dialect::Anthropic,
         Dialect::Gemini,
     ];
 
     /// Every accepted spelling, in declaration order.
-    pub const ACCEPTED: &'static [&'static str] = &["mcp", "openai", "anthropic", "gemini"];
+    pub const ACCEPTED: &'static [&'static str] =
+        &["mcp", "openai", "openai-responses", "anthropic", "gemini"];
 
     /// The spelling used on the command line and in file names (`generated/providers/<name>.json`).
     pub const fn as_str(self) -> &'static str {
         match self {
             Dialect::Mcp => "mcp",
             Dialect::OpenAi => "openai",
+            Dialect::OpenAiResponses => "openai-responses",
             Dialect::Anthropic => "anthropic",
             Dialect::Gemini => "gemini",
         }
+    }
+
+    /// True for the two OpenAI APIs: their definitions carry `strict`, and a strict one makes
+    /// optional fields required but nullable.
+    pub const fn is_openai(self) -> bool {
+        matches!(self, Dialect::OpenAi | Dialect::OpenAiResponses)
     }
 
     /// The file the export is written to: `<name>.json`.
@@ -90,7 +122,7 @@ impl Dialect {
     pub const fn rules(self) -> &'static [Rule] {
         match self {
             Dialect::Mcp => mcp::RULES,
-            Dialect::OpenAi => openai::RULES,
+            Dialect::OpenAi | Dialect::OpenAiResponses => openai::RULES,
             Dialect::Anthropic => anthropic::RULES,
             Dialect::Gemini => gemini::RULES,
         }
@@ -251,15 +283,52 @@ pub struct Catalog {
     pub definitions: Value,
     /// The violations of the tools left out, sorted (each tool's every violation).
     pub excluded: Vec<Violation>,
+    /// OpenAI only: for each tool exported with `"strict": false`, the strict-mode rules it
+    /// breaks, sorted (for the caller to report as warnings, or as errors when strict mode is
+    /// required: [`Catalog::strict_only`]). Empty for the other dialects.
+    pub non_strict: Vec<Violation>,
 }
 
 impl Catalog {
     /// The names of the tools left out, each once, sorted.
     pub fn excluded_tools(&self) -> Vec<&str> {
-        let mut names: Vec<&str> = self.excluded.iter().map(|v| v.tool.as_str()).collect();
-        names.dedup();
-        names
+        tool_names(&self.excluded)
     }
+
+    /// The names of the tools exported with `"strict": false`, each once, sorted.
+    pub fn non_strict_tools(&self) -> Vec<&str> {
+        tool_names(&self.non_strict)
+    }
+
+    /// The catalog when strict mode is required: the tools exported with `"strict": false`
+    /// are left out instead, their strict-mode violations moved to [`Catalog::excluded`].
+    #[must_use]
+    pub fn strict_only(mut self) -> Catalog {
+        if self.non_strict.is_empty() {
+            return self;
+        }
+        let names: Vec<String> = self
+            .non_strict_tools()
+            .into_iter()
+            .map(str::to_owned)
+            .collect();
+        if let Value::Array(definitions) = &mut self.definitions {
+            definitions.retain(|d| {
+                openai::function_name(d).is_none_or(|name| !names.iter().any(|n| n == name))
+            });
+        }
+        self.excluded.append(&mut self.non_strict);
+        self.excluded.sort();
+        self.excluded.dedup();
+        self
+    }
+}
+
+/// The tools `violations` name, each once, in order.
+fn tool_names(violations: &[Violation]) -> Vec<&str> {
+    let mut names: Vec<&str> = violations.iter().map(|v| v.tool.as_str()).collect();
+    names.dedup();
+    names
 }
 
 /// [`export_catalog`] that never fails the set: a tool the dialect cannot express is left out
@@ -270,6 +339,7 @@ pub fn catalog(dialect: Dialect, specs: &[ToolSpec]) -> Catalog {
     sorted.sort_by(|a, b| a.name.cmp(&b.name));
     let mut definitions = Vec::with_capacity(sorted.len());
     let mut excluded = Vec::new();
+    let mut non_strict = Vec::new();
     let set = check_set(dialect, &sorted, false);
     for spec in &sorted {
         let mut found: Vec<Violation> = set
@@ -277,8 +347,11 @@ pub fn catalog(dialect: Dialect, specs: &[ToolSpec]) -> Catalog {
             .filter(|v| v.tool == spec.name)
             .cloned()
             .collect();
-        match convert(dialect, spec) {
-            Ok(definition) if found.is_empty() => definitions.push(definition),
+        match conversion(dialect, spec) {
+            Ok(mut converted) if found.is_empty() => {
+                definitions.push(converted.definition);
+                non_strict.append(&mut converted.non_strict);
+            }
             Ok(_) => {}
             Err(mut violations) => found.append(&mut violations),
         }
@@ -286,9 +359,12 @@ pub fn catalog(dialect: Dialect, specs: &[ToolSpec]) -> Catalog {
     }
     excluded.sort();
     excluded.dedup();
+    non_strict.sort();
+    non_strict.dedup();
     Catalog {
         definitions: Value::Array(definitions),
         excluded,
+        non_strict,
     }
 }
 
@@ -348,14 +424,61 @@ pub(crate) fn pretty_line(value: &Value) -> String {
 /// # Errors
 /// Every rule the tool still breaks, with the pointer into the definition.
 pub fn convert(dialect: Dialect, spec: &ToolSpec) -> Result<Value, Vec<Violation>> {
+    conversion(dialect, spec).map(|converted| converted.definition)
+}
+
+/// One tool's definition for a dialect, and what the provider's preferred form could not
+/// express. Built by [`conversion`].
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Converted {
+    /// The definition, in the dialect's request shape (what [`convert`] returns).
+    pub definition: Value,
+    /// OpenAI only: the strict-mode rules the tool breaks when it is exported with
+    /// `"strict": false` (its schema is then offered as it is); empty when it is strict, and
+    /// for every other dialect.
+    pub non_strict: Vec<Violation>,
+}
+
+impl Converted {
+    /// False exactly for an OpenAI function exported with `"strict": false`.
+    pub fn is_strict(&self) -> bool {
+        self.non_strict.is_empty()
+    }
+}
+
+/// [`convert`], with what the preferred form could not express: an OpenAI tool that strict
+/// mode cannot express is exported with `"strict": false` and the strict-mode violations are
+/// listed in [`Converted::non_strict`] (the decision is made once per tool, the same for both
+/// OpenAI APIs).
+///
+/// # Errors
+/// Every rule the tool still breaks, with the pointer into the definition (for OpenAI, the
+/// rules of the form it was last tried in: without `strict`).
+pub fn conversion(dialect: Dialect, spec: &ToolSpec) -> Result<Converted, Vec<Violation>> {
     let spec = &export_form(spec);
-    let mut report = Report::new(&spec.name);
-    let definition = match dialect {
-        Dialect::Mcp => mcp::convert(spec, &mut report),
-        Dialect::OpenAi => openai::convert(spec, &mut report),
-        Dialect::Anthropic => anthropic::convert(spec, &mut report),
-        Dialect::Gemini => gemini::convert(spec, &mut report),
+    let plain = |definition| Converted {
+        definition,
+        non_strict: Vec::new(),
     };
+    match dialect {
+        Dialect::Mcp => checked(dialect, spec, |r| mcp::convert(spec, r)).map(plain),
+        Dialect::OpenAi => openai::conversion(spec, openai::Api::ChatCompletions),
+        Dialect::OpenAiResponses => openai::conversion(spec, openai::Api::Responses),
+        Dialect::Anthropic => checked(dialect, spec, |r| anthropic::convert(spec, r)).map(plain),
+        Dialect::Gemini => checked(dialect, spec, |r| gemini::convert(spec, r)).map(plain),
+    }
+}
+
+/// The definition `convert` builds, then checked against every rule of `dialect`: the
+/// violations of both.
+pub(crate) fn checked(
+    dialect: Dialect,
+    spec: &ToolSpec,
+    convert: impl FnOnce(&mut Report) -> Value,
+) -> Result<Value, Vec<Violation>> {
+    let mut report = Report::new(&spec.name);
+    let definition = convert(&mut report);
     let refused = report.violations.clone();
     // What the checker finds where the converter already refused is a consequence, not news.
     for found in check(dialect, &definition, spec) {
@@ -370,10 +493,17 @@ pub fn convert(dialect: Dialect, spec: &ToolSpec) -> Result<Value, Vec<Violation
 }
 
 /// The spec with its schemas in draft 2020-12 form (what every provider is given): draft-07
-/// and 2019-09 constructs converted, `$schema` dropped.
+/// and 2019-09 constructs converted, `$schema` dropped, and a root without `type` given
+/// `"type": "object"` (tool arguments are always an object: that says nothing new, and every
+/// provider wants it written).
 fn export_form(spec: &ToolSpec) -> ToolSpec {
     let mut spec = spec.clone();
     spec.input_schema = crate::schema::draft::to_2020_12(&spec.input_schema);
+    if let Value::Object(root) = &mut spec.input_schema
+        && !root.contains_key("type")
+    {
+        root.insert("type".to_owned(), Value::String("object".to_owned()));
+    }
     spec.output_schema = spec
         .output_schema
         .map(|s| crate::schema::draft::to_2020_12(&s));
@@ -398,7 +528,10 @@ pub fn check(dialect: Dialect, definition: &Value, spec: &ToolSpec) -> Vec<Viola
     let mut report = Report::new(&spec.name);
     match dialect {
         Dialect::Mcp => mcp::check(definition, spec, &mut report),
-        Dialect::OpenAi => openai::check(definition, &mut report),
+        Dialect::OpenAi => openai::check(definition, openai::Api::ChatCompletions, &mut report),
+        Dialect::OpenAiResponses => {
+            openai::check(definition, openai::Api::Responses, &mut report);
+        }
         Dialect::Anthropic => anthropic::check(definition, &mut report),
         Dialect::Gemini => gemini::check(definition, &mut report),
     }
@@ -418,19 +551,24 @@ fn check_set(dialect: Dialect, sorted: &[&ToolSpec], one_request: bool) -> Vec<V
         .map(|r| r.id)
         .find(|id| id.ends_with(".unique-name"))
         .unwrap_or_default();
+    let name = if dialect == Dialect::OpenAi {
+        "/function/name"
+    } else {
+        "/name"
+    };
     for pair in sorted.windows(2) {
         if let [a, b] = pair
             && a.name == b.name
         {
             violations.push(Violation::new(
                 &b.name,
-                "/name",
+                name,
                 unique,
                 format!("tool name `{}` is declared more than once", b.name),
             ));
         }
     }
-    if one_request && dialect == Dialect::OpenAi && sorted.len() > openai::MAX_FUNCTIONS {
+    if one_request && dialect.is_openai() && sorted.len() > openai::MAX_FUNCTIONS {
         violations.push(Violation::new(
             &sorted[openai::MAX_FUNCTIONS].name,
             "",

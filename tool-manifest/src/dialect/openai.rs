@@ -1,10 +1,16 @@
-//! OpenAI function calling in strict mode.
+//! OpenAI function calling: strict mode where it can express the tool, `"strict": false`
+//! where it cannot.
 //!
-//! Shape: the Responses API's function tool, `{type: "function", name, description, parameters,
-//! strict: true}` (the Chat Completions API nests the same fields under `function`).
+//! Shapes: one function, `{name, description, parameters, strict}`, in the wrapper of each API:
+//! Chat Completions nests it, `{type: "function", function: {…}}`
+//! ([`Dialect::OpenAi`](super::Dialect::OpenAi)); Responses flattens it, `{type: "function",
+//! name, description, parameters, strict}`
+//! ([`Dialect::OpenAiResponses`](super::Dialect::OpenAiResponses)). Both APIs get the same
+//! function: the decision below is made once per tool.
 //!
-//! Strict mode accepts a subset of JSON Schema and makes the model's output follow it exactly.
-//! The converter:
+//! Strict mode is per function. Every tool is first converted for strict mode
+//! (`"strict": true`), which accepts a subset of JSON Schema and makes the model's output
+//! follow it exactly. That converter:
 //!
 //! - closes every object (`additionalProperties: false`) and lists every property in `required`;
 //! - makes every originally optional property nullable (`"type": [T, "null"]`, `null` added to an
@@ -18,19 +24,34 @@
 //!   they say in the description text, e.g. `(at least 1 character)`. The registry keeps
 //!   enforcing them on every call.
 //!
-//! What cannot be expressed (maps with free keys, tuples, untyped values, limits exceeded) is
-//! refused with the pointer.
+//! Closing objects and requiring every property narrows what the schema accepts: strict mode
+//! demands it, and the nullable fields and the registry's own validation make up for it.
+//!
+//! A tool strict mode cannot express (maps with free keys, free-form objects, tuples, untyped
+//! values, limits exceeded: the rules of [`STRICT_RULES`]) is still a valid function without
+//! strict mode: it is exported with `"strict": false` and its canonical schema, changed only as
+//! far as OpenAI requires of every function (a root `properties`, `items` on every array, a
+//! root `allOf` merged), none of which narrows it. Its optional fields are not made nullable,
+//! so the registry reads its `null`s as the values they are. The strict-mode rules it breaks
+//! come back in [`Converted::non_strict`](super::Converted::non_strict), for a warning (or an
+//! error, where strict mode is required). Only what no function can carry (a bad name, a root
+//! that is not an object, a reference that does not resolve) is refused, with the pointer.
 
 use serde_json::{Map, Value, json};
 
 use super::{
-    ANNOTATIONS, Notes, Report, Rule, check_local_refs, inline_ref, join, merge_into,
-    rename_one_of, required_names, resolve_local, split_type_union, walk,
+    ANNOTATIONS, Converted, Dialect, Notes, Report, Rule, Violation, check_local_refs, inline_ref,
+    join, merge_into, rename_one_of, required_names, resolve_local, split_type_union, walk,
 };
 use crate::model::ToolSpec;
 
-/// The rules of OpenAI strict function calling, one entry each.
+/// The rules of OpenAI function calling, one entry each. The rules of [`STRICT_RULES`] apply to
+/// a function with `"strict": true` only.
 pub const RULES: &[Rule] = &[
+    Rule {
+        id: "openai.shape",
+        text: "a definition is its API's function tool: `{type: \"function\", function: {name, description, parameters, strict}}` for Chat Completions, `{type: \"function\", name, description, parameters, strict}` for Responses",
+    },
     Rule {
         id: "openai.name",
         text: "`name` matches `^[a-zA-Z0-9_-]{1,64}$`",
@@ -49,37 +70,71 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         id: "openai.object-root",
-        text: "`parameters` has `type: \"object\"` at the root, not `anyOf`",
+        text: "`parameters` has `type: \"object\"` and `properties` at the root, and no `anyOf`, `oneOf`, `allOf`, `enum` or `not` there",
+    },
+    Rule {
+        id: "openai.array-items",
+        text: "every schema of `type: \"array\"` has `items`, a schema object",
     },
     Rule {
         id: "openai.closed-objects",
-        text: "every object has `additionalProperties: false` (maps with free keys cannot be expressed)",
+        text: "strict mode: every object has `additionalProperties: false` (maps with free keys cannot be expressed)",
     },
     Rule {
         id: "openai.all-required",
-        text: "every property of every object is listed in `required`; optional ones are nullable",
+        text: "strict mode: every property of every object is listed in `required`; optional ones are nullable",
     },
     Rule {
         id: "openai.typed",
-        text: "every schema has `type`, `enum`, `const`, `anyOf` or `$ref`",
+        text: "strict mode: every schema has `type`, `enum`, `const`, `anyOf` or `$ref`",
     },
     Rule {
         id: "openai.refs",
-        text: "every `$ref` is local, resolves and has no sibling keywords",
+        text: "every `$ref` is local and resolves; in strict mode it has no sibling keywords",
     },
     Rule {
         id: "openai.keywords",
-        text: "only supported keywords: `type`, `description`, `title`, `properties`, `required`, `additionalProperties`, `items`, `enum`, `const`, `anyOf`, `$ref`, `$defs`, `definitions`, `pattern`, `format`, `multipleOf`, `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`, `minItems`, `maxItems`",
+        text: "strict mode: only supported keywords: `type`, `description`, `title`, `properties`, `required`, `additionalProperties`, `items`, `enum`, `const`, `anyOf`, `$ref`, `$defs`, `definitions`, `pattern`, `format`, `multipleOf`, `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`, `minItems`, `maxItems`",
     },
     Rule {
         id: "openai.formats",
-        text: "`format` is one of `date-time`, `time`, `date`, `duration`, `email`, `hostname`, `ipv4`, `ipv6`, `uuid`",
+        text: "strict mode: `format` is one of `date-time`, `time`, `date`, `duration`, `email`, `hostname`, `ipv4`, `ipv6`, `uuid`",
     },
     Rule {
         id: "openai.limits",
-        text: "at most 5000 properties, 10 levels of object nesting, 1000 enum values, 120,000 characters of names, enum and const values",
+        text: "strict mode: at most 5000 properties, 10 levels of object nesting, 1000 enum values, 120,000 characters of names, enum and const values",
     },
 ];
+
+/// The rules only strict mode has: a tool that breaks one of them (and nothing else) is
+/// exported with `"strict": false`.
+pub const STRICT_RULES: &[&str] = &[
+    "openai.closed-objects",
+    "openai.all-required",
+    "openai.typed",
+    "openai.keywords",
+    "openai.formats",
+    "openai.limits",
+];
+
+/// Which API a definition is written for: the same function, in its own wrapper.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Api {
+    /// `{type: "function", function: {…}}`.
+    ChatCompletions,
+    /// `{type: "function", name, …}`.
+    Responses,
+}
+
+impl Api {
+    /// Where the function's fields are, as a pointer prefix into the definition.
+    const fn prefix(self) -> &'static str {
+        match self {
+            Api::ChatCompletions => "/function",
+            Api::Responses => "",
+        }
+    }
+}
 
 /// At most this many functions in one request.
 pub const MAX_FUNCTIONS: usize = 128;
@@ -139,7 +194,57 @@ struct Ctx<'a> {
     inlining: Vec<String>,
 }
 
-pub(crate) fn convert(spec: &ToolSpec, report: &mut Report) -> Value {
+/// The tool for `api`: strict when strict mode can express it, otherwise `"strict": false`
+/// with the strict-mode violations listed.
+pub(crate) fn conversion(spec: &ToolSpec, api: Api) -> Result<Converted, Vec<Violation>> {
+    // Both attempts are checked in the Responses shape (the bare function); the wrapper and
+    // the pointers of `api` come last.
+    let flat = Dialect::OpenAiResponses;
+    let (function, non_strict) = match super::checked(flat, spec, |r| strict_function(spec, r)) {
+        Ok(function) => (function, Vec::new()),
+        Err(strict) => {
+            let relaxed = super::checked(flat, spec, |r| relaxed_function(spec, r))
+                .map_err(|v| in_shape(v, api))?;
+            (relaxed, strict)
+        }
+    };
+    Ok(Converted {
+        definition: wrap(function, api),
+        non_strict: in_shape(non_strict, api),
+    })
+}
+
+/// The function (Responses shape) in the wrapper of `api`.
+fn wrap(function: Value, api: Api) -> Value {
+    match (api, function) {
+        (Api::ChatCompletions, Value::Object(mut fields)) => {
+            fields.remove("type");
+            json!({"type": "function", "function": fields})
+        }
+        (_, function) => function,
+    }
+}
+
+/// Violations found on the bare function, with pointers into the definition of `api`.
+fn in_shape(mut violations: Vec<Violation>, api: Api) -> Vec<Violation> {
+    for violation in &mut violations {
+        if !violation.pointer.is_empty() {
+            violation.pointer = format!("{}{}", api.prefix(), violation.pointer);
+        }
+    }
+    violations
+}
+
+/// The name of a function tool in either API's shape.
+pub(crate) fn function_name(definition: &Value) -> Option<&str> {
+    definition
+        .get("function")
+        .unwrap_or(definition)
+        .get("name")
+        .and_then(Value::as_str)
+}
+
+fn strict_function(spec: &ToolSpec, report: &mut Report) -> Value {
     super::check_canonical(
         &spec.input_schema,
         "/parameters",
@@ -153,12 +258,51 @@ pub(crate) fn convert(spec: &ToolSpec, report: &mut Report) -> Value {
         inlining: Vec::new(),
     };
     strict_node(&mut parameters, "/parameters", true, &mut ctx);
+    function(spec, parameters, true)
+}
+
+/// The function without strict mode: the canonical schema, changed only where OpenAI refuses
+/// every function (none of it narrows what the schema accepts): a root `allOf` merged into the
+/// root, a root `properties` written out, `items` written on an array schema without one
+/// (`{}`: any item, as before).
+fn relaxed_function(spec: &ToolSpec, report: &mut Report) -> Value {
+    super::check_canonical(
+        &spec.input_schema,
+        "/parameters",
+        "openai.valid-schema",
+        report,
+    );
+    let mut parameters = spec.input_schema.clone();
+    super::merge_root_all_of(&mut parameters, "/parameters", "openai.object-root", report);
+    if let Value::Object(root) = &mut parameters
+        && !root.contains_key("properties")
+    {
+        root.insert("properties".to_owned(), Value::Object(Map::new()));
+    }
+    any_items(&mut parameters);
+    function(spec, parameters, false)
+}
+
+/// Writes `items: {}` on every array schema without an `items` schema object: in place of
+/// `true` or of none, the same items are accepted; in place of `false` (no items after
+/// `prefixItems`), more.
+fn any_items(node: &mut Value) {
+    if let Value::Object(map) = node
+        && super::has_type(map, "array")
+        && !map.get("items").is_some_and(Value::is_object)
+    {
+        map.insert("items".to_owned(), Value::Object(Map::new()));
+    }
+    super::for_each_child_mut(node, "", &mut |child, _| any_items(child));
+}
+
+fn function(spec: &ToolSpec, parameters: Value, strict: bool) -> Value {
     json!({
         "type": "function",
         "name": spec.name,
         "description": spec.description,
         "parameters": parameters,
-        "strict": true,
+        "strict": strict,
     })
 }
 
@@ -336,12 +480,22 @@ fn close_object(map: &mut Map<String, Value>, ptr: &str, is_root: bool, ctx: &mu
     let extra = map.get("additionalProperties");
     let free_keys = extra.is_some_and(|e| e.is_object() || e == &Value::Bool(true))
         || map.contains_key("patternProperties");
-    // Without declared properties, closing would silently take every argument away.
-    if !has_properties && (free_keys || (extra.is_none() && !is_root)) {
+    // Closing an object that declares other keys (a map, `additionalProperties: true`) would
+    // take them away; closing one without declared properties, every argument (the root
+    // without properties is a tool without arguments, and is closed).
+    if free_keys {
         ctx.report.push(
             ptr,
             "openai.closed-objects",
-            "an object without declared `properties` (a map or a free-form object) cannot be expressed in strict mode",
+            "an object that accepts other keys (`additionalProperties`, `patternProperties`: a map) cannot be expressed in strict mode",
+        );
+        return;
+    }
+    if !has_properties && extra.is_none() && !is_root {
+        ctx.report.push(
+            ptr,
+            "openai.closed-objects",
+            "an object without declared `properties` (a free-form object) cannot be expressed in strict mode",
         );
         return;
     }
@@ -516,7 +670,71 @@ fn strip(schema: &Value, root: &Value, value: &mut Value, depth: usize) {
     }
 }
 
-pub(crate) fn check(definition: &Value, report: &mut Report) {
+/// Checks a definition of `api`: its shape, then the function, with the rules of strict mode
+/// when it says `"strict": true`.
+pub(crate) fn check(definition: &Value, api: Api, report: &mut Report) {
+    let Some(function) = function_of(definition, api, report) else {
+        return;
+    };
+    let mut found = Report::new(&report.tool);
+    check_function(&function, &mut found);
+    for v in in_shape(found.violations, api) {
+        report.violations.push(v);
+    }
+}
+
+/// The bare function of a definition of `api` (in the Responses shape), or the `openai.shape`
+/// violations of a definition that is not that shape.
+fn function_of(definition: &Value, api: Api, report: &mut Report) -> Option<Value> {
+    let Value::Object(fields) = definition else {
+        report.push("", "openai.shape", "a definition is a JSON object");
+        return None;
+    };
+    if fields.get("type").and_then(Value::as_str) != Some("function") {
+        report.push(
+            "/type",
+            "openai.shape",
+            "a function tool has `\"type\": \"function\"`",
+        );
+    }
+    match api {
+        Api::ChatCompletions => {
+            let Some(Value::Object(inner)) = fields.get("function") else {
+                report.push(
+                    "/function",
+                    "openai.shape",
+                    "a Chat Completions tool holds its function in `function`",
+                );
+                return None;
+            };
+            for key in fields
+                .keys()
+                .filter(|k| !matches!(k.as_str(), "type" | "function"))
+            {
+                report.push(
+                    &join("", key),
+                    "openai.shape",
+                    format!("`{key}` belongs inside `function` in a Chat Completions tool"),
+                );
+            }
+            let mut function = inner.clone();
+            function.insert("type".to_owned(), json!("function"));
+            Some(Value::Object(function))
+        }
+        Api::Responses => {
+            if fields.contains_key("function") {
+                report.push(
+                    "/function",
+                    "openai.shape",
+                    "a Responses tool has its function's fields at the top, without `function`",
+                );
+            }
+            Some(definition.clone())
+        }
+    }
+}
+
+fn check_function(definition: &Value, report: &mut Report) {
     super::check_name(
         definition,
         64,
@@ -525,6 +743,10 @@ pub(crate) fn check(definition: &Value, report: &mut Report) {
         |name| format!("function name `{name}` must match `^[a-zA-Z0-9_-]{{1,64}}$`"),
         report,
     );
+    if !matches!(definition.get("strict"), None | Some(Value::Bool(_))) {
+        report.push("/strict", "openai.shape", "`strict` is a boolean");
+    }
+    let strict = definition.get("strict") == Some(&Value::Bool(true));
     let parameters = definition.get("parameters");
     super::check_object_root(
         parameters,
@@ -534,14 +756,43 @@ pub(crate) fn check(definition: &Value, report: &mut Report) {
         report,
     );
     let Some(parameters) = parameters else { return };
-    if parameters.get("anyOf").is_some() {
+    for combinator in ["anyOf", "oneOf", "allOf", "enum", "not"] {
+        if parameters.get(combinator).is_some() {
+            report.push(
+                &join("/parameters", combinator),
+                "openai.object-root",
+                format!("the root schema must not have `{combinator}`"),
+            );
+        }
+    }
+    if parameters.is_object() && !parameters.get("properties").is_some_and(Value::is_object) {
         report.push(
-            "/parameters/anyOf",
+            "/parameters",
             "openai.object-root",
-            "the root schema must not be an `anyOf`",
+            "the root schema must have `properties` (`{}` when there are none)",
         );
     }
+    walk(parameters, "/parameters", &mut |node, ptr| {
+        if let Value::Object(map) = node
+            && super::has_type(map, "array")
+            && !map.get("items").is_some_and(Value::is_object)
+        {
+            report.push(
+                ptr,
+                "openai.array-items",
+                "an array schema must have `items`",
+            );
+        }
+    });
+    if strict {
+        check_strict(parameters, report);
+    } else {
+        check_local_refs(parameters, "/parameters", "openai.refs", report);
+    }
+}
 
+/// The rules of strict mode, on the `parameters` of a strict function.
+fn check_strict(parameters: &Value, report: &mut Report) {
     check_local_refs(parameters, "/parameters", "openai.refs", report);
     // Counted over every schema for `openai.limits`.
     let (mut properties, mut enum_values, mut chars, mut large_enum) = (0, 0, 0, None);

@@ -284,6 +284,40 @@ pub(crate) fn merge_into(
     Ok(())
 }
 
+/// A root `allOf` of plain schemas merged into the root (providers refuse combinators there;
+/// the merged root accepts at least what the `allOf` did). Entries that are references or that
+/// conflict are refused under `rule`, at `base/allOf/<i>`.
+pub(crate) fn merge_root_all_of(
+    schema: &mut Value,
+    base: &str,
+    rule: &'static str,
+    report: &mut Report,
+) {
+    let Value::Object(root) = schema else { return };
+    let Some(Value::Array(entries)) = root.remove("allOf") else {
+        return;
+    };
+    for (i, entry) in entries.iter().enumerate() {
+        let at = format!("{base}/allOf/{i}");
+        match entry {
+            Value::Object(entry) if !entry.contains_key("$ref") => {
+                if let Err(key) = merge_into(root, entry) {
+                    report.push(
+                        &at,
+                        rule,
+                        format!("a root `allOf` is refused and this entry cannot be merged: `{key}` conflicts"),
+                    );
+                }
+            }
+            _ => report.push(
+                &at,
+                rule,
+                "a root `allOf` is refused and this entry cannot be merged into the root",
+            ),
+        }
+    }
+}
+
 /// Human text for a keyword a provider cannot take, to keep in the description; `None` for
 /// keywords that can be dropped without telling the model anything.
 pub(crate) fn describe_keyword(key: &str, value: &Value) -> Option<String> {

@@ -2,7 +2,8 @@
 //! `tool_result` blocks out.
 //!
 //! A call is `{"type": "tool_use", "id", "name", "input"}`, `input` being a JSON value (an
-//! object when valid); other blocks (text, thinking, server tools) are skipped. The calls are
+//! object when valid: any other value, `null` included, makes that call `TOOL_INPUT_INVALID`
+//! at `/`); other blocks (text, thinking, server tools) are skipped. The calls are
 //! answered by one message `{"role": "user", "content": [{"type": "tool_result", "tool_use_id",
 //! "content": <the envelope as JSON text>, "is_error": <true when success is false>}, …]}`, the
 //! blocks in call order (Anthropic wants every result in the one user message that follows).
@@ -17,7 +18,8 @@ use crate::envelope::ToolResult;
 ///
 /// # Errors
 /// When the response is not a Messages response: no `content` array, a block without a string
-/// `type`, or a `tool_use` block without a string `id` or `name`, or without `input`.
+/// `type`, or a `tool_use` block without a string `id` or `name`, or without an `input` key
+/// (`"input": null` is that call's invalid input, not a malformed response).
 pub fn calls(response: &Value) -> Result<Vec<ToolCall>, ResponseError> {
     let root = At::root(response);
     let mut calls = Vec::new();
@@ -27,7 +29,7 @@ pub fn calls(response: &Value) -> Result<Vec<ToolCall>, ResponseError> {
         }
         let id = block.required_string("id")?;
         let name = block.required_string("name")?;
-        let input = block.required("input")?;
+        let input = block.present("input")?;
         calls.push(ToolCall::from_arguments(id, name, input.value().clone()));
     }
     Ok(calls)

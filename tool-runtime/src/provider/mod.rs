@@ -2,12 +2,20 @@
 //! provider's result message(s) out. No transport: the host sends and receives; the adapters
 //! read and write `serde_json::Value`s.
 //!
-//! | provider | calls read from | results written as |
-//! |---|---|---|
-//! | [`openai`] (Chat Completions) | `choices[].message.tool_calls[]` (`id`, `function.name`, `function.arguments` JSON text) | one `{"role":"tool","tool_call_id","content"}` message per call |
-//! | [`openai_responses`] (Responses) | `output[]` items of type `function_call` (`call_id`, `name`, `arguments` JSON text) | one `{"type":"function_call_output","call_id","output"}` item per call |
-//! | [`anthropic`] (Messages) | `content[]` blocks of type `tool_use` (`id`, `name`, `input`) | one `{"role":"user","content":[{"type":"tool_result","tool_use_id","content","is_error"}…]}` message |
-//! | [`gemini`] (`generateContent`) | `candidates[].content.parts[].functionCall` (`name`, `args`, `id` when present) | one `{"role":"user","parts":[{"functionResponse":{"name","response","id"?}}…]}` message |
+//! | provider | tools offered as ([`Provider::dialect`]) | calls read from | results written as |
+//! |---|---|---|---|
+//! | [`openai`] (Chat Completions) | `tools`: `{"type":"function","function":{"name","description","parameters","strict"}}` | `choices[].message.tool_calls[]` (`id`, `function.name`, `function.arguments` JSON text) | one `{"role":"tool","tool_call_id","content"}` message per call |
+//! | [`openai_responses`] (Responses) | `tools`: `{"type":"function","name","description","parameters","strict"}` | `output[]` items of type `function_call` (`call_id`, `name`, `arguments` JSON text) | one `{"type":"function_call_output","call_id","output"}` item per call |
+//! | [`anthropic`] (Messages) | `tools`: `{"name","description","input_schema"}` | `content[]` blocks of type `tool_use` (`id`, `name`, `input`) | one `{"role":"user","content":[{"type":"tool_result","tool_use_id","content","is_error"}…]}` message |
+//! | [`gemini`] (`generateContent`) | `tools[].functionDeclarations`: `{"name","description","parameters"?}` | `candidates[].content.parts[].functionCall` (`name`, `args`, `id` when present) | one `{"role":"user","parts":[{"functionResponse":{"name","response","id"?}}…]}` message |
+//!
+//! Each provider owns its whole wire shape: a policy that names it
+//! ([`RunPolicy::with_provider`](crate::RunPolicy::with_provider)) gets
+//! [`Registry::definitions`](crate::Registry::definitions) in the shape of the second column
+//! (for Gemini, the declarations that go into one `tools` entry's `functionDeclarations`), and
+//! the same provider reads the calls and writes the results. Both OpenAI APIs get the same
+//! functions: strict where strict mode can express the tool, `"strict": false` otherwise (its
+//! `null`s are then values, not absent fields).
 //!
 //! Every adapter's `results` returns the messages (or items) to append to the conversation, in
 //! call order: one answer per call, none dropped (OpenAI rejects a conversation in which a
@@ -17,10 +25,10 @@
 //! Anthropic (`is_error` is true when `success` is false), as the JSON object itself for Gemini
 //! (whose `response` must be an object).
 //!
-//! Arguments that are not valid JSON, or not a JSON object, do not fail the response: that call
-//! is answered `TOOL_INPUT_INVALID` at `/` (`The tool input is invalid: /: Expected object,
-//! found a JSON string that does not parse: …`) and the other calls run as usual (see
-//! [`ToolCall::arguments_error`]). A response that is not the provider's shape at all is a
+//! Arguments that are not valid JSON, or not a JSON object (Anthropic's `"input": null`
+//! included), do not fail the response: that call is answered `TOOL_INPUT_INVALID` at `/`
+//! (`The tool input is invalid: /: Expected object, found a JSON string that does not parse:
+//! …`) and the other calls run as usual (see [`ToolCall::arguments_error`]). A response that is not the provider's shape at all is a
 //! [`ResponseError`] that says where (`/choices/0/message/tool_calls/1/function: missing
 //! "name"`), never a panic.
 //!
@@ -128,11 +136,14 @@ impl Provider {
         }
     }
 
-    /// The dialect the run's tools are offered in to this provider (OpenAI's strict mode for
-    /// both OpenAI APIs: set it on the policy so its `null`s read as absent fields).
+    /// The dialect the run's tools are offered in to this provider: its own request shape
+    /// ([`Dialect::OpenAi`] is Chat Completions', [`Dialect::OpenAiResponses`] the Responses
+    /// API's: the same functions, strict where strict mode can express them). Set it on the
+    /// policy with [`RunPolicy::with_provider`](crate::RunPolicy::with_provider).
     pub const fn dialect(self) -> Dialect {
         match self {
-            Provider::OpenAi | Provider::OpenAiResponses => Dialect::OpenAi,
+            Provider::OpenAi => Dialect::OpenAi,
+            Provider::OpenAiResponses => Dialect::OpenAiResponses,
             Provider::Anthropic => Dialect::Anthropic,
             Provider::Gemini => Dialect::Gemini,
         }
@@ -245,6 +256,17 @@ impl<'a> At<'a> {
                 value,
                 pointer: format!("{}/{key}", self.pointer),
             }))
+    }
+
+    /// A member that must be there, whatever its value (`null` included).
+    pub(crate) fn present(&self, key: &str) -> Result<At<'a>, ResponseError> {
+        self.object()?
+            .get(key)
+            .map(|value| At {
+                value,
+                pointer: format!("{}/{key}", self.pointer),
+            })
+            .ok_or_else(|| self.error(format!("missing \"{key}\"")))
     }
 
     /// A member that must be there.
