@@ -1119,7 +1119,10 @@ impl<C> Registered<C> {
                 ErrorBody::runtime(
                     RuntimeCode::InputInvalid,
                     format!(
-                        "{INPUT_INVALID_PREFIX}/: {}",
+                        // A deserialization error names its value's pointer (`/count: …`);
+                        // another message is about the whole input.
+                        "{INPUT_INVALID_PREFIX}{}{}",
+                        if message.starts_with('/') { "" } else { "/: " },
                         bounded(&message, INPUT_MESSAGE_LIMIT)
                     ),
                     ACTION_INPUT_INVALID,
