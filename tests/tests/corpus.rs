@@ -786,6 +786,9 @@ fn a_missing_corpus_fails_in_ci_and_is_skipped_elsewhere() {
     support::assert_missing_fixture_fails_only_in_ci(
         "REAL_TOOLS_CORPUS",
         "every_corpus_tool_is_imported_with_its_schema_kept",
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // Provider exports: what each provider is offered, and that it accepts what the schema accepts.
 

@@ -166,10 +166,13 @@ impl Builder {
     }
 
     /// Loads the manifests, generates the Rust code and writes it, unless the file already
-    /// holds exactly that code. Returns the path of the generated file.
+    /// holds exactly that code. Returns the path of the generated file. Each input schema node
+    /// typed `serde_json::Value` for want of a precise type is a `cargo:warning` that names the
+    /// manifest, the node's pointer and why ([`codegen::generate_with_fallbacks`]).
     ///
     /// # Errors
-    /// Every manifest mistake at once ([`BuildError::Manifests`]), a tool a required provider
+    /// Every manifest mistake at once ([`BuildError::Manifests`], files named relative to the
+    /// crate directory, as cargo shows a build script's output), a tool a required provider
     /// cannot express ([`BuildError::Providers`]), one strict mode cannot express when it is
     /// required ([`BuildError::NotStrict`]), an unusable spec ([`BuildError::Codegen`]), a missing `OUT_DIR`/`CARGO_MANIFEST_DIR`
     /// ([`BuildError::Env`]) or a file that cannot be read or written ([`BuildError::Io`]).
@@ -198,7 +201,22 @@ impl Builder {
                 println!("cargo:rerun-if-changed={}", file.display());
             }
         }
-        let mut specs = loaded.map_err(BuildError::Manifests)?;
+        // Cargo prints a build script's errors from the crate's directory: the files are named
+        // relative to it, as the command line names them relative to where it runs.
+        let mut specs = loaded.map_err(|diagnostics| {
+            BuildError::Manifests(Diagnostics(
+                diagnostics
+                    .0
+                    .into_iter()
+                    .map(|mut d| {
+                        if let Ok(inside) = d.file.strip_prefix(&crate_dir) {
+                            d.file = inside.to_path_buf();
+                        }
+                        d
+                    })
+                    .collect(),
+            ))
+        })?;
         let relative_dir = relative_to(&dir, &crate_dir, &self.manifest_dir);
         for spec in &mut specs {
             let file_name = Path::new(&spec.source)
@@ -255,7 +273,25 @@ impl Builder {
             }
         }
 
-        let code = codegen::generate(&specs).map_err(BuildError::Codegen)?;
+        let generated = codegen::generate_with_fallbacks(&specs).map_err(BuildError::Codegen)?;
+        // A node typed `serde_json::Value` though its schema says more: one line each, naming
+        // the manifest, the node and why.
+        for fallback in &generated.fallbacks {
+            let file = specs
+                .iter()
+                .find(|s| s.name == fallback.tool)
+                .map_or("", |s| s.source.as_str());
+            let line = crate::schema::truncate(
+                &format!(
+                    "{file}: input schema at `{}` falls back to `serde_json::Value`: {}",
+                    crate::schema::display_pointer(&fallback.pointer),
+                    fallback.reason
+                ),
+                2000,
+            );
+            println!("cargo:warning={line}");
+        }
+        let code = generated.code;
         #[cfg(feature = "format")]
         let code = if self.format {
             prettyplease_layout(&code)

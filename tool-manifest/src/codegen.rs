@@ -28,9 +28,10 @@
 //!
 //! Every valid JSON Schema (draft-07, 2019-09 or 2020-12) is accepted. The Rust type of each
 //! node is as precise as a faithful mapping allows: it accepts every value the schema accepts
-//! and keeps all of it; where no Rust type does, it is `serde_json::Value`. The registry
-//! validates every call against the whole schema before deserializing, so the keywords that
-//! only restrict values (`minimum`, `pattern`, `not`, `if`, …) never change a type.
+//! and keeps all of it; where no Rust type does, it is `serde_json::Value`. The one exception is
+//! an `integer` unbounded on a side, which stops at its Rust type's end (see below). The
+//! registry validates every call against the whole schema before deserializing, so the keywords
+//! that only restrict values (`minimum`, `pattern`, `not`, `if`, …) never change a type.
 //!
 //! | schema | Rust |
 //! |---|---|
@@ -39,7 +40,7 @@
 //! | `string` with `enum`, or an `enum` of strings | an enum (`Copy`, `Eq`, `Hash`), one variant per word |
 //! | `enum` of mixed types | `serde_json::Value` |
 //! | `const` | a string: a checked constant, an enum of its one word; else the constant's type (`bool`, an integer, `f64`, `()`) |
-//! | `integer` | `i64` (integral floats `2.0`, `1e2` accepted); `u64` or `i128` when the bounds pass `i64`; else `serde_json::Value` |
+//! | `integer` | `i64` (integral floats `2.0`, `1e2` accepted); `u64` or `i128` when the bounds pass `i64`; else `serde_json::Value` (see "Integers past 64 bits") |
 //! | `number` / `boolean` / `null` | `f64` / `bool` / `()` |
 //! | `array` with `items` | `Vec<T>` |
 //! | `array` without `items` | `Vec<serde_json::Value>` |
@@ -56,10 +57,30 @@
 //! | `default` of an optional property (valid for its schema) | a serde default: an absent field reads as `Some(default)` |
 //! | `anyOf`/`oneOf` of objects told apart by a `const` (or one-value `enum`) property | an internally tagged enum |
 //! | `anyOf`/`oneOf` of branches of distinct JSON types | an untagged enum |
+//! | `type` listing several types | what `anyOf` of one `{"type": …}` each (with the node's other keywords) gives: an untagged enum, in an `Option` when `null` is listed |
 //! | other `anyOf`/`oneOf`, several types | `serde_json::Value` |
 //! | `allOf` | the type of its first branch that has one (every branch holds every valid value) |
 //! | `$ref` to a node of the schema | the type of that node (`serde_json::Value` when recursive) |
 //! | a root that is not an object schema | `pub type Input = T;` |
+//!
+//! ## Integers past 64 bits
+//!
+//! An `integer` is an `i64` when each bound it has (`minimum`/`exclusiveMinimum`,
+//! `maximum`/`exclusiveMaximum`, or the least and greatest of its `enum`) is within `i64`, also
+//! when it has none; a `u64` when its lower bound is at least 0 and its bounds are within
+//! `u64`; an `i128` when it has both bounds and they are within `i128`; `serde_json::Value`
+//! otherwise (where `serde_json` reads an integer past 64 bits as the nearest `f64`). A side
+//! without a bound stops at the type's end: `{"type": "integer", "minimum": 0}` is an `i64`,
+//! and a call with `1e19` there, which the schema accepts, is refused by the registry as
+//! `TOOL_INPUT_INVALID` with the type's range (`/n: Expected integer from -9223372036854775808
+//! to 9223372036854775807`); a manifest example or `input_examples` entry with such a value is
+//! a mistake at its `file:line:col`. Give the bound (`maximum = 18446744073709551615` with
+//! `minimum = 0` makes a `u64`) to take more.
+//!
+//! Where a node's schema says more than "any value" and it is still typed `serde_json::Value`
+//! (an `enum` of other values than strings, overlapping `anyOf` branches or types, a recursive
+//! reference, integer bounds past `i128`, …), [`generate_with_fallbacks`] names the node and why,
+//! and the build script prints it as a `cargo:warning`.
 //!
 //! A property not in `required` is an `Option` with `#[serde(default)]`; `deny_unknown_fields`
 //! is set exactly when `additionalProperties = false` without `patternProperties`. Validation
@@ -67,6 +88,9 @@
 //! the manifest's.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+use serde_json::Value;
 
 use crate::model::{ToolSpec, is_valid_tool_name};
 use crate::schema::{Draft, SchemaTree, display_pointer};
@@ -107,6 +131,43 @@ impl CodegenError {
     }
 }
 
+/// A node of an input schema the generator types as `serde_json::Value` although the schema
+/// says more about its values than "any JSON value" (the call is still validated against the
+/// whole schema; the tool reads the value itself).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Fallback {
+    /// The tool.
+    pub tool: String,
+    /// The JSON Pointer (RFC 6901) of the node in the tool's input schema.
+    pub pointer: String,
+    /// Why no other Rust type holds its values, lowercase.
+    pub reason: String,
+}
+
+impl fmt::Display for Fallback {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "tool `{}`: input schema at `{}` falls back to `serde_json::Value`: {}",
+            self.tool,
+            display_pointer(&self.pointer),
+            self.reason
+        )
+    }
+}
+
+/// What [`generate_with_fallbacks`] produces.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Generated {
+    /// The Rust file, as [`generate`] returns it.
+    pub code: String,
+    /// Every node typed `serde_json::Value` for want of a precise type, once per node, by tool
+    /// name, then in the order the generator met them.
+    pub fallbacks: Vec<Fallback>,
+}
+
 /// Generates the Rust file for a set of tools: one module per tool and the sorted `ALL` list.
 ///
 /// The result starts with [`HEADER`], has one blank line between items and depends only on the
@@ -116,6 +177,15 @@ impl CodegenError {
 /// When two specs share a name, a name is not a valid tool name, or an input schema names a
 /// draft the generator does not read (the error names the tool and the JSON Pointer).
 pub fn generate(specs: &[ToolSpec]) -> Result<String, CodegenError> {
+    generate_with_fallbacks(specs).map(|generated| generated.code)
+}
+
+/// [`generate`], with the nodes typed `serde_json::Value` for want of a precise type (the
+/// build script prints each as a `cargo:warning`).
+///
+/// # Errors
+/// As [`generate`].
+pub fn generate_with_fallbacks(specs: &[ToolSpec]) -> Result<Generated, CodegenError> {
     let mut sorted: Vec<&ToolSpec> = specs.iter().collect();
     sorted.sort_by(|a, b| a.name.cmp(&b.name));
     for pair in sorted.windows(2) {
@@ -129,6 +199,7 @@ pub fn generate(specs: &[ToolSpec]) -> Result<String, CodegenError> {
     let mut out = Out::default();
     out.line(HEADER);
     out.blank();
+    let mut fallbacks = Vec::new();
     let mut modules = Vec::with_capacity(sorted.len());
     for spec in sorted {
         let module = module_name(&spec.name)?;
@@ -143,9 +214,109 @@ pub fn generate(specs: &[ToolSpec]) -> Result<String, CodegenError> {
         rust::tool_module(&mut out, spec, &module, &items, &error_variants(spec));
         out.blank();
         modules.push(module);
+        fallbacks.extend(types.fallbacks.iter().map(|(pointer, reason)| Fallback {
+            tool: spec.name.clone(),
+            pointer: pointer.clone(),
+            reason: reason.clone(),
+        }));
     }
     rust::all_static(&mut out, &modules);
-    Ok(out.text)
+    Ok(Generated {
+        code: out.text,
+        fallbacks,
+    })
+}
+
+/// The integers a Rust integer type of the generated code holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct IntegerRange {
+    /// The type.
+    pub rust: &'static str,
+    /// Its least value.
+    pub min: &'static str,
+    /// Its greatest value.
+    pub max: &'static str,
+}
+
+/// `i64`, `u64` and `i128`, the integer types the generator picks.
+const INTEGER_RANGES: [IntegerRange; 3] = [
+    IntegerRange {
+        rust: "i64",
+        min: "-9223372036854775808",
+        max: "9223372036854775807",
+    },
+    IntegerRange {
+        rust: "u64",
+        min: "0",
+        max: "18446744073709551615",
+    },
+    IntegerRange {
+        rust: "i128",
+        min: "-170141183460469231731687303715884105728",
+        max: "170141183460469231731687303715884105727",
+    },
+];
+
+impl IntegerRange {
+    fn of(ty: &rust::Ty) -> Option<&'static IntegerRange> {
+        let rust = ty.to_string();
+        INTEGER_RANGES.iter().find(|r| r.rust == rust)
+    }
+
+    /// The range as schema keywords. `i128`'s bounds pass 64 bits, which `serde_json` reads as
+    /// floats: -2^127 and 2^127 are exact, the upper one exclusive.
+    fn keywords(&self) -> serde_json::Map<String, Value> {
+        let mut keywords = serde_json::Map::new();
+        if self.rust == "i128" {
+            keywords.insert("minimum".to_owned(), Value::from(-(2f64.powi(127))));
+            keywords.insert("exclusiveMaximum".to_owned(), Value::from(2f64.powi(127)));
+        } else {
+            for (keyword, bound) in [("minimum", self.min), ("maximum", self.max)] {
+                if let Ok(number) = bound.parse::<serde_json::Number>() {
+                    keywords.insert(keyword.to_owned(), Value::Number(number));
+                }
+            }
+        }
+        keywords
+    }
+
+    /// The range whose schema bound (see [`type_ranges`]) is `limit`.
+    pub(crate) fn bounded_by(limit: &Value) -> Option<&'static IntegerRange> {
+        INTEGER_RANGES
+            .iter()
+            .find(|range| range.keywords().values().any(|bound| bound == limit))
+    }
+}
+
+/// `schema` with each `integer` node that the generated code types as a Rust integer also bound
+/// to that type's range (in a branch of its `allOf`): a value `schema` accepts and this one
+/// refuses is a value the generated `Input` cannot hold. `None` when no node is a Rust integer
+/// or the draft is not one the generator reads.
+pub(crate) fn type_ranges(schema: &Value) -> Option<Value> {
+    let draft = Draft::of(schema).ok()?;
+    let tree = SchemaTree::parse(schema, draft);
+    let mut types = types::TypeGen::new("", &tree);
+    types.root();
+    if types.integers.is_empty() {
+        return None;
+    }
+    let mut bounded = schema.clone();
+    for (pointer, ty) in &types.integers {
+        let Some(range) = IntegerRange::of(ty) else {
+            continue;
+        };
+        let Some(Value::Object(node)) = bounded.pointer_mut(pointer) else {
+            continue;
+        };
+        let branch = Value::Object(range.keywords());
+        match node.get_mut("allOf") {
+            Some(Value::Array(all)) => all.push(branch),
+            _ => {
+                node.insert("allOf".to_owned(), Value::Array(vec![branch]));
+            }
+        }
+    }
+    Some(bounded)
 }
 
 /// The module of a tool: its name, raw when it is a keyword (`r#match`). `self`, `super` and

@@ -42,6 +42,8 @@ pub mod docs;
 #[cfg(feature = "generator")]
 pub mod import;
 #[cfg(feature = "generator")]
+mod json_text;
+#[cfg(feature = "generator")]
 pub mod manifest;
 #[cfg(feature = "generator")]
 pub mod outputs;

@@ -32,16 +32,20 @@
 //!
 //! A schema may also be a JSON file next to the manifest (TOML cannot write `null`):
 //! `input = { file = "drawing_create.input.json" }`, the same for `output`; the path is relative
-//! to the manifest, and a mistake in the file is located at its `file:line:col`. `input_examples = [{ pane_id = "main" }]` lists example argument objects
-//! shown to providers that take them.
+//! to the manifest, and a mistake in the file is located at its `file:line:col` (a number
+//! `serde_json` would read as another one, such as an integer past 64 bits or `-0`, included).
+//! `input_examples = [{ pane_id = "main" }]` lists example argument objects shown to providers
+//! that take them.
 //!
 //! Every schema is checked by `jsonschema` in its own draft (draft-07, 2019-09 or 2020-12, named
 //! by its `$schema`; 2020-12 without one): `[input]` and `[output]` are meta-validated against
-//! their draft's meta-schema and compiled (which checks what the meta-schema cannot, such as
+//! their draft's meta-schema (a violation is written as what the keyword must be: "`type` must
+//! be one of …, found "int"") and compiled (which checks what the meta-schema cannot, such as
 //! patterns), and every `[[examples]]` input and every `input_examples` entry is validated by a
-//! compiled validator. Every valid schema is accepted (a `default` or `examples` annotation that
-//! does not match its schema included, as JSON Schema allows): the code generator maps what it
-//! cannot type precisely to `serde_json::Value`.
+//! compiled validator, then against the ranges of the generated Rust integers (an example the
+//! generated `Input` cannot hold is a mistake). Every valid schema is accepted (a `default` or
+//! `examples` annotation that does not match its schema included, as JSON Schema allows): the
+//! code generator maps what it cannot type precisely to `serde_json::Value`.
 //!
 //! The parser collects every mistake of a file (and [`load_dir`], reading the files one after
 //! another, every mistake of every file) rather than stopping at the first.
@@ -57,10 +61,13 @@ use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
 use crate::check::{self, DeclaredName};
+use crate::codegen;
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::dialect::join;
 use crate::model::{self, ErrorSpec, ExampleSpec, Mode, Safety, ToolSpec};
 use crate::schema::{self, Draft, closest, display_pointer, truncate};
+
+mod meta;
 
 /// The keys of a manifest, in the order they are documented.
 pub const KEYS: &[&str] = &[
@@ -394,7 +401,23 @@ enum Locator<'a, 'i> {
 /// draft and its compiled validator.
 struct LoadedSchema {
     value: Value,
+    draft: Draft,
     validator: jsonschema::Validator,
+    /// The validator of [`codegen::type_ranges`]'s schema, built when an example needs it.
+    ranges: std::cell::OnceCell<Option<jsonschema::Validator>>,
+}
+
+impl LoadedSchema {
+    /// The validator that refuses what the generated Rust types cannot hold; `None` when they
+    /// hold every value of the schema's integers' bounds.
+    fn ranges(&self) -> Option<&jsonschema::Validator> {
+        self.ranges
+            .get_or_init(|| {
+                let bounded = codegen::type_ranges(&self.value)?;
+                self.draft.options().build(&bounded).ok()
+            })
+            .as_ref()
+    }
 }
 
 struct Parser<'t> {
@@ -779,7 +802,9 @@ impl Parser<'_> {
         let validator = self.compile(&schema, draft, locator, which)?;
         Some(LoadedSchema {
             value: schema,
+            draft,
             validator,
+            ranges: std::cell::OnceCell::new(),
         })
     }
 
@@ -814,7 +839,32 @@ impl Parser<'_> {
             },
         };
         match serde_json::from_str::<Value>(&text) {
-            Ok(value) => Some((value, text)),
+            Ok(value) => {
+                // A number `serde_json` reads as another one would be validated, exported and
+                // documented as that other number: refused where it is written.
+                let mut exact = true;
+                for literal in crate::json_text::literals(&text).unwrap_or_default() {
+                    let Some(why) = crate::json_text::inexact(literal.text) else {
+                        continue;
+                    };
+                    exact = false;
+                    let (line, column) = Diagnostic::line_col(&text, literal.offset);
+                    self.diagnostics.push(Diagnostic::at(
+                        path,
+                        line,
+                        column,
+                        truncate(
+                            &format!(
+                                "the number {} at `{}` cannot be read exactly: {why}",
+                                truncate(literal.text, QUOTE_LIMIT / 2),
+                                display_pointer(&literal.pointer)
+                            ),
+                            MESSAGE_LIMIT,
+                        ),
+                    ));
+                }
+                exact.then_some((value, text))
+            }
             Err(e) => {
                 self.diagnostics.push(Diagnostic::at(
                     path,
@@ -875,12 +925,11 @@ impl Parser<'_> {
         let meta = draft.meta_validator();
         let mut seen = Vec::new();
         for error in meta.iter_errors(schema) {
-            let pointer = error.instance_path().as_str().to_owned();
+            let (pointer, what) = meta::describe(&error, draft);
             let message = format!(
-                "the {which} schema is not valid JSON Schema ({}) at `{}`: {}",
+                "the {which} schema is not valid JSON Schema ({}) at `{}`: {what}",
                 draft.name(),
                 display_pointer(&pointer),
-                truncate(&error.to_string(), QUOTE_LIMIT * 2)
             );
             if !seen.contains(&message) {
                 self.report(locator, &pointer, false, message.clone());
@@ -1027,12 +1076,7 @@ impl Parser<'_> {
                 }
             };
             if let (Some((value, index)), Some(schema)) = (&example_input, input) {
-                self.validate_example(
-                    &format!("example {number}"),
-                    value,
-                    index,
-                    &schema.validator,
-                );
+                self.validate_example(&format!("example {number}"), value, index, schema);
             }
             match (description, example_input) {
                 (Some(description), Some((input, _))) => {
@@ -1087,12 +1131,7 @@ impl Parser<'_> {
             };
             if let Some(schema) = input {
                 let errors = self.diagnostics.len();
-                self.validate_example(
-                    &format!("input example {}", i + 1),
-                    &value,
-                    &index,
-                    &schema.validator,
-                );
+                self.validate_example(&format!("input example {}", i + 1), &value, &index, schema);
                 ok &= self.diagnostics.len() == errors;
             }
             values.push(value);
@@ -1100,7 +1139,54 @@ impl Parser<'_> {
         ok.then_some(values)
     }
 
+    /// Validates an example against the input schema, then, when it is valid, against the
+    /// ranges of the generated Rust integers: an example the generated `Input` cannot hold
+    /// would pass `check` and fail the tool's own test of it.
     fn validate_example(
+        &mut self,
+        number: &str,
+        value: &Value,
+        index: &SpanIndex,
+        schema: &LoadedSchema,
+    ) {
+        let errors = self.diagnostics.len();
+        self.schema_errors(number, value, index, &schema.validator);
+        if self.diagnostics.len() > errors {
+            return;
+        }
+        let Some(ranges) = schema.ranges() else {
+            return;
+        };
+        for error in ranges.iter_errors(value) {
+            let leaf = match meta::deepest(&error) {
+                meta::Deepest::Leaf(leaf, _) | meta::Deepest::Types(leaf, _) => leaf,
+            };
+            let pointer = leaf.instance_path().as_str().to_owned();
+            let limit = match leaf.kind() {
+                ValidationErrorKind::Minimum { limit }
+                | ValidationErrorKind::Maximum { limit }
+                | ValidationErrorKind::ExclusiveMaximum { limit } => Some(limit),
+                _ => None,
+            };
+            let expected = match limit.and_then(codegen::IntegerRange::bounded_by) {
+                Some(range) => format!(
+                    "expected an integer from {} to {} (`{}`)",
+                    range.min, range.max, range.rust
+                ),
+                None => "expected a smaller integer".to_owned(),
+            };
+            self.error(
+                index.value_offset(&pointer),
+                format!(
+                    "{number} cannot be held by the generated Rust type at `{}`: {expected}, found {}",
+                    display_pointer(&pointer),
+                    truncate(&leaf.instance().to_string(), QUOTE_LIMIT)
+                ),
+            );
+        }
+    }
+
+    fn schema_errors(
         &mut self,
         number: &str,
         value: &Value,
@@ -1250,21 +1336,7 @@ impl Parser<'_> {
 fn json_offset(text: &str, pointer: &str, key: bool) -> Option<usize> {
     use jsonc_parser::ast::Value as Node;
     use jsonc_parser::common::Ranged;
-    let strict = jsonc_parser::ParseOptions {
-        allow_comments: false,
-        allow_loose_object_property_names: false,
-        allow_trailing_commas: false,
-        allow_missing_commas: false,
-        allow_single_quoted_strings: false,
-        allow_hexadecimal_numbers: false,
-        allow_unary_plus_numbers: false,
-        allow_bare_decimal_point_numbers: false,
-        allow_non_finite_numbers: false,
-        allow_extended_string_escapes: false,
-    };
-    let parsed =
-        jsonc_parser::parse_to_ast(text, &jsonc_parser::CollectOptions::default(), &strict).ok()?;
-    let mut node = parsed.value?;
+    let mut node = crate::json_text::parse(text)?;
     let mut found = (None, node.range().start);
     for token in schema::JsonPointer::from_escaped(pointer).tokens() {
         let next = match node {
@@ -1464,7 +1536,7 @@ input = { pane_id = "main", anchors = [{ time = 1, price = 2.5 }], width = 2 }
         assert_eq!(found.len(), 1, "{found:?}");
         assert!(
             found[0].starts_with(
-                "20:12: the input schema is not valid JSON Schema (2020-12) at `/properties/anchors/minItems`: -1"
+                "20:12: the input schema is not valid JSON Schema (2020-12) at `/properties/anchors/minItems`: `minItems` must be at least 0, found -1"
             ),
             "{found:?}"
         );

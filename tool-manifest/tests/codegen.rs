@@ -486,6 +486,12 @@ const RULES: &[(&str, &str, bool, &str)] = &[
         "#[serde(crate = \"::toolwright_runtime::__private::serde\", untagged)]",
     ),
     (
+        "`type` listing several types",
+        r#"{"type": ["string", "integer"]}"#,
+        true,
+        "#[serde(crate = \"::toolwright_runtime::__private::serde\", untagged)]",
+    ),
+    (
         "other `anyOf`/`oneOf`, several types",
         r#"{"anyOf": [{"type": "number"}, {"type": "integer"}]}"#,
         true,
@@ -544,6 +550,101 @@ fn the_mapping_table_of_the_docs_lists_the_tested_rules() {
             "the docs row {row:?} has no test"
         );
     }
+}
+
+/// The enum generated for property `x` and the field, from `pub enum X ` to its closing brace.
+fn enum_and_field(property: Value) -> (String, String) {
+    let code = field_of(property, false);
+    let start = code.find("pub enum X ").expect("an enum `X`");
+    let end = start + code[start..].find("\n    }\n").expect("its end");
+    let field = code
+        .lines()
+        .find(|line| line.contains("pub x: "))
+        .expect("the field")
+        .trim()
+        .to_owned();
+    (code[start..end].to_owned(), field)
+}
+
+#[test]
+fn a_type_array_is_mapped_as_the_any_of_of_its_types() {
+    for (types, any_of) in [
+        (
+            json!({"type": ["integer", "string"]}),
+            json!({"anyOf": [{"type": "integer"}, {"type": "string"}]}),
+        ),
+        (
+            json!({"type": ["string", "boolean", "null"], "minLength": 1}),
+            json!({"anyOf": [{"type": "string", "minLength": 1}, {"type": "boolean"}, {"type": "null"}]}),
+        ),
+        (
+            json!({"type": ["integer", "array"], "minimum": 0, "maximum": 18446744073709551615_u64, "items": {"type": "string"}}),
+            json!({"anyOf": [{"type": "integer", "minimum": 0, "maximum": 18446744073709551615_u64}, {"type": "array", "items": {"type": "string"}}]}),
+        ),
+    ] {
+        let (from_types, field) = enum_and_field(types.clone());
+        assert_eq!(
+            (from_types, field),
+            enum_and_field(any_of.clone()),
+            "{types} and {any_of}"
+        );
+    }
+    let (union, field) = enum_and_field(json!({"type": ["string", "integer", "null"]}));
+    assert_eq!(field, "pub x: Option<Option<X>>,");
+    assert!(
+        union.contains("String(String),") && union.contains("integral\")] i64),"),
+        "{union}"
+    );
+    let code = field_of(json!({"type": ["string", "null"]}), true);
+    assert!(code.contains("pub x: Option<String>,"), "{code}");
+}
+
+/// The fallbacks of a tool with `properties`, as `(pointer, reason)`.
+fn fallbacks(properties: Value) -> Vec<(String, String)> {
+    let mut tool = empty();
+    tool.input_schema = json!({
+        "type": "object",
+        "properties": properties,
+        "$defs": {"node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/node"}}}}
+    });
+    let generated = codegen::generate_with_fallbacks(&[tool]).expect("generated");
+    generated
+        .fallbacks
+        .iter()
+        .map(|f| {
+            assert_eq!(f.tool, "panes_list");
+            (f.pointer.clone(), f.reason.clone())
+        })
+        .collect()
+}
+
+#[test]
+fn each_property_that_falls_back_to_value_is_reported_once_with_why() {
+    let found = fallbacks(json!({
+        "anything": {"description": "any value at all"},
+        "free": true,
+        "mixed": {"enum": ["a", 1]},
+        "overlap": {"type": ["integer", "number"]},
+        "either": {"anyOf": [{"type": "string", "minLength": 1}, {"type": "string", "pattern": "^a"}]},
+        "tree": {"$ref": "#/$defs/node"},
+        "again": {"$ref": "#/$defs/node"},
+        "huge": {"type": "integer", "minimum": -1e40, "maximum": 1e40},
+        "config": {"const": {"a": 1}},
+        "loose": {"type": "array", "prefixItems": [{"type": "string"}]},
+        "typed": {"allOf": [{"enum": ["a", 1]}, {"type": "string"}]},
+    }));
+    assert_eq!(
+        found,
+        [
+            ("/$defs/node/properties/next".to_owned(), "a recursive reference to `#/$defs/node`".to_owned()),
+            ("/properties/config".to_owned(), "a `const` object or array".to_owned()),
+            ("/properties/either".to_owned(), "the `anyOf` branches are neither of distinct JSON types nor objects told apart by a constant property".to_owned()),
+            ("/properties/huge".to_owned(), "an `integer` whose bounds no Rust integer type spans".to_owned()),
+            ("/properties/loose".to_owned(), "each item of a `prefixItems` array whose items may be missing or followed by more".to_owned()),
+            ("/properties/mixed".to_owned(), "an `enum` of values other than strings".to_owned()),
+            ("/properties/overlap".to_owned(), "the types `integer` and `number` overlap: no Rust enum tells their values apart".to_owned()),
+        ]
+    );
 }
 
 /// The rule tested by [`a_root_that_is_not_an_object_is_an_alias`].
@@ -810,6 +911,51 @@ fn builder_reports_every_manifest_mistake_at_once() {
     // `main() -> Result<(), BuildError>` prints `Debug`: it must read the same.
     assert_eq!(format!("{error:?}"), text);
     assert!(!root.path().join("out/tools.rs").exists());
+}
+
+#[test]
+fn builder_mistakes_name_files_relative_to_the_crate() {
+    let root = tempfile::tempdir().expect("a temp dir");
+    fs::create_dir(root.path().join("tools")).expect("tools dir");
+    fs::write(
+        root.path().join("tools/panes_list.toml"),
+        PANES_LIST.replace(
+            "[input]\ntype = \"object\"\nproperties = {}\nadditionalProperties = false\n",
+            "input = { file = \"panes_list.input.json\" }\n",
+        ),
+    )
+    .expect("manifest");
+    fs::write(
+        root.path().join("tools/panes_list.input.json"),
+        "{\n  \"type\": \"int\"\n}\n",
+    )
+    .expect("schema file");
+    let error = builder(root.path())
+        .compile()
+        .expect_err("an invalid schema file");
+    let text = error.to_string();
+    assert_eq!(
+        text,
+        "the tool manifests have mistakes:\nerror: tools/panes_list.input.json:2:11: the input schema is not valid JSON Schema (2020-12) at `/type`: `type` must be one of \"array\", \"boolean\", \"integer\", \"null\", \"number\", \"object\", \"string\", or a list of them, found \"int\""
+    );
+    // A manifest directory outside the crate keeps the path it was given.
+    let outside = tempfile::tempdir().expect("a temp dir");
+    fs::write(
+        outside.path().join("panes_list.toml"),
+        PANES_LIST.replace("read-only", "readonly"),
+    )
+    .expect("manifest");
+    let error = builder(root.path())
+        .manifest_dir(outside.path())
+        .compile()
+        .expect_err("a broken manifest");
+    assert!(
+        error.to_string().contains(&format!(
+            "{}:",
+            outside.path().join("panes_list.toml").display()
+        )),
+        "{error}"
+    );
 }
 
 #[test]

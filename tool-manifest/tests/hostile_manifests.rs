@@ -316,7 +316,9 @@ fn odd_unicode_in_names_keys_and_stems_is_shown_escaped() {
         ),
         (
             PATH,
-            format!("{HEAD}[input]\ntype = \"object\"\nproperties = \"\\ufeff\\u202e\"\n"),
+            // A value of the wrong type is not quoted (`found a string`); one that is not an
+            // accepted word is, escaped.
+            format!("{HEAD}[input]\ntype = \"\\ufeff\\u202e\"\nproperties = \"\\ufeff\\u202e\"\n"),
         ),
     ];
     for (path, text) in cases {

@@ -150,9 +150,73 @@ fn an_invalid_schema_is_refused_at_the_offending_value() {
     assert_eq!(found.len(), 1, "{found:?}");
     assert!(
         found[0].starts_with(
-            "8:50: the input schema is not valid JSON Schema (2020-12) at `/properties/kind/minLength`: -1"
+            "8:50: the input schema is not valid JSON Schema (2020-12) at `/properties/kind/minLength`: `minLength` must be at least 0, found -1"
         ),
         "{found:?}"
+    );
+}
+
+#[test]
+fn a_meta_schema_violation_says_what_the_keyword_must_be() {
+    let text = with(
+        HEADER,
+        r#"[input]
+type = "object"
+required = [1]
+properties.a = { type = "int" }
+properties.b = { type = ["string", "int"] }
+properties.c = { minimum = "3" }
+properties.d = { type = [] }
+properties.e = 5
+"#,
+    );
+    assert_eq!(
+        errors_of("tools/probe.toml", &text),
+        [
+            "8:13: the input schema is not valid JSON Schema (2020-12) at `/required/0`: `required` item 0 must be a string, found a number",
+            r#"9:25: the input schema is not valid JSON Schema (2020-12) at `/properties/a/type`: `type` must be one of "array", "boolean", "integer", "null", "number", "object", "string", or a list of them, found "int""#,
+            r#"10:36: the input schema is not valid JSON Schema (2020-12) at `/properties/b/type/1`: `type` item 1 must be one of "array", "boolean", "integer", "null", "number", "object", "string", found "int""#,
+            "11:28: the input schema is not valid JSON Schema (2020-12) at `/properties/c/minimum`: `minimum` must be a number, found a string",
+            "12:25: the input schema is not valid JSON Schema (2020-12) at `/properties/d/type`: `type` must list at least 1 item, found []",
+            "13:16: the input schema is not valid JSON Schema (2020-12) at `/properties/e`: `properties/e` must be a boolean or an object, found a number",
+        ]
+    );
+    // Draft-07 writes `items` as a schema or a list of them.
+    let text = with(
+        HEADER,
+        "[input]\n\"$schema\" = \"http://json-schema.org/draft-07/schema#\"\nitems = 5\n",
+    );
+    assert_eq!(
+        errors_of("tools/probe.toml", &text),
+        [
+            "8:9: the input schema is not valid JSON Schema (draft-07) at `/items`: `items` must be a boolean, an object or an array, found a number"
+        ]
+    );
+}
+
+#[test]
+fn an_example_the_generated_type_cannot_hold_is_refused_at_the_value() {
+    let text = with(
+        HEADER,
+        r#"input_examples = [{ n = 1e+19, m = 2 }]
+
+[input]
+type = "object"
+properties.n = { type = "integer", minimum = 0 }
+properties.m = { anyOf = [{ type = "integer" }, { type = "string" }] }
+properties.big = { type = "integer", minimum = 0, maximum = 1.8e19 }
+
+[[examples]]
+description = "Too large"
+input = { n = 5, m = -1e+19, big = 1.8e19 }
+"#,
+    );
+    assert_eq!(
+        errors_of("tools/probe.toml", &text),
+        [
+            "6:25: input example 1 cannot be held by the generated Rust type at `/n`: expected an integer from -9223372036854775808 to 9223372036854775807 (`i64`), found 1e+19",
+            "16:22: example 1 cannot be held by the generated Rust type at `/m`: expected an integer from -9223372036854775808 to 9223372036854775807 (`i64`), found -1e+19",
+        ]
     );
 }
 
@@ -281,7 +345,7 @@ properties.id = { type = "strng" }
             "2:9: expected `title` to be a non-empty string, found an empty one",
             r#"4:10: expected `safety` to be "read-only" or "destructive", found "write""#,
             "6:1: unknown key `colour`, expected one of `name`, `title`, `description`, `safety`, `mode`, `category`, `idempotent`, `open_world`, `timeout`, `max_output_bytes`, `input`, `output`, `input_examples`, `errors`, `examples`",
-            r#"10:26: the input schema is not valid JSON Schema (2020-12) at `/properties/id/type`: "strng" is not valid under any of the schemas listed in the 'anyOf' keyword"#,
+            r#"10:26: the input schema is not valid JSON Schema (2020-12) at `/properties/id/type`: `type` must be one of "array", "boolean", "integer", "null", "number", "object", "string", or a list of them, found "strng""#,
         ]
     );
 }
@@ -485,7 +549,7 @@ fn mistakes_in_a_schema_file_are_located_in_it() {
     assert_eq!(found.len(), 1, "{found:?}");
     assert!(
         found[0].starts_with(
-            "probe.input.json:4:42: the input schema is not valid JSON Schema (2020-12) at `/properties/a/minLength`: -1"
+            "probe.input.json:4:42: the input schema is not valid JSON Schema (2020-12) at `/properties/a/minLength`: `minLength` must be at least 0, found -1"
         ),
         "{found:?}"
     );
@@ -499,6 +563,29 @@ fn mistakes_in_a_schema_file_are_located_in_it() {
     assert!(
         found[0].starts_with("probe.input.json:1:19: the input schema file is not JSON"),
         "{found:?}"
+    );
+}
+
+#[test]
+fn a_number_a_schema_file_cannot_be_read_with_is_located_in_it() {
+    let found = with_schema_file(
+        "{\n  \"type\": \"object\",\n  \"properties\": {\n    \"n\": {\"type\": \"integer\", \"maximum\": 123456789012345678901234567890, \"default\": -0}\n  }\n}\n",
+    )
+    .expect_err("inexact numbers");
+    assert_eq!(
+        found,
+        [
+            "probe.input.json:4:41: the number 123456789012345678901234567890 at `/properties/n/maximum` cannot be read exactly: an integer past 64 bits is read as the float 1.2345678901234568e+29",
+            "probe.input.json:4:84: the number -0 at `/properties/n/default` cannot be read exactly: `-0` is read as the float -0.0 (write 0)",
+        ]
+    );
+    let spec = with_schema_file(
+        r#"{"type": "object", "properties": {"n": {"type": "integer", "maximum": 18446744073709551615, "minimum": -1.50e0}}}"#,
+    )
+    .unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(
+        spec.input_schema["properties"]["n"]["maximum"],
+        serde_json::json!(u64::MAX)
     );
 }
 

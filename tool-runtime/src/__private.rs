@@ -378,8 +378,23 @@ impl<'de, T: Integral<'de>> Deserialize<'de> for Lenient<T> {
     }
 }
 
-/// The integer visitor: integers in range, and floats without a fractional part.
-struct IntegerVisitor<T>(std::marker::PhantomData<T>);
+/// The integer visitor: integers in range, and floats without a fractional part. An integer
+/// the schema accepted but the field's type cannot hold (`1e19` for an `i64`) is refused with
+/// the type's range, in the words of the validation report (`Expected integer from … to …`).
+struct IntegerVisitor<T> {
+    /// The least and greatest value of `T`.
+    range: (i128, i128),
+    of: std::marker::PhantomData<T>,
+}
+
+impl<T: TryFrom<i128>> IntegerVisitor<T> {
+    fn out_of_range<E: de::Error>(&self) -> E {
+        E::custom(format!(
+            "Expected integer from {} to {}",
+            self.range.0, self.range.1
+        ))
+    }
+}
 
 impl<T: TryFrom<i128>> Visitor<'_> for IntegerVisitor<T> {
     type Value = T;
@@ -397,12 +412,7 @@ impl<T: TryFrom<i128>> Visitor<'_> for IntegerVisitor<T> {
     }
 
     fn visit_i128<E: de::Error>(self, v: i128) -> Result<T, E> {
-        T::try_from(v).map_err(|_| {
-            E::custom(format!(
-                "integer {v} is out of range for {}",
-                std::any::type_name::<T>()
-            ))
-        })
+        T::try_from(v).map_err(|_| self.out_of_range())
     }
 
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<T, E> {
@@ -410,6 +420,8 @@ impl<T: TryFrom<i128>> Visitor<'_> for IntegerVisitor<T> {
         if v.fract() == 0.0 && v >= -(2f64.powi(127)) && v < 2f64.powi(127) {
             #[allow(clippy::cast_possible_truncation)]
             self.visit_i128(v as i128)
+        } else if v.fract() == 0.0 {
+            Err(self.out_of_range())
         } else {
             Err(E::invalid_value(de::Unexpected::Float(v), &self))
         }
@@ -420,7 +432,10 @@ macro_rules! integral_int {
     ($($t:ty),*) => {$(
         impl<'de> Integral<'de> for $t {
             fn integral<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                deserializer.deserialize_any(IntegerVisitor::<$t>(std::marker::PhantomData))
+                deserializer.deserialize_any(IntegerVisitor::<$t> {
+                    range: (i128::from(<$t>::MIN), i128::from(<$t>::MAX)),
+                    of: std::marker::PhantomData,
+                })
             }
         }
     )*};
@@ -985,5 +1000,32 @@ mod tests {
         assert_eq!(big, 100_000_000_000_000_000_000);
         let present: Option<Option<i64>> = present_integral(json!(null)).expect("null");
         assert_eq!(present, Some(None));
+    }
+
+    #[test]
+    fn an_integer_beyond_its_type_names_the_range() {
+        let message = |value: Value, read: fn(Value) -> Result<(), serde_json::Error>| {
+            read(value).map_or_else(|e| e.to_string(), |()| "read".to_owned())
+        };
+        let as_i64 = |value: Value| integral::<_, i64>(value).map(|_| ());
+        let as_u64 = |value: Value| integral::<_, u64>(value).map(|_| ());
+        let i64_range = "Expected integer from -9223372036854775808 to 9223372036854775807";
+        assert_eq!(message(json!(1e19), as_i64), i64_range);
+        assert_eq!(
+            message(json!(10_000_000_000_000_000_000_u64), as_i64),
+            i64_range
+        );
+        assert_eq!(message(json!(-1e40), as_i64), i64_range, "past `i128` too");
+        assert_eq!(
+            message(json!(-1), as_u64),
+            "Expected integer from 0 to 18446744073709551615"
+        );
+        assert_eq!(
+            message(json!(1e39), |v| integral::<_, i128>(v).map(|_| ())),
+            "Expected integer from -170141183460469231731687303715884105728 to 170141183460469231731687303715884105727"
+        );
+        assert!(message(json!(2.5), as_i64).starts_with("invalid value: floating point `2.5`"));
+        let message = input_error(json!({"a/b": [{"n": 1e19}]}));
+        assert_eq!(message, format!("/a~1b/0/n: {i64_range}"));
     }
 }

@@ -36,7 +36,7 @@ fn full() -> Value {
     json!({
         "count": 3, "big": 18446744073709551615_u64, "ratio": 0.5, "note": null, "label": null,
         "shape": {"kind": "square", "side": 2, "colour": "red"},
-        "id": 7, "labels": {"a": 1}, "inputs": {"environment": "prod"},
+        "id": 7, "either": 5, "labels": {"a": 1}, "inputs": {"environment": "prod"},
         "options": {"verbose": true, "color": "red"}, "point": [1.5, 2], "tags": ["x"],
         "counts": {"total": 3, "north": 1, "south": 2},
         "anything": null, "mode": "fast", "mixed": "a", "by_pattern": {"x-a": "b"},
@@ -62,6 +62,11 @@ fn every_shape_takes_its_values_and_gives_them_back() {
     assert_eq!(square.side, 2);
     assert_eq!(square.extra.get("colour"), Some(&json!("red")));
     assert_eq!(input.id, Some(mapping_rules::Id::Integer(7)));
+    assert_eq!(
+        input.either,
+        Some(Some(mapping_rules::Either::Integer(5))),
+        "a `type` list is an enum of its types, as `anyOf` is"
+    );
     assert_eq!(input.point.as_ref().map(|p| (p.0, p.1)), Some((1.5, 2)));
     assert_eq!(input.extra.get("unknown"), Some(&json!({"kept": [1, 2]})));
     assert_eq!(input.nothing, Some(()));
@@ -124,6 +129,26 @@ fn extra_properties_reach_the_tool_through_the_registry() {
     ] {
         assert!(text.contains(kept), "{kept} is kept end to end: {text}");
     }
+}
+
+#[test]
+fn a_valid_integer_beyond_the_generated_type_is_refused_with_its_range() {
+    // `count` has a `minimum` and no `maximum`: the schema takes 1e19, an `i64` cannot.
+    let result =
+        execute(&json!({"count": 1e19, "note": null, "shape": {"kind": "circle", "radius": 1}}));
+    assert_eq!(result["success"], json!(false), "{result}");
+    assert_eq!(
+        result["error"]["code"],
+        json!("TOOL_INPUT_INVALID"),
+        "{result}"
+    );
+    assert_eq!(
+        result["error"]["message"],
+        json!(
+            "The tool input is invalid: /count: Expected integer from -9223372036854775808 to 9223372036854775807"
+        )
+    );
+    assert_eq!(result["stateChanged"], json!(false));
 }
 
 #[test]

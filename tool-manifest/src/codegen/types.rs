@@ -10,7 +10,7 @@ use super::rust::{
 };
 use super::{field_idents, first_free, ident, pascal_case, singular, unique};
 use crate::schema::keywords::{self, Role, Shape};
-use crate::schema::{Kind, Node, Object, SchemaTree};
+use crate::schema::{JsonPointer, Kind, Node, Object, SchemaTree};
 
 /// Type names every tool module reserves: its own items and the std names the generated code
 /// uses unqualified.
@@ -66,6 +66,14 @@ pub(super) struct TypeGen<'t, 'a> {
     following: Vec<&'a str>,
     /// The type of every reference already followed: one Rust type per referenced node.
     resolved: Vec<(&'a str, Ty)>,
+    /// Why the node being typed falls back to `serde_json::Value`, set where it does and taken
+    /// by [`TypeGen::ty`] for the node's pointer.
+    reason: Option<String>,
+    /// Every node typed `serde_json::Value` though its schema says more: `(pointer, why)`, once
+    /// per node, in the order they were met.
+    pub fallbacks: Vec<(String, String)>,
+    /// Every `integer` node typed as a Rust integer, with that type.
+    pub integers: Vec<(String, Ty)>,
 }
 
 impl<'t, 'a> TypeGen<'t, 'a> {
@@ -77,7 +85,16 @@ impl<'t, 'a> TypeGen<'t, 'a> {
             items: Vec::new(),
             following: Vec::new(),
             resolved: Vec::new(),
+            reason: None,
+            fallbacks: Vec::new(),
+            integers: Vec::new(),
         }
+    }
+
+    /// `serde_json::Value`, for `why` (recorded at the node being typed).
+    fn fallback(&mut self, why: impl Into<String>) -> Ty {
+        self.reason = Some(why.into());
+        Ty::Value
     }
 
     /// `Input`: a struct when the root is an object schema, else an alias of its type.
@@ -109,20 +126,43 @@ impl<'t, 'a> TypeGen<'t, 'a> {
     /// The Rust type of a node. `hint` is the PascalCase name a named type would get, `parent`
     /// the name of the enclosing type (used on a name collision).
     fn ty(&mut self, node: &'t Node<'a>, hint: &str, parent: &str, depth: usize) -> Ty {
+        let ty = self.node_type(node, hint, parent, depth);
+        if let Some(why) = self.reason.take()
+            && !self
+                .fallbacks
+                .iter()
+                .any(|(p, _)| p == node.pointer.as_str())
+        {
+            self.fallbacks.push((node.pointer.as_str().to_owned(), why));
+        }
+        ty
+    }
+
+    fn node_type(&mut self, node: &'t Node<'a>, hint: &str, parent: &str, depth: usize) -> Ty {
         let Some(object) = node.object() else {
+            // `true` holds every value and `false` none: `Value` is exact.
             return Ty::Value;
         };
         if depth > MAX_DEPTH {
-            return Ty::Value;
+            return self.fallback(format!("nested deeper than {MAX_DEPTH} levels"));
         }
         if let Some(types) = &object.types {
             let nullable = types.contains(&Kind::Null);
             let others: Vec<Kind> = types.iter().copied().filter(|k| *k != Kind::Null).collect();
             let ty = match others.as_slice() {
                 [] => return Ty::Unit,
-                [kind] => self.single(object, *kind, hint, parent, depth),
-                // `Value` holds `null` too.
-                _ => return Ty::Value,
+                [kind] => self.single(&node.pointer, object, *kind, hint, parent, depth),
+                // Typed as `anyOf` of one `{"type": …}` each, with the node's other keywords.
+                kinds => {
+                    let branches = kinds
+                        .iter()
+                        .map(|k| (*k, Branch::Kind(&node.pointer, object, *k)))
+                        .collect();
+                    match self.untagged_of(object, branches, hint, parent, depth) {
+                        Some(ty) => ty,
+                        None => return self.overlap(kinds),
+                    }
+                }
             };
             return optional_if(nullable, ty);
         }
@@ -140,35 +180,63 @@ impl<'t, 'a> TypeGen<'t, 'a> {
                 }
                 Value::Bool(_) => Ty::Bool,
                 Value::Null => Ty::Unit,
-                Value::Number(n) => integer_type(Some(n), Some(n)).unwrap_or(Ty::F64),
-                _ => Ty::Value,
+                // An integer constant is an integer of a type that holds it; another an `f64`.
+                Value::Number(n) if n.as_f64().is_some_and(|v| v.fract() == 0.0) => {
+                    integer_type(Some(n), Some(n)).unwrap_or(Ty::F64)
+                }
+                Value::Number(_) => Ty::F64,
+                _ => self.fallback("a `const` object or array"),
             };
         }
-        for branches in [object.any_of(), object.one_of()] {
+        for (keyword, branches) in [("anyOf", object.any_of()), ("oneOf", object.one_of())] {
             if !branches.is_empty() {
-                return self.union(object, branches, hint, parent, depth);
+                return self.union(object, keyword, branches, hint, parent, depth);
             }
         }
         // Every branch of `allOf` holds every valid value: the first with a type of its own
-        // gives one that accepts them all.
+        // gives one that accepts them all (and the branches before it fall back to nothing).
+        let mut untyped = Vec::new();
         for branch in object.all_of() {
+            let before = self.fallbacks.len();
             let ty = self.ty(branch, hint, parent, depth + 1);
             if ty != Ty::Value {
                 return ty;
             }
+            untyped.extend(self.fallbacks.drain(before..));
         }
+        self.fallbacks.extend(untyped);
         Ty::Value
+    }
+
+    /// `Value` for types of which two accept the same values (`integer` and `number`).
+    fn overlap(&mut self, kinds: &[Kind]) -> Ty {
+        let pair = kinds.iter().enumerate().find_map(|(i, a)| {
+            kinds[..i]
+                .iter()
+                .find(|b| overlaps(*a, **b))
+                .map(|b| (*b, *a))
+        });
+        match pair {
+            Some((a, b)) => self.fallback(format!(
+                "the types `{}` and `{}` overlap: no Rust enum tells their values apart",
+                a.name(),
+                b.name()
+            )),
+            None => self.fallback("the types listed are not told apart"),
+        }
     }
 
     fn reference(&mut self, reference: &'a str, hint: &str, parent: &str, depth: usize) -> Ty {
         if self.following.contains(&reference) {
-            return Ty::Value;
+            return self.fallback(format!("a recursive reference to `{reference}`"));
         }
         if let Some((_, ty)) = self.resolved.iter().find(|(r, _)| *r == reference) {
             return ty.clone();
         }
         let Some(target) = self.tree.resolve(reference) else {
-            return Ty::Value;
+            return self.fallback(format!(
+                "`$ref` names `{reference}`, which is no node of this schema"
+            ));
         };
         let name_hint = reference
             .rsplit('/')
@@ -183,9 +251,10 @@ impl<'t, 'a> TypeGen<'t, 'a> {
         ty
     }
 
-    /// The type of one JSON type, read from the node's keywords.
+    /// The type of one JSON type, read from the keywords of the node at `at`.
     fn single(
         &mut self,
+        at: &JsonPointer,
         object: &'t Object<'a>,
         kind: Kind,
         hint: &str,
@@ -203,7 +272,15 @@ impl<'t, 'a> TypeGen<'t, 'a> {
             },
             Kind::Integer => {
                 let (low, high) = bounds(object);
-                integer_type(low.as_ref(), high.as_ref()).unwrap_or(Ty::Value)
+                match integer_type(low.as_ref(), high.as_ref()) {
+                    Some(ty) => {
+                        if !self.integers.iter().any(|(p, _)| p == at.as_str()) {
+                            self.integers.push((at.as_str().to_owned(), ty.clone()));
+                        }
+                        ty
+                    }
+                    None => self.fallback("an `integer` whose bounds no Rust integer type spans"),
+                }
             }
             Kind::Number => Ty::F64,
             Kind::Boolean => Ty::Bool,
@@ -227,6 +304,12 @@ impl<'t, 'a> TypeGen<'t, 'a> {
                 .is_some_and(|min| min >= prefix.len() as u64);
             if !(rest_closed && all_present) || prefix.is_empty() {
                 // Items may be missing or follow: no fixed Rust tuple holds every such array.
+                if !prefix.is_empty() {
+                    self.reason = Some(
+                        "each item of a `prefixItems` array whose items may be missing or followed by more"
+                            .to_owned(),
+                    );
+                }
                 return Ty::Vec(Box::new(Ty::Value));
             }
             let name = self.claim_name(object, hint, parent);
@@ -379,7 +462,7 @@ impl<'t, 'a> TypeGen<'t, 'a> {
                 Value::String(_) | Value::Null => {}
                 // Another type among the values: `type` (when written) keeps only strings.
                 _ if object.types.is_some() => {}
-                _ => return Ty::Value,
+                _ => return self.fallback("an `enum` of values other than strings"),
             }
         }
         if words.is_empty() {
@@ -417,6 +500,7 @@ impl<'t, 'a> TypeGen<'t, 'a> {
     fn union(
         &mut self,
         object: &'t Object<'a>,
+        keyword: &str,
         branches: &'t [Node<'a>],
         hint: &str,
         parent: &str,
@@ -432,10 +516,15 @@ impl<'t, 'a> TypeGen<'t, 'a> {
         let ty = match rest.as_slice() {
             [] => return Ty::Unit,
             [one] => self.ty(one, hint, parent, depth + 1),
-            many => self
+            many => match self
                 .tagged(object, many, hint, parent, depth)
                 .or_else(|| self.untagged(object, many, hint, parent, depth))
-                .unwrap_or(Ty::Value),
+            {
+                Some(ty) => ty,
+                None => return self.fallback(format!(
+                    "the `{keyword}` branches are neither of distinct JSON types nor objects told apart by a constant property"
+                )),
+            },
         };
         optional_if(
             nullable && !matches!(ty, Ty::Value | Ty::Option(_) | Ty::Unit),
@@ -526,30 +615,42 @@ impl<'t, 'a> TypeGen<'t, 'a> {
         parent: &str,
         depth: usize,
     ) -> Option<Ty> {
-        let kinds: Vec<Kind> = branches
+        let branches = branches
             .iter()
-            .map(|b| self.branch_object(b).and_then(single_type))
+            .map(|b| {
+                self.branch_object(b)
+                    .and_then(single_type)
+                    .map(|kind| (kind, Branch::Node(b)))
+            })
             .collect::<Option<_>>()?;
-        // Branches of distinct JSON types never accept the same value (`integer` values are
-        // `number`s too).
-        let overlaps = |a: Kind, b: Kind| {
-            a == b
-                || matches!(
-                    (a, b),
-                    (Kind::Integer, Kind::Number) | (Kind::Number, Kind::Integer)
-                )
-        };
-        for (i, a) in kinds.iter().enumerate() {
-            if kinds[..i].iter().any(|b| overlaps(*a, *b)) {
+        self.untagged_of(object, branches, hint, parent, depth)
+    }
+
+    /// An untagged enum of branches of distinct JSON types, one variant per type, named after
+    /// it; `None` when two branches may accept the same value.
+    fn untagged_of(
+        &mut self,
+        object: &Object<'a>,
+        branches: Vec<(Kind, Branch<'t, 'a>)>,
+        hint: &str,
+        parent: &str,
+        depth: usize,
+    ) -> Option<Ty> {
+        for (i, (a, _)) in branches.iter().enumerate() {
+            if branches[..i].iter().any(|(b, _)| overlaps(*a, *b)) {
                 return None;
             }
         }
         let name = self.claim_name(object, hint, parent);
         let slot = self.reserve();
         let mut variants = Vec::with_capacity(branches.len());
-        for (branch, kind) in branches.iter().zip(&kinds) {
+        for (kind, branch) in branches {
             let variant = pascal_case(kind.name());
-            let ty = self.ty(branch, &format!("{name}{variant}"), &name, depth + 1);
+            let hint = format!("{name}{variant}");
+            let ty = match branch {
+                Branch::Node(node) => self.ty(node, &hint, &name, depth + 1),
+                Branch::Kind(at, of, kind) => self.single(at, of, kind, &hint, &name, depth + 1),
+            };
             variants.push(Variant {
                 ident: variant,
                 rename: None,
@@ -615,6 +716,25 @@ impl<'t, 'a> TypeGen<'t, 'a> {
     }
 }
 
+/// One branch of an untagged enum.
+enum Branch<'t, 'a> {
+    /// A subschema (of `anyOf`, `oneOf`).
+    Node(&'t Node<'a>),
+    /// One JSON type of a node's `type` list, read with the node's other keywords (the node's
+    /// pointer, its object).
+    Kind(&'t JsonPointer, &'t Object<'a>, Kind),
+}
+
+/// Branches of distinct JSON types never accept the same value (`integer` values are `number`s
+/// too).
+fn overlaps(a: Kind, b: Kind) -> bool {
+    a == b
+        || matches!(
+            (a, b),
+            (Kind::Integer, Kind::Number) | (Kind::Number, Kind::Integer)
+        )
+}
+
 /// `Option<T>` when `nullable`.
 fn optional_if(nullable: bool, ty: Ty) -> Ty {
     if nullable {
@@ -672,41 +792,46 @@ fn bounds(object: &Object<'_>) -> (Option<Number>, Option<Number>) {
     (low, high)
 }
 
-/// The Rust integer that holds every integer between the bounds: `i64` when both fit it (or
-/// are absent), `u64` from a non-negative bound up to `u64::MAX`, `i128` within its range;
-/// `None` beyond.
+/// The Rust integer for the integers between the bounds (`None`: unbounded on that side): `i64`
+/// when each bound is within `i64` (an unbounded side then stops at `i64`'s end); `u64` from a
+/// non-negative bound up to `u64::MAX`; `i128` when both bounds are within it; `None` beyond.
 fn integer_type(low: Option<&Number>, high: Option<&Number>) -> Option<Ty> {
-    let fits = |n: Option<&Number>, lo: f64, hi: f64| {
-        n.is_none_or(|n| {
-            if n.is_i64() || n.is_u64() {
-                let v = n.as_i128().unwrap_or(0) as f64;
-                v >= lo && v <= hi
-            } else {
-                n.as_f64().is_some_and(|v| v >= lo && v <= hi)
-            }
-        })
+    let (low, high) = (
+        low.map(|n| whole(n, f64::ceil)),
+        high.map(|n| whole(n, f64::floor)),
+    );
+    let within = |bound: Option<Option<i128>>, min: i128, max: i128| {
+        bound.is_none_or(|b| b.is_some_and(|v| (min..=max).contains(&v)))
     };
-    let exact = |n: Option<&Number>, check: &dyn Fn(i128) -> bool| {
-        n.is_none_or(|n| {
-            n.as_i128()
-                .map_or_else(|| n.as_f64().is_some_and(|f| f.abs() < 9.2e18), check)
-        })
-    };
-    if exact(low, &|v| v >= i128::from(i64::MIN)) && exact(high, &|v| v <= i128::from(i64::MAX)) {
+    let (i64_min, i64_max) = (i128::from(i64::MIN), i128::from(i64::MAX));
+    if within(low, i64_min, i64_max) && within(high, i64_min, i64_max) {
         return Some(Ty::I64);
     }
-    let non_negative = low.is_some_and(|n| n.as_f64().is_some_and(|v| v >= 0.0));
-    if non_negative && high.is_some() && fits(high, 0.0, u64::MAX as f64) {
+    let u64_max = i128::from(u64::MAX);
+    if low.is_some() && within(low, 0, u64_max) && within(high, 0, u64_max) {
         return Some(Ty::U64);
     }
     if low.is_some()
         && high.is_some()
-        && fits(low, i128::MIN as f64, i128::MAX as f64)
-        && fits(high, i128::MIN as f64, i128::MAX as f64)
+        && within(low, i128::MIN, i128::MAX)
+        && within(high, i128::MIN, i128::MAX)
     {
         return Some(Ty::I128);
     }
     None
+}
+
+/// The nearest integer of a bound on the side it bounds (`round` is `ceil` for a lower bound,
+/// `floor` for an upper one), exactly; `None` past `i128`.
+fn whole(n: &Number, round: fn(f64) -> f64) -> Option<i128> {
+    if let Some(v) = n.as_i128() {
+        return Some(v);
+    }
+    let v = round(n.as_f64()?);
+    // `i128`'s bounds are powers of two, exact in `f64`; an integral `f64` within them converts
+    // exactly.
+    #[allow(clippy::cast_possible_truncation)]
+    (v >= -(2f64.powi(127)) && v < 2f64.powi(127)).then_some(v as i128)
 }
 
 /// The validation keywords and annotations of a property, copied onto its schemars schema

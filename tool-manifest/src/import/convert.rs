@@ -11,9 +11,13 @@ use super::bfcl;
 use super::json::Json;
 use super::source::{self, Found, Refused};
 use crate::codegen::snake_case;
+use crate::json_text;
 use crate::model::default_title;
 use crate::model::{Mode, Safety, is_valid_tool_name};
-use crate::schema::display_pointer;
+use crate::schema::{display_pointer, truncate};
+
+/// How many characters of a number a message quotes.
+const NUMBER_QUOTE_LIMIT: usize = 40;
 
 /// The longest tool name (`^[a-z][a-z0-9_]{0,63}$`).
 const MAX_NAME: usize = 64;
@@ -311,11 +315,23 @@ fn parse(text: &str) -> Result<Vec<(usize, Json)>, InputError> {
     let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Json>();
     let (mut counted, mut line) = (0, 1);
     while let Some(next) = stream.next() {
-        let value = next.map_err(|e| InputError(format!("the input is not JSON: {e}")))?;
+        let mut value = next.map_err(|e| InputError(format!("the input is not JSON: {e}")))?;
         let end = stream.byte_offset();
         // The value starts at the first character that is not white space after the last one.
         let before = text.get(counted..end).unwrap_or("");
         let start = counted + (before.len() - before.trim_start().len());
+        // Each number keeps the text it is written with.
+        let literals = text.get(start..end).and_then(json_text::literals);
+        let attached = literals.is_some_and(|literals| {
+            let mut texts = literals.iter().map(|l| l.text);
+            value.attach_numbers(&mut texts) && texts.next().is_none()
+        });
+        if !attached {
+            return Err(InputError(format!(
+                "the JSON value starting at line {} cannot be read with its numbers as written",
+                line + text.get(counted..start).unwrap_or("").matches('\n').count()
+            )));
+        }
         line += text.get(counted..start).unwrap_or("").matches('\n').count();
         values.push((line, value));
         line += text.get(start..end).unwrap_or("").matches('\n').count();
@@ -482,6 +498,22 @@ fn schema_text(
                 display_pointer(&mapped.pointer),
                 mapped.from
             )));
+        }
+    }
+    // A number `serde_json` would read as another one is refused: the manifest loader, the
+    // registry and the exports all read the schema with `serde_json`.
+    let mut numbers = Vec::new();
+    schema.numbers("", &mut numbers);
+    for (pointer, text) in &numbers {
+        if let Some(why) = json_text::inexact(text) {
+            return Err(Refused {
+                place: source::join(place, key),
+                message: format!(
+                    "the number {} at `{}` cannot be kept exactly: {why}",
+                    truncate(text, NUMBER_QUOTE_LIMIT),
+                    display_pointer(pointer)
+                ),
+            });
         }
     }
     schema.pretty().map_err(|e| Refused {

@@ -5,12 +5,16 @@
 //! feature is unified across every crate of a build: enabling it changes the provider exports
 //! this workspace checks in (their keys come out in insertion order). A `RawValue` keeps the
 //! text but can be neither re-indented nor rewritten (BFCL types are mapped in place). So the
-//! import reads into this small tree, with `serde_json` doing all parsing and printing.
+//! import reads into this small tree, with `serde_json` doing all parsing and printing. Numbers
+//! keep their text as the source wrote it (`1e3`, `-1.50`), attached after parsing from the
+//! literals `jsonc-parser` finds ([`Json::attach_numbers`]); `serde_json` writes that text as it
+//! is, as a `RawValue`.
 
 use std::fmt;
 
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
+use serde::ser::{self as ser, Serialize, SerializeMap, SerializeSeq, Serializer};
+use serde_json::value::RawValue;
 use serde_json::{Map, Number, Value};
 
 use crate::model::json_kind;
@@ -20,7 +24,8 @@ use crate::model::json_kind;
 pub(crate) enum Json {
     Null,
     Bool(bool),
-    Number(Number),
+    /// A number as written (`serde_json`'s text of it until [`Json::attach_numbers`] runs).
+    Number(String),
     String(String),
     Array(Vec<Json>),
     Object(Vec<(String, Json)>),
@@ -55,11 +60,52 @@ impl Json {
         json_kind(&match self {
             Json::Null => Value::Null,
             Json::Bool(b) => Value::Bool(*b),
-            Json::Number(n) => Value::Number(n.clone()),
+            Json::Number(_) => Value::Number(Number::from(0)),
             Json::String(_) => Value::String(String::new()),
             Json::Array(_) => Value::Array(Vec::new()),
             Json::Object(_) => Value::Object(Map::new()),
         })
+    }
+
+    /// Gives each number, in document order, the text of the next of `literals` (the numbers
+    /// of the text this value was parsed from, in document order). False, and nothing changed
+    /// past the point, when the counts differ.
+    pub(crate) fn attach_numbers<'t>(
+        &mut self,
+        literals: &mut impl Iterator<Item = &'t str>,
+    ) -> bool {
+        match self {
+            Json::Number(text) => match literals.next() {
+                Some(literal) => {
+                    literal.clone_into(text);
+                    true
+                }
+                None => false,
+            },
+            Json::Array(items) => items.iter_mut().all(|item| item.attach_numbers(literals)),
+            Json::Object(entries) => entries
+                .iter_mut()
+                .all(|(_, value)| value.attach_numbers(literals)),
+            Json::Null | Json::Bool(_) | Json::String(_) => true,
+        }
+    }
+
+    /// Every number with its JSON Pointer under `pointer`, in document order.
+    pub(crate) fn numbers(&self, pointer: &str, found: &mut Vec<(String, String)>) {
+        match self {
+            Json::Number(text) => found.push((pointer.to_owned(), text.clone())),
+            Json::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    item.numbers(&format!("{pointer}/{i}"), found);
+                }
+            }
+            Json::Object(entries) => {
+                for (key, value) in entries {
+                    value.numbers(&crate::schema::join(pointer, key), found);
+                }
+            }
+            Json::Null | Json::Bool(_) | Json::String(_) => {}
+        }
     }
 
     /// Pretty JSON text (`serde_json`'s pretty printer), followed by a newline.
@@ -75,7 +121,10 @@ impl Serialize for Json {
         match self {
             Json::Null => serializer.serialize_unit(),
             Json::Bool(b) => serializer.serialize_bool(*b),
-            Json::Number(n) => n.serialize(serializer),
+            // The text as written, which `serde_json` writes as it is.
+            Json::Number(text) => serde_json::from_str::<&RawValue>(text)
+                .map_err(ser::Error::custom)?
+                .serialize(serializer),
             Json::String(s) => serializer.serialize_str(s),
             Json::Array(items) => {
                 let mut seq = serializer.serialize_seq(Some(items.len()))?;
@@ -127,16 +176,16 @@ impl<'de> Visitor<'de> for JsonVisitor {
     }
 
     fn visit_i64<E>(self, value: i64) -> Result<Json, E> {
-        Ok(Json::Number(value.into()))
+        Ok(Json::Number(value.to_string()))
     }
 
     fn visit_u64<E>(self, value: u64) -> Result<Json, E> {
-        Ok(Json::Number(value.into()))
+        Ok(Json::Number(value.to_string()))
     }
 
     fn visit_f64<E: de::Error>(self, value: f64) -> Result<Json, E> {
         Number::from_f64(value)
-            .map(Json::Number)
+            .map(|n| Json::Number(n.to_string()))
             .ok_or_else(|| E::custom("a number that is not finite"))
     }
 
@@ -183,7 +232,7 @@ mod tests {
     fn a_repeated_key_reads_as_its_last_value_and_is_written_twice() {
         let text = r#"{"k":1,"k":2}"#;
         let json: Json = serde_json::from_str(text).expect("json");
-        assert_eq!(json.get("k"), Some(&Json::Number(2.into())));
+        assert_eq!(json.get("k"), Some(&Json::Number("2".to_owned())));
         assert_eq!(serde_json::to_string(&json).expect("serialize"), text);
     }
 

@@ -15,8 +15,11 @@
 //!   of `{name, description, parameters, response}`, or test entries holding them in
 //!   `function`; the BFCL type names are mapped to JSON Schema 2020-12 (see [`BFCL_TYPES`]).
 //!
-//! Schemas are kept exactly: the JSON value the source published, key order included (BFCL
-//! schemas once their type names are mapped). What the sources leave out is filled in and
+//! Schemas are kept exactly: the JSON value the source published, key order and the text of
+//! every number included (BFCL schemas once their type names are mapped). A schema holding a
+//! number `serde_json` would read as another one (an integer past 64 bits, a decimal with more
+//! digits than a 64-bit float keeps, `-0`), which the manifest loader refuses, is refused with
+//! the number's pointer. What the sources leave out is filled in and
 //! reported ([`Line`]): a name that is not a valid tool name is made valid (and made unique
 //! with a numeric suffix), a missing title is derived from the name, a missing description is
 //! the title, and a tool whose source does not declare `readOnlyHint: true` is `destructive`

@@ -125,11 +125,62 @@ fn schemas_are_kept_exactly_key_order_nulls_and_numbers_included() {
     );
     assert_eq!(
         tool.input,
-        "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"type\": \"object\",\n  \"properties\": {\n    \"z\": {\n      \"anyOf\": [\n        {\n          \"type\": \"string\"\n        },\n        {\n          \"type\": \"null\"\n        }\n      ],\n      \"default\": null\n    },\n    \"a\": {\n      \"type\": \"number\",\n      \"default\": 1.0,\n      \"maximum\": 1000.0\n    }\n  },\n  \"additionalProperties\": false\n}\n"
+        "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"type\": \"object\",\n  \"properties\": {\n    \"z\": {\n      \"anyOf\": [\n        {\n          \"type\": \"string\"\n        },\n        {\n          \"type\": \"null\"\n        }\n      ],\n      \"default\": null\n    },\n    \"a\": {\n      \"type\": \"number\",\n      \"default\": 1.0,\n      \"maximum\": 1e3\n    }\n  },\n  \"additionalProperties\": false\n}\n"
     );
     let written: serde_json::Value = serde_json::from_str(&tool.input).expect("json");
     let source: serde_json::Value = serde_json::from_str(schema).expect("json");
     assert_eq!(written, source, "the same JSON value");
+}
+
+#[test]
+fn numbers_are_kept_as_written() {
+    let schema = r#"{"type":"object","properties":{"a":{"type":"number","minimum":-1.50,"maximum":1E+3,"multipleOf":0.1,"default":2.5e-3},"n":{"type":"integer","maximum":18446744073709551615,"minimum":-9223372036854775808},"z":{"const":-0.0}}}"#;
+    let tool = only_tool(
+        &format!(r#"{{"name":"keep","description":"d","inputSchema":{schema}}}"#),
+        Format::Auto,
+    );
+    for written in [
+        "\"minimum\": -1.50,",
+        "\"maximum\": 1E+3,",
+        "\"multipleOf\": 0.1,",
+        "\"default\": 2.5e-3",
+        "\"maximum\": 18446744073709551615,",
+        "\"minimum\": -9223372036854775808",
+        "\"const\": -0.0",
+    ] {
+        assert!(tool.input.contains(written), "{written}: {}", tool.input);
+    }
+    let written: serde_json::Value = serde_json::from_str(&tool.input).expect("json");
+    let source: serde_json::Value = serde_json::from_str(schema).expect("json");
+    assert_eq!(written, source, "the same JSON value");
+}
+
+#[test]
+fn a_number_serde_json_cannot_hold_is_refused_at_its_pointer() {
+    let text = r#"{"tools":[
+        {"name":"big","inputSchema":{"type":"object","properties":{"n":{"type":"integer","maximum":123456789012345678901234567890}}}},
+        {"name":"zero","inputSchema":{"type":"object","properties":{"n":{"type":"integer","default":-0}}}},
+        {"name":"digits","inputSchema":{"type":"object","properties":{"x":{"enum":[1, 3.14159265358979323846]}}}},
+        {"name":"tiny","inputSchema":{"type":"object"},"outputSchema":{"type":"object","properties":{"e":{"minimum":1e-400}}}},
+        {"name":"ok","inputSchema":{"type":"object","properties":{"n":{"type":"integer","maximum":9223372036854775807}}}}
+    ]}"#;
+    let reading = reading(text, Format::Auto);
+    assert_eq!(names(&reading), ["ok"]);
+    let errors: Vec<String> = reading
+        .report
+        .iter()
+        .filter(|l| matches!(l, Line::Error(_)))
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            "error: tools[0].inputSchema: the number 123456789012345678901234567890 at `/properties/n/maximum` cannot be kept exactly: an integer past 64 bits is read as the float 1.2345678901234568e+29; the tool is skipped",
+            "error: tools[1].inputSchema: the number -0 at `/properties/n/default` cannot be kept exactly: `-0` is read as the float -0.0 (write 0); the tool is skipped",
+            "error: tools[2].inputSchema: the number 3.14159265358979323846 at `/properties/x/enum/1` cannot be kept exactly: no 64-bit float holds it, it is read as 3.141592653589793; the tool is skipped",
+            "error: tools[3].outputSchema: the number 1e-400 at `/properties/e/minimum` cannot be kept exactly: no 64-bit float holds it, it is read as 0.0; the tool is skipped",
+        ]
+    );
 }
 
 #[test]

@@ -18,14 +18,18 @@
 //! (`drop_superseded` holds that rule).
 //!
 //! Numbers are compared exactly without `jsonschema`'s `arbitrary-precision` feature, and that
-//! feature stays off. `jsonschema` compares integers as integers (bounds, `const`, `enum` and
-//! `multipleOf` beyond 2^53 up to `u64::MAX` and down to `i64::MIN`) and checks decimal
-//! multiples such as `0.1` exactly (`tests/exact_numbers.rs` shows both). The feature would turn
+//! feature stays off. `jsonschema` compares integers as integers: bounds, `const` and `enum`
+//! beyond 2^53 up to `u64::MAX` and down to `i64::MIN`, and `multipleOf` for every such integer
+//! when the divisor is an integer up to 2^53; it checks decimal multiples such as `0.1` exactly
+//! (`tests/exact_numbers.rs` shows each). Two things stay inexact. A `multipleOf` divisor past
+//! 2^53: `jsonschema` keeps the divisor as an `f64`, so `9007199254740993` is read as
+//! `9007199254740992` and every verdict is that number's (no option of the crate changes it; a
+//! divisor kept as `u64`/`i64` with integer remainders would). And a number beyond 64-bit
+//! integers, which `serde_json` reads as the nearest `f64` before any schema sees it (the
+//! manifest loader and the import refuse such numbers in schemas). The feature would turn
 //! on `serde_json/arbitrary_precision` for every crate of the build, ours and our users': each
 //! number becomes text that `serde` buffers as a map, which breaks `#[serde(flatten)]` and
-//! untagged enums holding numbers, and the generated inputs use both. What stays inexact is a
-//! number beyond 64-bit integers, which `serde_json` reads as the nearest `f64` before any
-//! schema sees it.
+//! untagged enums holding numbers, and the generated inputs use both.
 
 use std::collections::HashSet;
 use std::fmt;

@@ -28,22 +28,11 @@ pub(crate) fn settings_update(
     input: tools::settings_update::Input,
 ) -> Result<Changed<SettingChanged>, Fault<tools::settings_update::Error>> {
     let key = input.key.into();
-    let value = match SettingValue::from_json(&input.value) {
-        Some(value) => value,
-        // The schema admits only strings, numbers and booleans; say what the key accepts anyway.
-        None => {
-            let expected = chart
-                .settings_get(&[key])
-                .settings
-                .into_iter()
-                .map(|view| view.accepts)
-                .next()
-                .unwrap_or_else(|| "a string, a number or a boolean".to_owned());
-            return Err(settings_update_error(ChartError::SettingValueInvalid {
-                key,
-                expected,
-            }));
-        }
+    // The schema's `type` list is an enum of its types; a whole number is an integer setting.
+    let value = match input.value {
+        tools::settings_update::Value::String(text) => SettingValue::Text(text),
+        tools::settings_update::Value::Number(number) => SettingValue::from(number),
+        tools::settings_update::Value::Boolean(flag) => SettingValue::Bool(flag),
     };
     let changed = chart
         .settings_update(key, value)
