@@ -59,6 +59,7 @@ pub struct Builder {
     required_providers: Vec<Dialect>,
     providers: Vec<Dialect>,
     required_strict: bool,
+    fallback_warnings: bool,
     #[cfg(feature = "format")]
     format: bool,
 }
@@ -81,6 +82,7 @@ impl Builder {
             required_providers: Vec::new(),
             providers: Dialect::ALL.to_vec(),
             required_strict: false,
+            fallback_warnings: true,
             #[cfg(feature = "format")]
             format: false,
         }
@@ -91,6 +93,15 @@ impl Builder {
     #[must_use]
     pub fn manifest_dir(mut self, dir: impl Into<PathBuf>) -> Self {
         self.manifest_dir = dir.into();
+        self
+    }
+
+    /// Whether each input schema node typed `serde_json::Value` for want of a precise type is
+    /// a `cargo:warning` (see [`Builder::compile`]). Default: true; a crate whose schemas hold
+    /// such nodes on purpose turns it off.
+    #[must_use]
+    pub fn fallback_warnings(mut self, warn: bool) -> Self {
+        self.fallback_warnings = warn;
         self
     }
 
@@ -276,7 +287,11 @@ impl Builder {
         let generated = codegen::generate_with_fallbacks(&specs).map_err(BuildError::Codegen)?;
         // A node typed `serde_json::Value` though its schema says more: one line each, naming
         // the manifest, the node and why.
-        for fallback in &generated.fallbacks {
+        for fallback in generated
+            .fallbacks
+            .iter()
+            .filter(|_| self.fallback_warnings)
+        {
             let file = specs
                 .iter()
                 .find(|s| s.name == fallback.tool)

@@ -123,14 +123,14 @@
 //!     Err(SearchError::Unavailable.into())
 //! }
 //!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let def: ToolDef<()> = tool_def!(web_search);
 //! let meta = def.meta;
 //! assert_eq!(meta.errors, SearchError::ERRORS);
 //! assert_eq!(meta.errors[0].code, "UNAVAILABLE");
 //! assert_eq!(meta.errors[0].message, "The search service did not answer.");
 //!
-//! # #[tokio::main(flavor = "current_thread")]
-//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let registry = Registry::<()>::builder().tool(tool_def!(web_search)).build()?;
 //! let query = "x".repeat(201);
 //! let result = registry
