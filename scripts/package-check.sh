@@ -15,9 +15,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Dependency order: the runtime depends on the manifest crate and the macros, the macros on
-# the manifest crate; the secrets depend on none of them.
-published=(toolwright-manifest toolwright-macros toolwright-runtime toolwright-secrets)
+# Dependency order: every crate but the secrets depends on the core; the runtime on the macros;
+# the secrets depend on none of them.
+published=(toolwright-core toolwright-manifest toolwright-macros toolwright-runtime toolwright-secrets)
 
 target="${CARGO_TARGET_DIR:-$PWD/target}"
 packages=()

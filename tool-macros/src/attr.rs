@@ -4,9 +4,9 @@ use proc_macro2::{Span, TokenStream};
 use syn::ext::IdentExt;
 use syn::parse::{ParseStream, Parser};
 use syn::{Expr, ExprLit, ExprPath, Ident, Lit, LitStr, Path, Token};
-use toolwright_manifest::model::{backticked, quoted_list};
-use toolwright_manifest::suggest::{self, Case};
-use toolwright_manifest::{Mode, Safety};
+use toolwright_core::model::{backticked, quoted_list};
+use toolwright_core::suggest::{self, Case};
+use toolwright_core::{Mode, Safety};
 
 use crate::ast::Errors;
 
@@ -257,7 +257,7 @@ where
 }
 
 /// `timeout`: a string literal read by the one parser of time limits,
-/// [`toolwright_manifest::model::parse_timeout`].
+/// [`toolwright_core::model::parse_timeout`].
 fn timeout(value: &Expr, errors: &mut Errors) -> Option<Given<u64>> {
     let Some(lit) = lit_str(value) else {
         errors.push(syn::Error::new_spanned(
@@ -266,7 +266,7 @@ fn timeout(value: &Expr, errors: &mut Errors) -> Option<Given<u64>> {
         ));
         return None;
     };
-    match toolwright_manifest::model::parse_timeout(&lit.value()) {
+    match toolwright_core::model::parse_timeout(&lit.value()) {
         Ok(ms) => Some(Given {
             value: ms,
             span: lit.span(),

@@ -16,7 +16,7 @@ use syn::ext::IdentExt;
 use syn::parse::Parser;
 use syn::spanned::Spanned;
 use syn::{Attribute, Data, DeriveInput, Ident, LitStr, Variant};
-use toolwright_manifest::model::{
+use toolwright_core::model::{
     RESERVED_CODES, backticked, is_screaming_snake_case, screaming_snake_case,
 };
 

@@ -26,7 +26,7 @@ use quote::{ToTokens, quote, quote_spanned};
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 use syn::{GenericParam, Item, ItemFn, Path};
-use toolwright_manifest::{Mode, Safety};
+use toolwright_core::{Mode, Safety};
 
 use crate::ast::{Context, Errors, Param, ToolFn, type_text};
 use crate::attr;

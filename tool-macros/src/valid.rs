@@ -4,9 +4,9 @@
 use proc_macro2::Span;
 use syn::ext::IdentExt;
 use syn::{Ident, Path};
-use toolwright_manifest::model::default_title;
-use toolwright_manifest::model::is_valid_tool_name;
-use toolwright_manifest::{Mode, Safety};
+use toolwright_core::model::default_title;
+use toolwright_core::model::is_valid_tool_name;
+use toolwright_core::{Mode, Safety};
 
 use crate::ast::{Errors, ToolFn, type_text};
 use crate::attr::{Args, Given};

@@ -63,8 +63,8 @@ use toml::de::{DeTable, DeValue};
 use crate::check::{self, DeclaredName};
 use crate::codegen;
 use crate::diagnostic::{Diagnostic, Diagnostics};
-use crate::dialect::join;
 use crate::model::{self, ErrorSpec, ExampleSpec, Mode, Safety, ToolSpec};
+use crate::schema::join;
 use crate::schema::{self, Draft, closest, display_pointer, truncate};
 
 mod meta;
@@ -527,24 +527,20 @@ impl Parser<'_> {
         let input_examples = self.input_examples(&document, input.as_ref());
 
         let spec = (|| {
-            Some(ToolSpec {
-                name: name?.0,
-                title: title?,
-                description: description?,
-                safety: safety?,
-                mode: mode?,
-                category: category?,
-                input_schema: input?.value,
-                output_schema: output?,
-                errors: errors?,
-                examples: examples?,
-                idempotent: idempotent?,
-                open_world: open_world?,
-                input_examples: input_examples?,
-                source: source_path(path),
-                timeout_ms: timeout_ms?,
-                max_output_bytes: max_output_bytes?,
-            })
+            let mut spec = ToolSpec::new(name?.0, safety?, mode?, input?.value);
+            spec.title = title?;
+            spec.description = description?;
+            spec.category = category?;
+            spec.output_schema = output?;
+            spec.errors = errors?;
+            spec.examples = examples?;
+            spec.idempotent = idempotent?;
+            spec.open_world = open_world?;
+            spec.input_examples = input_examples?;
+            spec.source = source_path(path);
+            spec.timeout_ms = timeout_ms?;
+            spec.max_output_bytes = max_output_bytes?;
+            Some(spec)
         })();
         (spec, declared)
     }

@@ -504,9 +504,10 @@ mod tests {
 
         let mut sorted: Vec<ToolSpec> = specs
             .iter()
-            .map(|spec| ToolSpec {
-                source: String::new(),
-                ..spec.clone()
+            .map(|spec| {
+                let mut spec = spec.clone();
+                spec.source = String::new();
+                spec
             })
             .collect();
         sorted.sort_by(|a, b| a.name.cmp(&b.name));

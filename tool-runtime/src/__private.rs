@@ -19,7 +19,7 @@ use serde::de::{self, DeserializeOwned, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 use serde_path_to_error::Segment;
-use toolwright_manifest::dialect::join_pointer;
+use toolwright_core::dialect::join_pointer;
 
 use crate::tool::{
     BoxFuture, CallResult, DeclaredError, Failure, Fault, IntoToolOutput, ToolError,

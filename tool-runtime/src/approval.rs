@@ -118,7 +118,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use sha2::{Digest as _, Sha256};
-use toolwright_manifest::ToolMeta;
+use toolwright_core::ToolMeta;
 
 use crate::batch::ToolCall;
 use crate::envelope::ToolResult;

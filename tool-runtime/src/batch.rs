@@ -19,7 +19,7 @@ use crate::tool::Handler;
 use crate::trace;
 use crate::validate::bounded;
 
-pub use toolwright_manifest::model::json_kind;
+pub use toolwright_core::model::json_kind;
 
 /// The recovery hint of a call past [`Limits::max_batch_calls`](crate::Limits::max_batch_calls).
 pub const ACTION_TOO_MANY_CALLS: &str =

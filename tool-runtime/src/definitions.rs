@@ -1,7 +1,7 @@
 //! Provider definitions of a run's tools, and the arguments a provider's dialect sends.
 //!
 //! [`Registry::definitions`] offers the tools a [`RunPolicy`] resolves in the policy's dialect
-//! ([`RunPolicy::with_dialect`]): exactly what [`toolwright_manifest::dialect::export`] produces for
+//! ([`RunPolicy::with_dialect`]): exactly what [`toolwright_core::dialect::export`] produces for
 //! those tools, with every tool's conversion computed once per registry and dialect, on first
 //! use, and reused by every later run.
 //!
@@ -17,7 +17,7 @@ use std::borrow::Cow;
 use std::sync::OnceLock;
 
 use serde_json::Value;
-use toolwright_manifest::dialect::{
+use toolwright_core::dialect::{
     self, Converted, Dialect, ExportError, Violation, openai_nullable_pointers, strip_openai_nulls,
 };
 

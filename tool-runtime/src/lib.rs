@@ -129,7 +129,7 @@ pub use tool::{
     BoxFuture, CallResult, Changed, DeclaredError, ExclusiveFn, Failure, Fault, Handler,
     IntoToolOutput, NoArgs, SharedFn, ToolDef, ToolError, ToolOutput, Unchanged,
 };
-pub use toolwright_manifest::{
+pub use toolwright_core::{
     ErrorMeta, ErrorSpec, ExampleMeta, ExampleSpec, Mode, Safety, StaticSchema, ToolMeta, ToolSpec,
 };
 
@@ -167,7 +167,7 @@ pub mod mcp;
 pub mod provider;
 
 pub use provider::{Provider, ResponseError};
-pub use toolwright_manifest::dialect::{Dialect, ExportError, Violation};
+pub use toolwright_core::dialect::{Dialect, ExportError, Violation};
 
 // ---- the `#[tool]` attribute and its support (macro work) ----
 

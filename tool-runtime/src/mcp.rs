@@ -92,7 +92,7 @@ use rmcp::transport::IntoTransport;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{Value, json};
 use tokio::sync::RwLock;
-use toolwright_manifest::dialect::{self, Dialect, ExportError, Violation};
+use toolwright_core::dialect::{self, Dialect, ExportError, Violation};
 use tracing::Instrument as _;
 
 use crate::approval::{ApprovalLedger, Decision, PendingApproval};
@@ -177,7 +177,7 @@ struct Offered {
     /// every success is checked against it before it is returned.
     output: Option<InputSchema>,
     /// The tool's frozen metadata (a caller's policy decides from it what the caller sees).
-    meta: &'static toolwright_manifest::ToolMeta,
+    meta: &'static toolwright_core::ToolMeta,
 }
 
 /// The approvals a server asks its client for: the key that seals their state, and the ledger
@@ -1065,7 +1065,7 @@ fn self_contained(schema: &Value, depth: usize) -> bool {
         Value::Object(map) => {
             // Identifiers, anchors and references depend on where the schema sits.
             !map.keys()
-                .any(|k| toolwright_manifest::schema::keywords::is_positional(k))
+                .any(|k| toolwright_core::schema::keywords::is_positional(k))
                 && map.values().all(|v| self_contained(v, depth + 1))
         }
         Value::Array(items) => items.iter().all(|v| self_contained(v, depth + 1)),

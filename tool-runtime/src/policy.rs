@@ -5,8 +5,8 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
-use toolwright_manifest::ToolMeta;
-use toolwright_manifest::dialect::Dialect;
+use toolwright_core::ToolMeta;
+use toolwright_core::dialect::Dialect;
 
 use crate::approval::{
     ApprovalRequest, Approver, Clock, DEFAULT_APPROVAL_TTL, Decision, FnApprover, SystemClock,
@@ -201,7 +201,7 @@ impl RunPolicy {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use toolwright_manifest::{Mode, Safety, StaticSchema};
+    use toolwright_core::{Mode, Safety, StaticSchema};
 
     const fn meta(name: &'static str, safety: Safety) -> ToolMeta {
         ToolMeta::new(name, safety, Mode::Parallel, StaticSchema::Json("{}"))

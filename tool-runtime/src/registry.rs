@@ -10,8 +10,8 @@ use std::time::Duration;
 
 use futures_util::FutureExt as _;
 use serde_json::Value;
-use toolwright_manifest::model::is_valid_tool_name;
-use toolwright_manifest::{Mode, Safety, ToolMeta, ToolSpec};
+use toolwright_core::model::is_valid_tool_name;
+use toolwright_core::{Mode, Safety, ToolMeta, ToolSpec};
 use tracing::{Instrument as _, Span};
 
 use crate::approval::{ApprovalRequest, DENY_REASON_LIMIT, Decision};
@@ -1201,7 +1201,7 @@ pub fn close_names<'a>(name: &str, candidates: &[&'a str]) -> Vec<&'a str> {
     if name.chars().count() > 4 * NAME_QUOTE_LIMIT {
         return Vec::new();
     }
-    use toolwright_manifest::suggest::{Case, close_to};
+    use toolwright_core::suggest::{Case, close_to};
     let mut ranked = close_to(name, candidates, Case::Sensitive, |distance, candidate| {
         let shorter = name.chars().count().min(candidate.chars().count());
         let prefix = name

@@ -153,7 +153,7 @@ use crate::envelope::ToolData;
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use toolwright_manifest::{ErrorMeta, Mode, Safety, ToolMeta};
+use toolwright_core::{ErrorMeta, Mode, Safety, ToolMeta};
 
 /// A boxed future that may be sent across threads.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;

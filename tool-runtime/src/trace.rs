@@ -51,7 +51,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use serde_json::Value;
-use toolwright_manifest::ToolMeta;
+use toolwright_core::ToolMeta;
 use tracing::Span;
 use tracing::field::Empty;
 

@@ -4,7 +4,7 @@
 use std::sync::Mutex;
 
 use serde_json::{Value, json};
-use toolwright_manifest::dialect;
+use toolwright_core::dialect;
 use toolwright_runtime::{
     BoxFuture, CallResult, Dialect, Handler, Mode, Registry, RunPolicy, Safety, StaticSchema,
     ToolCall, ToolDef, ToolMeta, ToolOutput, ToolResult,

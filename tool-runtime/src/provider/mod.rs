@@ -99,7 +99,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use serde_json::{Map, Value};
-use toolwright_manifest::dialect::Dialect;
+use toolwright_core::dialect::Dialect;
 
 use crate::batch::{ToolCall, json_kind};
 use crate::envelope::{ACTION_FAILED, ErrorBody, RuntimeCode, ToolResult};

@@ -37,8 +37,8 @@ use std::fmt;
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{ValidationError, Validator};
 use serde_json::Value;
-use toolwright_manifest::dialect::join_pointer;
-use toolwright_manifest::schema::Draft;
+use toolwright_core::dialect::join_pointer;
+use toolwright_core::schema::Draft;
 
 /// The most field errors a report lists.
 pub const TOOL_INPUT_ERROR_LIMIT: usize = 5;

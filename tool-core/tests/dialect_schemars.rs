@@ -2,7 +2,6 @@
 //! description next to it, `anyOf` with null, `oneOf` of documented variants, number formats,
 //! maps, recursion), through every dialect.
 
-#![cfg(feature = "generator")]
 #![allow(dead_code)]
 
 use std::collections::BTreeMap;
@@ -10,8 +9,8 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
-use toolwright_manifest::dialect::{self, Dialect};
-use toolwright_manifest::{Mode, Safety, ToolSpec};
+use toolwright_core::dialect::{self, Dialect};
+use toolwright_core::{Mode, Safety, ToolSpec};
 
 /// How a line is drawn.
 #[derive(Deserialize, JsonSchema)]

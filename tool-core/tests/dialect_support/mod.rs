@@ -3,8 +3,8 @@
 #![allow(dead_code)]
 
 use serde_json::Value;
-use toolwright_manifest::dialect::Violation;
-use toolwright_manifest::{Mode, Safety, ToolSpec};
+use toolwright_core::dialect::Violation;
+use toolwright_core::{Mode, Safety, ToolSpec};
 
 /// A parallel tool of the given safety.
 pub fn spec_with(name: &str, safety: Safety, input: Value) -> ToolSpec {

@@ -1,12 +1,10 @@
 //! Gemini: one test per rule of `gemini::RULES`.
 
-#![cfg(feature = "generator")]
-
 mod dialect_support;
 
 use dialect_support::{assert_has, spec, tool};
 use serde_json::{Value, json};
-use toolwright_manifest::dialect::{self, Dialect, Violation, gemini};
+use toolwright_core::dialect::{self, Dialect, Violation, gemini};
 
 /// The converted `parameters`; the checker has passed.
 fn parameters(input: Value) -> Value {

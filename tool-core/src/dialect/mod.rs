@@ -58,7 +58,7 @@ pub(crate) mod schema;
 
 pub use openai::{openai_nullable_pointers, strip_openai_nulls};
 pub(crate) use schema::*;
-pub use schema::{ANNOTATIONS, DRAFT_2020_12, join as join_pointer};
+pub use schema::{ANNOTATIONS, DRAFT_2020_12, join as join_pointer, required_names, types_of};
 
 /// A consumer of tool definitions.
 ///
@@ -415,7 +415,8 @@ pub fn export_json(dialect: Dialect, specs: &[ToolSpec]) -> Result<String, Expor
 /// `value` as the text of a JSON file: `serde_json`'s pretty form (two-space indent) and a final
 /// newline. (The alternate `Display` of a [`Value`] is `serde_json`'s pretty serializer; unlike
 /// `to_string_pretty` it has no error to handle, as a `Value` always serializes.)
-pub(crate) fn pretty_line(value: &Value) -> String {
+#[doc(hidden)]
+pub fn pretty_line(value: &Value) -> String {
     format!("{value:#}\n")
 }
 

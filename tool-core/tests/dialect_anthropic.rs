@@ -1,13 +1,11 @@
 //! Anthropic: one test per rule of `anthropic::RULES`.
 
-#![cfg(feature = "generator")]
-
 mod dialect_support;
 
 use dialect_support::{assert_has, spec, tool};
 use serde_json::{Value, json};
-use toolwright_manifest::ToolSpec;
-use toolwright_manifest::dialect::{self, Dialect, Violation, anthropic};
+use toolwright_core::ToolSpec;
+use toolwright_core::dialect::{self, Dialect, Violation, anthropic};
 
 fn converted(spec: &ToolSpec) -> Value {
     dialect::convert(Dialect::Anthropic, spec)

@@ -112,7 +112,8 @@ pub(crate) fn check_local_refs(
 }
 
 /// The JSON type names of a node's `type` (a string or a list).
-pub(crate) fn types_of(node: &Map<String, Value>) -> Vec<String> {
+#[doc(hidden)]
+pub fn types_of(node: &Map<String, Value>) -> Vec<String> {
     match node.get("type") {
         Some(Value::String(t)) => vec![t.clone()],
         Some(Value::Array(list)) => list
@@ -605,7 +606,8 @@ pub(crate) fn check_canonical(schema: &Value, base: &str, rule: &'static str, re
 }
 
 /// The names in a node's `required` list.
-pub(crate) fn required_names(node: &Map<String, Value>) -> BTreeSet<String> {
+#[doc(hidden)]
+pub fn required_names(node: &Map<String, Value>) -> BTreeSet<String> {
     node.get("required")
         .and_then(Value::as_array)
         .map(|list| {

@@ -1,10 +1,8 @@
 //! Provider exports of a small fixture set: snapshots, and what holds for every dialect.
 
-#![cfg(feature = "generator")]
-
 use serde_json::{Value, json};
-use toolwright_manifest::dialect::{self, Dialect};
-use toolwright_manifest::{Mode, Safety, ToolSpec};
+use toolwright_core::dialect::{self, Dialect};
+use toolwright_core::{Mode, Safety, ToolSpec};
 
 fn spec(name: &str, safety: Safety, category: Option<&str>, input: Value) -> ToolSpec {
     let mode = if safety.is_read_only() {

@@ -1,13 +1,11 @@
 //! MCP: one test per rule of `mcp::RULES`.
 
-#![cfg(feature = "generator")]
-
 mod dialect_support;
 
 use dialect_support::{assert_has, spec_with, tool};
 use serde_json::{Value, json};
-use toolwright_manifest::dialect::{self, Dialect, Violation, mcp};
-use toolwright_manifest::{Safety, ToolSpec};
+use toolwright_core::dialect::{self, Dialect, Violation, mcp};
+use toolwright_core::{Safety, ToolSpec};
 
 fn converted(spec: &ToolSpec) -> Value {
     dialect::convert(Dialect::Mcp, spec)

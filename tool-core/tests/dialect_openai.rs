@@ -2,14 +2,12 @@
 //! `"strict": false` for what strict mode cannot express, and the nullable bookkeeping the
 //! registry relies on.
 
-#![cfg(feature = "generator")]
-
 mod dialect_support;
 
 use dialect_support::{assert_has, spec, tool};
 use serde_json::{Map, Value, json};
-use toolwright_manifest::ToolSpec;
-use toolwright_manifest::dialect::{self, Dialect, Violation, openai};
+use toolwright_core::ToolSpec;
+use toolwright_core::dialect::{self, Dialect, Violation, openai};
 
 /// The converted `parameters` of a strict function (Chat Completions shape); the checker has
 /// passed.
