@@ -381,7 +381,7 @@ fn expand(item: &DeriveInput, declared: Option<&[Declared<'_>]>) -> TokenStream 
         ),
     };
     // The second implementation lets a code-first tool fail with the enum itself, as with
-    // `Failure<E>` and `Fault<E>`.
+    // `Failure<E>`.
     quote! {
         #[automatically_derived]
         impl #impl_generics #runtime::DeclaredError for #ident #ty_generics #where_clause {

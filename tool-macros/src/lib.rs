@@ -45,8 +45,8 @@ mod valid;
 /// - **Context**: the optional reference parameter, `&C` or `&mut C`, in any position. `&mut C`
 ///   only for a `destructive`, `sequential` tool: reads and parallel calls run side by side
 ///   sharing the context. A tool without a context works with any `C`.
-/// - **Result**: `Result<T, E>` with `T: Serialize` and `E` either `ToolError` or `D`,
-///   `Failure<D>` or `Fault<D>` of a [`DeclaredError`](derive@DeclaredError) enum `D`, whose
+/// - **Result**: `Result<T, E>` with `T: Serialize` and `E` either `ToolError` or `D` or
+///   `Failure<D>` of a [`DeclaredError`](derive@DeclaredError) enum `D`, whose
 ///   codes are then the tool's declared errors (in its metadata, docs and exports). A
 ///   destructive tool reports a change
 ///   (`stateChanged: true`) unless `T` is `Unchanged<T>` (never a change) or `Changed<T>` (a
@@ -57,7 +57,7 @@ mod valid;
 ///
 /// `#[tool(manifest = crate::tools::drawing_create)]` binds the function to the module the
 /// generator wrote for `tools/drawing_create.toml`: the metadata is the manifest's `META`, the
-/// input must be that module's `Input`, the error `Error`, `Failure<Error>` (a declared code with guidance) or `Fault<Error>` (also `TOOL_FAILED` or `TOOL_NOT_ALLOWED`). The attribute
+/// input must be that module's `Input`, the error `Error` or `Failure<Error>` (a declared code with guidance, or `TOOL_FAILED` or `TOOL_NOT_ALLOWED`). The attribute
 /// may restate `safety` and `mode`; they are checked against the manifest at compile time, and
 /// a disagreement is one error naming the tool, both values and the manifest file. `name`,
 /// `title` and `category` come from the manifest only.
@@ -123,7 +123,7 @@ pub fn tool_defs(input: TokenStream) -> TokenStream {
 ///
 /// The enum gets `toolwright_runtime::DeclaredError`, whose `ERRORS` lists every code with its
 /// message, retryable flag and recommended action, and whose `code()` is the variant's code,
-/// both written from the one list. A tool returning the enum, `Failure<E>` or `Fault<E>` gets
+/// both written from the one list. A tool returning the enum or `Failure<E>` gets
 /// `ERRORS` as its declared errors.
 ///
 /// The rules are a manifest's: codes are `SCREAMING_SNAKE_CASE`, unique within the enum, and

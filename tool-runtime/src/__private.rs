@@ -21,9 +21,7 @@ use serde_json::Value;
 use serde_path_to_error::Segment;
 use toolwright_core::dialect::join_pointer;
 
-use crate::tool::{
-    BoxFuture, CallResult, DeclaredError, Failure, Fault, IntoToolOutput, ToolError,
-};
+use crate::tool::{BoxFuture, CallResult, DeclaredError, Failure, IntoToolOutput, ToolError};
 use crate::{ErrorMeta, Safety, ToolMeta};
 
 /// The input schema of a code-first tool: schemars' draft 2020-12 schema of `T`.
@@ -87,7 +85,7 @@ impl<T> ManifestInput<T> for T {
     }
 }
 
-/// The error type of a code-first tool: `ToolError`, or `D`, `Failure<D>` or `Fault<D>` of a
+/// The error type of a code-first tool: `ToolError`, or `D` or `Failure<D>` of a
 /// [`DeclaredError`] enum `D`, whose codes are then the tool's declared errors. The same
 /// shapes as a manifest-bound tool's ([`ManifestError`]), so that every code a tool can
 /// return is in its frozen metadata.
@@ -100,9 +98,9 @@ impl<T> ManifestInput<T> for T {
 /// ToolError`, say, is not one of them (neither type is the crate's).
 #[diagnostic::on_unimplemented(
     message = "the error type of a tool must be `ToolError` or an enum of declared codes, `{Self}` is neither",
-    label = "a tool returns `Result<T, E>` where `E` is `ToolError`, or `D`, `Failure<D>` or `Fault<D>` of a `#[derive(DeclaredError)]` enum `D`",
+    label = "a tool returns `Result<T, E>` where `E` is `ToolError`, or `D` or `Failure<D>` of a `#[derive(DeclaredError)]` enum `D`",
     note = "return `Result<T, ToolError>` and convert other errors with `.map_err(ToolError::failed)?` (`TOOL_FAILED` with the error's text)",
-    note = "or declare the codes the tool fails with: an enum with `#[derive(DeclaredError)]`, each variant with `#[declared(retryable = ..., recommended_action = \"...\")]`, and fail with it, `Failure<E>` or `Fault<E>`"
+    note = "or declare the codes the tool fails with: an enum with `#[derive(DeclaredError)]`, each variant with `#[declared(retryable = ..., recommended_action = \"...\")]`, and fail with it or `Failure<E>`"
 )]
 pub trait CodeFirstError {
     /// The codes the tool declares.
@@ -125,17 +123,10 @@ impl<D: DeclaredError> CodeFirstError for Failure<D> {
     }
 }
 
-impl<D: DeclaredError> CodeFirstError for Fault<D> {
-    const ERRORS: &'static [ErrorMeta] = D::ERRORS;
-    fn into_tool_error(self) -> ToolError {
-        self.into()
-    }
-}
-
 /// The error type of a manifest-bound tool: the generated enum `D` or `Failure<D>`.
 #[diagnostic::on_unimplemented(
     message = "a manifest-bound tool must fail with the `Error` generated from its manifest, found `{Self}`",
-    label = "expected `{D}`, `Failure<{D}>` or `Fault<{D}>`",
+    label = "expected `{D}` or `Failure<{D}>`",
     note = "the manifest's `[[errors]]` are the only codes this tool may return; declare new codes there"
 )]
 pub trait ManifestError<D> {
@@ -150,12 +141,6 @@ impl<D: DeclaredError> ManifestError<D> for D {
 }
 
 impl<D: DeclaredError> ManifestError<D> for Failure<D> {
-    fn into_tool_error(self) -> ToolError {
-        self.into()
-    }
-}
-
-impl<D: DeclaredError> ManifestError<D> for Fault<D> {
     fn into_tool_error(self) -> ToolError {
         self.into()
     }

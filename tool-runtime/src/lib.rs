@@ -126,8 +126,8 @@ pub mod guide;
 pub mod tool;
 
 pub use tool::{
-    BoxFuture, CallResult, Changed, DeclaredError, ExclusiveFn, Failure, Fault, Handler,
-    IntoToolOutput, NoArgs, SharedFn, ToolDef, ToolError, ToolOutput, Unchanged,
+    BoxFuture, CallResult, Changed, DeclaredError, ExclusiveFn, Failure, Handler, IntoToolOutput,
+    NoArgs, SharedFn, ToolDef, ToolError, ToolOutput, Unchanged,
 };
 pub use toolwright_core::{
     ErrorMeta, ErrorSpec, ExampleMeta, ExampleSpec, Mode, Safety, StaticSchema, ToolMeta, ToolSpec,

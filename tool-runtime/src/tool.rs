@@ -62,9 +62,9 @@
 //! | returns `Ok(Unchanged(T))` | `false`: the tool changed nothing |
 //! | returns `Ok(Changed { data, changed })` | `changed`, decided by the tool at run time |
 //! | returns an output over its `max_output_bytes` (`TOOL_FAILED`) | what the output says, as above |
-//! | fails with a code it declares (`E`, `Failure<E>` or `Fault::Declared`, `E: DeclaredError`) | `false` |
-//! | refuses with `ToolError::NotAllowed` (`Fault::NotAllowed`) | `false`: a refusal comes before any change |
-//! | fails with `ToolError::Failed` (`Fault::Failed`) or with a code it does not declare (`TOOL_FAILED`) | `true`: it may have changed state half-way |
+//! | fails with a code it declares (`E` or `Failure::Declared`, `E: DeclaredError`) | `false` |
+//! | refuses with `ToolError::NotAllowed` (`Failure::NotAllowed`) | `false`: a refusal comes before any change |
+//! | fails with `ToolError::Failed` (`Failure::Failed`) or with a code it does not declare (`TOOL_FAILED`) | `true`: it may have changed state half-way |
 //! | returns an output that cannot be serialized (`TOOL_FAILED`) | `true`: it ran to the end |
 //! | panics (`TOOL_FAILED`) or runs past its time limit (`TOOL_TIMEOUT`) | `true`: it may have changed state half-way |
 //!
@@ -80,8 +80,8 @@
 //! tool with `#[derive(DeclaredError)]` on an enum of them. The enum is then the one
 //! declaration: `#[tool]` puts its codes in the tool's frozen metadata ([`ToolMeta::errors`]),
 //! where the registry finds them for the envelope and the docs and exports read them, and the
-//! tool can only fail with them (`E`, [`Failure<E>`] with guidance, or [`Fault<E>`], which also
-//! has the runtime's `TOOL_FAILED` and `TOOL_NOT_ALLOWED`).
+//! tool can only fail with them (`E`, or [`Failure<E>`], which adds guidance and also has the
+//! runtime's `TOOL_FAILED` and `TOOL_NOT_ALLOWED`).
 //!
 //! Each variant takes `#[declared(...)]` with the keys of a manifest's `[[errors]]` entry:
 //! `retryable` and `recommended_action` (required), `code` (default: the variant's name in
@@ -363,46 +363,36 @@ pub trait DeclaredError {
     fn code(&self) -> &'static str;
 }
 
-/// A declared error with optional tool-specific guidance, e.g. the valid pane IDs.
+/// How a tool with declared errors fails: with one of the codes it declares (and optional
+/// guidance for the model, e.g. the valid pane IDs), or with one of the two outcomes the runtime
+/// itself defines. It cannot invent a code: the declared side is its [`DeclaredError`] enum (a
+/// manifest's generated `Error`, or a code-first tool's own).
+///
+/// ```
+/// use toolwright_runtime::{DeclaredError, Failure};
+///
+/// #[derive(Debug, PartialEq, DeclaredError)]
+/// enum Error {
+///     /// The pane does not exist.
+///     #[declared(retryable = true, recommended_action = "Call panes_list, then retry.")]
+///     PaneNotFound,
+/// }
+///
+/// let failure = Failure::new(Error::PaneNotFound).detail("Valid pane IDs: main.");
+/// assert_eq!(failure.code(), "PANE_NOT_FOUND");
+/// assert_eq!(failure.error(), Some(&Error::PaneNotFound));
+/// assert_eq!(Failure::<Error>::failed("the chart is gone").code(), "TOOL_FAILED");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Failure<E> {
-    /// The declared code.
-    pub error: E,
-    /// Guidance added to the declared message (`valid pane IDs: main, lower`).
-    pub detail: Option<String>,
-}
-
-impl<E> Failure<E> {
-    /// A declared error without extra guidance.
-    pub fn new(error: E) -> Self {
-        Failure {
-            error,
-            detail: None,
-        }
-    }
-
-    /// Adds tool-specific guidance to the declared message.
-    #[must_use]
-    pub fn detail(mut self, detail: impl Into<String>) -> Self {
-        self.detail = Some(detail.into());
-        self
-    }
-}
-
-impl<E: DeclaredError> From<E> for Failure<E> {
-    fn from(error: E) -> Self {
-        Failure::new(error)
-    }
-}
-
-/// What a tool with declared errors may fail with: one of the codes it declares, or one of the
-/// two outcomes the runtime itself defines. It cannot invent a code: the declared side is
-/// exactly [`Failure<E>`] of its [`DeclaredError`] enum (a manifest's generated `Error`, or a
-/// code-first tool's own).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Fault<E> {
-    /// A declared code, with optional guidance.
-    Declared(Failure<E>),
+pub enum Failure<E> {
+    /// A declared code, with guidance added to its declared message (`Valid pane IDs: main,
+    /// lower.`). `stateChanged: false`: a declared error comes before any change.
+    Declared {
+        /// The declared code.
+        error: E,
+        /// Guidance added to the declared message.
+        detail: Option<String>,
+    },
     /// A failure without a declared code: `TOOL_FAILED` (for a destructive tool,
     /// `stateChanged: true`, since it may have changed state half-way).
     Failed(String),
@@ -410,36 +400,61 @@ pub enum Fault<E> {
     NotAllowed(String),
 }
 
-impl<E: DeclaredError> Fault<E> {
+impl<E> Failure<E> {
+    /// A declared error without extra guidance.
+    pub fn new(error: E) -> Self {
+        Failure::Declared {
+            error,
+            detail: None,
+        }
+    }
+
+    /// Adds tool-specific guidance to a declared error's message (a failure without a declared
+    /// code is left as it is).
+    #[must_use]
+    pub fn detail(self, detail: impl Into<String>) -> Self {
+        match self {
+            Failure::Declared { error, .. } => Failure::Declared {
+                error,
+                detail: Some(detail.into()),
+            },
+            other => other,
+        }
+    }
+
+    /// A failure without a declared code (`TOOL_FAILED`), its message the text of `message`.
+    pub fn failed(message: impl fmt::Display) -> Self {
+        Failure::Failed(message.to_string())
+    }
+
+    /// A refusal before the tool changed anything (`TOOL_NOT_ALLOWED`).
+    pub fn not_allowed(message: impl fmt::Display) -> Self {
+        Failure::NotAllowed(message.to_string())
+    }
+
+    /// The declared code, when it is one.
+    pub fn error(&self) -> Option<&E> {
+        match self {
+            Failure::Declared { error, .. } => Some(error),
+            Failure::Failed(_) | Failure::NotAllowed(_) => None,
+        }
+    }
+}
+
+impl<E: DeclaredError> Failure<E> {
     /// The code the model sees: the declared one, `TOOL_FAILED` or `TOOL_NOT_ALLOWED`.
     pub fn code(&self) -> &'static str {
         match self {
-            Fault::Declared(failure) => failure.error.code(),
-            Fault::Failed(_) => "TOOL_FAILED",
-            Fault::NotAllowed(_) => "TOOL_NOT_ALLOWED",
+            Failure::Declared { error, .. } => error.code(),
+            Failure::Failed(_) => "TOOL_FAILED",
+            Failure::NotAllowed(_) => "TOOL_NOT_ALLOWED",
         }
     }
 }
 
-impl<E: DeclaredError> From<E> for Fault<E> {
+impl<E: DeclaredError> From<E> for Failure<E> {
     fn from(error: E) -> Self {
-        Fault::Declared(Failure::new(error))
-    }
-}
-
-impl<E> From<Failure<E>> for Fault<E> {
-    fn from(failure: Failure<E>) -> Self {
-        Fault::Declared(failure)
-    }
-}
-
-impl<E: DeclaredError> From<Fault<E>> for ToolError {
-    fn from(fault: Fault<E>) -> Self {
-        match fault {
-            Fault::Declared(failure) => failure.into(),
-            Fault::Failed(message) => ToolError::Failed(message),
-            Fault::NotAllowed(reason) => ToolError::NotAllowed(reason),
-        }
+        Failure::new(error)
     }
 }
 
@@ -496,9 +511,13 @@ impl ToolError {
 
 impl<E: DeclaredError> From<Failure<E>> for ToolError {
     fn from(failure: Failure<E>) -> Self {
-        ToolError::Declared {
-            code: failure.error.code(),
-            detail: failure.detail,
+        match failure {
+            Failure::Declared { error, detail } => ToolError::Declared {
+                code: error.code(),
+                detail,
+            },
+            Failure::Failed(message) => ToolError::Failed(message),
+            Failure::NotAllowed(reason) => ToolError::NotAllowed(reason),
         }
     }
 }

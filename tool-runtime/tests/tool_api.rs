@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 use toolwright_runtime::{
-    Changed, DeclaredError, Fault, NoArgs, Registry, RunPolicy, ToolError, ToolResult, Unchanged,
+    Changed, DeclaredError, Failure, NoArgs, Registry, RunPolicy, ToolError, ToolResult, Unchanged,
     tool, tool_defs,
 };
 
@@ -151,7 +151,7 @@ type Unwritable = std::collections::BTreeMap<Vec<u8>, u8>;
 
 /// Adds a drawing, then fails as told.
 #[tool(safety = "destructive", mode = "sequential")]
-fn drawing_fail(chart: &mut Chart, input: FailArgs) -> Result<Unwritable, Fault<DrawError>> {
+fn drawing_fail(chart: &mut Chart, input: FailArgs) -> Result<Unwritable, Failure<DrawError>> {
     for _ in 0..input.times.unwrap_or(1) {
         chart.drawings.push("half-written".to_owned());
     }
@@ -160,17 +160,17 @@ fn drawing_fail(chart: &mut Chart, input: FailArgs) -> Result<Unwritable, Fault<
 
 /// Reads the drawings, then fails as told.
 #[tool(safety = "read-only", mode = "parallel")]
-fn drawings_peek(input: FailArgs) -> Result<Unwritable, Fault<DrawError>> {
+fn drawings_peek(input: FailArgs) -> Result<Unwritable, Failure<DrawError>> {
     fail(&input.how)
 }
 
-fn fail(how: &str) -> Result<Unwritable, Fault<DrawError>> {
+fn fail(how: &str) -> Result<Unwritable, Failure<DrawError>> {
     match how {
         "declared" => Err(DrawError::Locked.into()),
-        "refused" => Err(Fault::NotAllowed(
+        "refused" => Err(Failure::NotAllowed(
             "the chart belongs to someone else".to_owned(),
         )),
-        "failed" => Err(Fault::Failed("the store went away".to_owned())),
+        "failed" => Err(Failure::Failed("the store went away".to_owned())),
         "unserializable" => Ok(Unwritable::from([(vec![1], 1)])),
         _ => Ok(Unwritable::new()),
     }

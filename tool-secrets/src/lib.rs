@@ -1,15 +1,10 @@
-//! What a host keeps away from the model and from disk: prompt redaction, keys that never print,
-//! and credential stores.
+//! What a host keeps away from the model: prompt redaction and keys that never print.
 //!
 //! - [`Redactor`] ([`redact_string`] for one-off use) rewrites a user prompt before it is stored
 //!   or sent: auth values and `sk-…` keys become [`REDACTED`], home directories become
 //!   [`LOCAL_PATH`], and the configured keys are removed wherever they occur (see [`redact`]).
 //! - [`SecretString`] holds a key: it prints as `[REDACTED]`, does not serialize, and is zeroed
-//!   when dropped. [`ProviderSettings`] holds the host's keys; a UI gets its [`SettingsView`],
-//!   which only says whether each key is set (see [`secrets`]).
-//! - [`CredentialStore`] persists keys per account and workspace: in memory ([`MemoryStore`]), in
-//!   a private file replaced atomically ([`FileStore`]), or as a read-only placeholder for a
-//!   hosted deployment ([`HostedStore`]) (see [`credentials`]).
+//!   when dropped (see [`secrets`]).
 //!
 //! ```
 //! use toolwright_secrets::{Redactor, SecretString};
@@ -28,13 +23,8 @@
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
 
-pub mod credentials;
 pub mod redact;
 pub mod secrets;
 
-pub use credentials::{
-    Credential, CredentialError, CredentialKind, CredentialScope, CredentialStore, FileStore,
-    HostedPlaceholder, HostedStore, MemoryStore,
-};
 pub use redact::{LOCAL_PATH, REDACTED, RedactedPrompt, Redactor, redact_string};
-pub use secrets::{KeyStatus, ProviderSettings, SecretString, SettingsView};
+pub use secrets::SecretString;

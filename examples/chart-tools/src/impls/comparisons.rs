@@ -5,7 +5,7 @@ use toolwright_runtime::tool;
 use super::declared_errors;
 use crate::chart::{Chart, ChartError, ComparisonView, ComparisonsCleared, ComparisonsList};
 use crate::tools;
-use toolwright_runtime::{Changed, Fault};
+use toolwright_runtime::{Changed, Failure};
 
 declared_errors!(comparisons_list_error: tools::comparisons_list::Error { PaneNotFound });
 declared_errors!(comparison_create_error: tools::comparison_create::Error {
@@ -19,7 +19,7 @@ declared_errors!(comparisons_clear_error: tools::comparisons_clear::Error { Pane
 pub(crate) fn comparisons_list(
     chart: &Chart,
     input: tools::comparisons_list::Input,
-) -> Result<ComparisonsList, Fault<tools::comparisons_list::Error>> {
+) -> Result<ComparisonsList, Failure<tools::comparisons_list::Error>> {
     chart
         .comparisons_list(input.pane_id.as_deref())
         .map_err(comparisons_list_error)
@@ -29,7 +29,7 @@ pub(crate) fn comparisons_list(
 pub(crate) fn comparison_create(
     chart: &mut Chart,
     input: tools::comparison_create::Input,
-) -> Result<ComparisonView, Fault<tools::comparison_create::Error>> {
+) -> Result<ComparisonView, Failure<tools::comparison_create::Error>> {
     chart
         .comparison_create(&input.symbol, input.pane_id.as_deref())
         .map_err(comparison_create_error)
@@ -39,7 +39,7 @@ pub(crate) fn comparison_create(
 pub(crate) fn comparisons_clear(
     chart: &mut Chart,
     input: tools::comparisons_clear::Input,
-) -> Result<Changed<ComparisonsCleared>, Fault<tools::comparisons_clear::Error>> {
+) -> Result<Changed<ComparisonsCleared>, Failure<tools::comparisons_clear::Error>> {
     let cleared = chart
         .comparisons_clear(input.pane_id.as_deref())
         .map_err(comparisons_clear_error)?;

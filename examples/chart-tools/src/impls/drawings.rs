@@ -9,7 +9,7 @@ use crate::chart::{
     DrawingsList, StyleChange,
 };
 use crate::tools;
-use toolwright_runtime::{Changed, Fault};
+use toolwright_runtime::{Changed, Failure};
 
 declared_errors!(drawings_list_error: tools::drawings_list::Error { PaneNotFound });
 declared_errors!(drawing_create_error: tools::drawing_create::Error {
@@ -37,7 +37,7 @@ declared_errors!(drawings_clear_error: tools::drawings_clear::Error { PaneNotFou
 pub(crate) fn drawings_list(
     chart: &Chart,
     input: tools::drawings_list::Input,
-) -> Result<DrawingsList, Fault<tools::drawings_list::Error>> {
+) -> Result<DrawingsList, Failure<tools::drawings_list::Error>> {
     chart
         .drawings_list(input.pane_id.as_deref())
         .map_err(drawings_list_error)
@@ -70,7 +70,7 @@ macro_rules! style_change {
 pub(crate) fn drawing_create(
     chart: &mut Chart,
     input: tools::drawing_create::Input,
-) -> Result<Drawing, Fault<tools::drawing_create::Error>> {
+) -> Result<Drawing, Failure<tools::drawing_create::Error>> {
     chart
         .drawing_create(
             &input.pane_id,
@@ -86,7 +86,7 @@ pub(crate) fn drawing_create(
 pub(crate) fn drawing_update(
     chart: &mut Chart,
     input: tools::drawing_update::Input,
-) -> Result<Changed<Drawing>, Fault<tools::drawing_update::Error>> {
+) -> Result<Changed<Drawing>, Failure<tools::drawing_update::Error>> {
     let before = chart
         .drawings_list(None)
         .ok()
@@ -107,7 +107,7 @@ pub(crate) fn drawing_update(
 pub(crate) fn drawing_delete(
     chart: &mut Chart,
     input: tools::drawing_delete::Input,
-) -> Result<DrawingDeleted, Fault<tools::drawing_delete::Error>> {
+) -> Result<DrawingDeleted, Failure<tools::drawing_delete::Error>> {
     chart
         .drawing_delete(&input.drawing_id)
         .map_err(drawing_delete_error)
@@ -117,7 +117,7 @@ pub(crate) fn drawing_delete(
 pub(crate) fn drawings_copy(
     chart: &mut Chart,
     input: tools::drawings_copy::Input,
-) -> Result<Changed<DrawingsCopied>, Fault<tools::drawings_copy::Error>> {
+) -> Result<Changed<DrawingsCopied>, Failure<tools::drawings_copy::Error>> {
     let copied = chart
         .drawings_copy(
             &input.from_pane_id,
@@ -133,7 +133,7 @@ pub(crate) fn drawings_copy(
 pub(crate) fn drawings_clear(
     chart: &mut Chart,
     input: tools::drawings_clear::Input,
-) -> Result<Changed<DrawingsCleared>, Fault<tools::drawings_clear::Error>> {
+) -> Result<Changed<DrawingsCleared>, Failure<tools::drawings_clear::Error>> {
     let cleared = chart
         .drawings_clear(input.pane_id.as_deref())
         .map_err(drawings_clear_error)?;

@@ -6,7 +6,7 @@ use toolwright_runtime::tool;
 use super::declared_errors;
 use crate::chart::{BarsQuery, Chart, ChartError, IndicatorsQuery, InstrumentMatches, Timeshare};
 use crate::tools;
-use toolwright_runtime::Fault;
+use toolwright_runtime::Failure;
 
 declared_errors!(indicators_query_error: tools::indicators_query::Error {
     PaneNotFound,
@@ -30,7 +30,7 @@ declared_errors!(market_timeshare_range_query_error: tools::market_timeshare_ran
 pub(crate) fn indicators_query(
     chart: &Chart,
     input: tools::indicators_query::Input,
-) -> Result<IndicatorsQuery, Fault<tools::indicators_query::Error>> {
+) -> Result<IndicatorsQuery, Failure<tools::indicators_query::Error>> {
     chart
         .indicators_query(&input.pane_id, input.name.map(Into::into), input.limit)
         .map_err(indicators_query_error)
@@ -48,7 +48,7 @@ pub(crate) fn instruments_query_name(
 pub(crate) fn market_bars_query(
     chart: &Chart,
     input: tools::market_bars_query::Input,
-) -> Result<BarsQuery, Fault<tools::market_bars_query::Error>> {
+) -> Result<BarsQuery, Failure<tools::market_bars_query::Error>> {
     chart
         .market_bars_query(
             &input.symbol,
@@ -64,7 +64,7 @@ pub(crate) fn market_bars_query(
 pub(crate) fn market_timeshare_query(
     chart: &Chart,
     input: tools::market_timeshare_query::Input,
-) -> Result<Timeshare, Fault<tools::market_timeshare_query::Error>> {
+) -> Result<Timeshare, Failure<tools::market_timeshare_query::Error>> {
     chart
         .market_timeshare_query(&input.symbol)
         .map_err(market_timeshare_query_error)
@@ -74,7 +74,7 @@ pub(crate) fn market_timeshare_query(
 pub(crate) fn market_timeshare_range_query(
     chart: &Chart,
     input: tools::market_timeshare_range_query::Input,
-) -> Result<Timeshare, Fault<tools::market_timeshare_range_query::Error>> {
+) -> Result<Timeshare, Failure<tools::market_timeshare_range_query::Error>> {
     chart
         .market_timeshare_range_query(&input.symbol, input.from, input.to)
         .map_err(market_timeshare_range_query_error)

@@ -10,7 +10,7 @@
 //! - A write that changed nothing (clearing what is already empty, setting a value it already
 //!   has) answers with `stateChanged: false` ([`toolwright_runtime::Changed`]).
 
-use toolwright_runtime::{Fault, ToolDef};
+use toolwright_runtime::{Failure, ToolDef};
 
 use crate::chart::{Chart, ChartError};
 
@@ -57,18 +57,18 @@ pub fn tool_defs() -> Vec<ToolDef<Chart>> {
     .to_vec()
 }
 
-/// Writes `fn $name(ChartError) -> Fault<$error>`: each listed variant of [`ChartError`] becomes
+/// Writes `fn $name(ChartError) -> Failure<$error>`: each listed variant of [`ChartError`] becomes
 /// the variant of the same name of the tool's generated error enum, with the chart error's
 /// guidance as the detail; every other variant is a chart error the tool does not declare, which
 /// the registry reports as `TOOL_FAILED`.
 macro_rules! declared_errors {
     ($name:ident: $error:ty {}) => {
-        pub(crate) fn $name(error: ChartError) -> ::toolwright_runtime::Fault<$error> {
+        pub(crate) fn $name(error: ChartError) -> ::toolwright_runtime::Failure<$error> {
             $crate::impls::undeclared(&error)
         }
     };
     ($name:ident: $error:ty { $($variant:ident),+ $(,)? }) => {
-        pub(crate) fn $name(error: ChartError) -> ::toolwright_runtime::Fault<$error> {
+        pub(crate) fn $name(error: ChartError) -> ::toolwright_runtime::Failure<$error> {
             type Declared = $error;
             let code = match error {
                 $(ChartError::$variant { .. } => Declared::$variant,)+
@@ -82,8 +82,8 @@ macro_rules! declared_errors {
 pub(crate) use declared_errors;
 
 /// A chart error whose code the tool does not declare: `TOOL_FAILED`.
-pub(crate) fn undeclared<E>(error: &ChartError) -> Fault<E> {
-    Fault::Failed(format!(
+pub(crate) fn undeclared<E>(error: &ChartError) -> Failure<E> {
+    Failure::Failed(format!(
         "unexpected chart error `{}`: {}",
         error.code(),
         error.detail()

@@ -7,7 +7,7 @@ use crate::chart::{
     Chart, ChartError, IndicatorParams, IndicatorRequest, PaneView, PanesCleared, PanesList,
 };
 use crate::tools;
-use toolwright_runtime::{Changed, Fault};
+use toolwright_runtime::{Changed, Failure};
 
 declared_errors!(panes_list_error: tools::panes_list::Error {});
 declared_errors!(pane_create_error: tools::pane_create::Error {
@@ -27,7 +27,7 @@ declared_errors!(panes_clear_error: tools::panes_clear::Error {});
 pub(crate) fn panes_list(
     chart: &Chart,
     _input: tools::panes_list::Input,
-) -> Result<PanesList, Fault<tools::panes_list::Error>> {
+) -> Result<PanesList, Failure<tools::panes_list::Error>> {
     chart.panes_list().map_err(panes_list_error)
 }
 
@@ -56,7 +56,7 @@ macro_rules! indicator_requests {
 pub(crate) fn pane_create(
     chart: &mut Chart,
     input: tools::pane_create::Input,
-) -> Result<PaneView, Fault<tools::pane_create::Error>> {
+) -> Result<PaneView, Failure<tools::pane_create::Error>> {
     let indicators = indicator_requests!(input.indicators.unwrap_or_default());
     chart
         .pane_create(
@@ -72,7 +72,7 @@ pub(crate) fn pane_create(
 pub(crate) fn pane_replace_content(
     chart: &mut Chart,
     input: tools::pane_replace_content::Input,
-) -> Result<Changed<PaneView>, Fault<tools::pane_replace_content::Error>> {
+) -> Result<Changed<PaneView>, Failure<tools::pane_replace_content::Error>> {
     let before = pane_view(chart, &input.pane_id);
     let indicators = input.indicators.map(|list| indicator_requests!(list));
     let after = chart
@@ -91,7 +91,7 @@ pub(crate) fn pane_replace_content(
 pub(crate) fn panes_clear(
     chart: &mut Chart,
     _input: tools::panes_clear::Input,
-) -> Result<Changed<PanesCleared>, Fault<tools::panes_clear::Error>> {
+) -> Result<Changed<PanesCleared>, Failure<tools::panes_clear::Error>> {
     let cleared = chart.panes_clear().map_err(panes_clear_error)?;
     let changed = !cleared.removed_panes.is_empty();
     Ok(Changed::new(cleared, changed))

@@ -6,7 +6,7 @@ use super::declared_errors;
 use super::words::setting_keys;
 use crate::chart::{Chart, ChartError, SettingChanged, SettingValue, SettingsList};
 use crate::tools;
-use toolwright_runtime::{Changed, Fault};
+use toolwright_runtime::{Changed, Failure};
 
 declared_errors!(settings_update_error: tools::settings_update::Error {
     SettingReadOnly,
@@ -26,7 +26,7 @@ pub(crate) fn settings_get(
 pub(crate) fn settings_update(
     chart: &mut Chart,
     input: tools::settings_update::Input,
-) -> Result<Changed<SettingChanged>, Fault<tools::settings_update::Error>> {
+) -> Result<Changed<SettingChanged>, Failure<tools::settings_update::Error>> {
     let key = input.key.into();
     // The schema's `type` list is an enum of its types; a whole number is an integer setting.
     let value = match input.value {
@@ -45,7 +45,7 @@ pub(crate) fn settings_update(
 pub(crate) fn settings_reset(
     chart: &mut Chart,
     input: tools::settings_reset::Input,
-) -> Result<Changed<SettingsList>, Fault<tools::settings_reset::Error>> {
+) -> Result<Changed<SettingsList>, Failure<tools::settings_reset::Error>> {
     let keys = setting_keys(input.keys);
     let before = chart.settings_get(&keys);
     let reset = chart.settings_reset(&keys).map_err(settings_reset_error)?;

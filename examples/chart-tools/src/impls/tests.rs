@@ -5,7 +5,7 @@ use toolwright_runtime::{DeclaredError, ToolError, ToolMeta};
 use super::{comparisons, drawings, market, panes, settings, user};
 use crate::chart::{ChartError, DrawingKind, IndicatorName, SettingKey};
 use crate::tools;
-use toolwright_runtime::Fault;
+use toolwright_runtime::Failure;
 
 /// One example of every chart error.
 fn every_chart_error() -> Vec<ChartError> {
@@ -76,7 +76,7 @@ fn every_chart_error() -> Vec<ChartError> {
 /// A tool's error mapping, with what it made of the error: the code and the tool error.
 type Mapping = fn(ChartError) -> (&'static str, ToolError);
 
-fn outcome<E: DeclaredError>(failure: Fault<E>) -> (&'static str, ToolError) {
+fn outcome<E: DeclaredError>(failure: Failure<E>) -> (&'static str, ToolError) {
     (failure.code(), failure.into())
 }
 

@@ -5,7 +5,7 @@ use toolwright_runtime::tool;
 use super::declared_errors;
 use crate::chart::{Chart, ChartError, SearchResults, UserAnswer};
 use crate::tools;
-use toolwright_runtime::Fault;
+use toolwright_runtime::Failure;
 
 declared_errors!(web_search_error: tools::web_search::Error { SearchQueryEmpty });
 declared_errors!(ask_user_error: tools::ask_user::Error { UserUnavailable });
@@ -14,7 +14,7 @@ declared_errors!(ask_user_error: tools::ask_user::Error { UserUnavailable });
 pub(crate) fn web_search(
     chart: &Chart,
     input: tools::web_search::Input,
-) -> Result<SearchResults, Fault<tools::web_search::Error>> {
+) -> Result<SearchResults, Failure<tools::web_search::Error>> {
     chart
         .web_search(&input.query, input.limit)
         .map_err(web_search_error)
@@ -24,7 +24,7 @@ pub(crate) fn web_search(
 pub(crate) fn ask_user(
     chart: &Chart,
     input: tools::ask_user::Input,
-) -> Result<UserAnswer, Fault<tools::ask_user::Error>> {
+) -> Result<UserAnswer, Failure<tools::ask_user::Error>> {
     chart
         .ask_user(&input.question, &input.options.unwrap_or_default())
         .map_err(ask_user_error)

@@ -57,7 +57,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde::Serialize;
-use toolwright_runtime::{Failure, Fault, RegistryBuilder, ToolDef, tool, tool_def};
+use toolwright_runtime::{Failure, RegistryBuilder, ToolDef, tool, tool_def};
 
 pub use local::{DEFAULT_OUTPUT_LIMIT, DEFAULT_TIME_LIMIT, LocalProvider, SANDBOX_PATH};
 pub use provider::{
@@ -217,14 +217,14 @@ pub fn register(builder: RegistryBuilder<Chart>) -> RegistryBuilder<Chart> {
 async fn code_interpreter(
     chart: &Chart,
     input: manifest::Input,
-) -> Result<CodeOutput, Fault<Error>> {
+) -> Result<CodeOutput, Failure<Error>> {
     let Some(interpreter) = chart.interpreter() else {
         return Err(Failure::new(Error::SandboxUnavailable)
             .detail("The host installed no execution provider.")
             .into());
     };
     if let Some(reason) = interpreter.refusal() {
-        return Err(Fault::NotAllowed(reason));
+        return Err(Failure::NotAllowed(reason));
     }
     if input.code.contains('\0') {
         // Python source cannot hold one, and no process argument can carry one.
@@ -339,8 +339,14 @@ mod tests {
             "x".repeat(10_000)
         );
         let failure = answer(execution(Some(1), "partial\n", &stderr, false)).expect_err("fails");
-        assert_eq!(failure.error, Error::CodeExecutionFailed);
-        let detail = failure.detail.expect("a detail");
+        let Failure::Declared {
+            error,
+            detail: Some(detail),
+        } = failure
+        else {
+            panic!("a declared error with a detail: {failure:?}");
+        };
+        assert_eq!(error, Error::CodeExecutionFailed);
         assert!(detail.starts_with("The program exited with code 1.\nstderr:\n…"));
         assert!(detail.contains("ZeroDivisionError: division by zero\nstdout:\npartial"));
         assert!(detail.chars().count() < STDERR_QUOTE_LIMIT + 200);
@@ -349,8 +355,11 @@ mod tests {
     #[test]
     fn the_providers_time_limit_is_a_failure_of_the_code() {
         let failure = answer(execution(None, "", "", true)).expect_err("fails");
+        let Failure::Declared { detail, .. } = failure else {
+            panic!("a declared error: {failure:?}");
+        };
         assert_eq!(
-            failure.detail.as_deref(),
+            detail.as_deref(),
             Some(
                 "The program ran past the provider's time limit and was stopped (it was killed by signal 9)."
             )
