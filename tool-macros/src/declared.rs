@@ -349,7 +349,7 @@ fn expand(item: &DeriveInput, declared: Option<&[Declared<'_>]>) -> TokenStream 
     let ident = &item.ident;
     let (impl_generics, ty_generics, where_clause) = item.generics.split_for_impl();
     let span = Span::call_site();
-    let runtime = quote_spanned!(span=> ::toolwright_runtime);
+    let runtime = quote_spanned!(span=> ::toolwright_runtime::__private);
     let (errors, code) = match declared {
         Some(declared) => {
             let metas = declared.iter().map(|d| {
@@ -393,7 +393,7 @@ fn expand(item: &DeriveInput, declared: Option<&[Declared<'_>]>) -> TokenStream 
         }
 
         #[automatically_derived]
-        impl #impl_generics #runtime::__private::CodeFirstError for #ident #ty_generics #where_clause {
+        impl #impl_generics #runtime::CodeFirstError for #ident #ty_generics #where_clause {
             const ERRORS: &'static [#runtime::ErrorMeta] =
                 <Self as #runtime::DeclaredError>::ERRORS;
 
@@ -448,7 +448,9 @@ mod tests {
             "{text}"
         );
         assert!(
-            text.contains("impl<T> ::toolwright_runtime::DeclaredError for SearchError<T> {"),
+            text.contains(
+                "impl<T> ::toolwright_runtime::__private::DeclaredError for SearchError<T> {"
+            ),
             "{text}"
         );
     }
@@ -460,7 +462,7 @@ mod tests {
         ))
         .to_string();
         assert!(
-            text.contains("const ERRORS : & 'static [:: toolwright_runtime :: ErrorMeta] = & [] ;"),
+            text.contains("const ERRORS : & 'static [:: toolwright_runtime :: __private :: ErrorMeta] = & [] ;"),
             "{text}"
         );
         assert!(text.contains("match * self { }"), "{text}");

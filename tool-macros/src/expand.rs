@@ -238,7 +238,7 @@ impl ToolList {
                 // Never used: evaluated for its panic.
                 #[allow(dead_code)]
                 const EVERY_DECLARED_TOOL_IS_LISTED: () = {
-                    const __DECLARED: &[&::toolwright_runtime::ToolMeta] = #declared;
+                    const __DECLARED: &[&::toolwright_runtime::__private::ToolMeta] = #declared;
                     const __EXCEPT: &[&str] = #except;
                     const __NAMES: &[::core::option::Option<&str>] = &[#(#names),*];
                     const __LEN: usize =
@@ -520,7 +520,7 @@ fn marker(
         spans,
     );
     let def_impl = braces(
-        quote_spanned!(at=> fn def() -> ::toolwright_runtime::ToolDef<#context_ty> #def),
+        quote_spanned!(at=> fn def() -> ::toolwright_runtime::__private::ToolDef<#context_ty> #def),
         spans,
     );
     // The other tools' implementations are no hint for a function that is not a tool.
@@ -602,11 +602,11 @@ fn code_first_meta(tool: &CodeFirst, ident: &syn::Ident, spans: Spans) -> TokenS
     let [name, title, description] = [name, title, description].map(|text| string(text, at));
     let item = string(&format!("::{}", ident.unraw()), at);
     quote_spanned! {at=>
-        static __META: ::toolwright_runtime::ToolMeta = ::toolwright_runtime::ToolMeta::new(
+        static __META: ::toolwright_runtime::__private::ToolMeta = ::toolwright_runtime::__private::ToolMeta::new(
             #name,
-            ::toolwright_runtime::Safety::#safety,
-            ::toolwright_runtime::Mode::#mode,
-            ::toolwright_runtime::StaticSchema::Derived(__INPUT.schema),
+            ::toolwright_runtime::__private::Safety::#safety,
+            ::toolwright_runtime::__private::Mode::#mode,
+            ::toolwright_runtime::__private::StaticSchema::Derived(__INPUT.schema),
         )
         .title(#title)
         .description(#description)
@@ -1028,7 +1028,7 @@ mod tests {
     fn tool_defs_lists_the_tools_and_checks_the_declared_ones() {
         let out = tool_defs(quote!(tools::ALL, except SKIPPED; a::x, #[cfg(test)] y)).to_string();
         for part in [
-            "const __DECLARED : & [& :: toolwright_runtime :: ToolMeta] = tools :: ALL ;",
+            "const __DECLARED : & [& :: toolwright_runtime :: __private :: ToolMeta] = tools :: ALL ;",
             "const __EXCEPT : & [& str] = SKIPPED ;",
             "use a :: x as __Tool ;",
             "# [cfg (test)] { # [allow (unused_imports)]",
@@ -1128,7 +1128,7 @@ mod tests {
                  }\n    \
                  #[diagnostic::do_not_recommend]\n    \
                  impl<__C> ::toolwright_runtime::__private::Tool<__C> for panes_list {\n        \
-                     fn def() -> ::toolwright_runtime::ToolDef<__C> {\n            \
+                     fn def() -> ::toolwright_runtime::__private::ToolDef<__C> {\n            \
                          ::core::unreachable!()\n        \
                      }\n    \
                  }\n\
@@ -1169,7 +1169,7 @@ mod tests {
         assert!(
             fallback.contains(
                 "impl ::toolwright_runtime::__private::Tool<Chart> for drawing_create {\n        \
-                 fn def() -> ::toolwright_runtime::ToolDef<Chart> {\n            \
+                 fn def() -> ::toolwright_runtime::__private::ToolDef<Chart> {\n            \
                  ::core::unreachable!()"
             ),
             "{fallback}"

@@ -76,7 +76,7 @@ pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     expand::tool(args.into(), item.into()).into()
 }
 
-/// `tool_def!(path::to::tool_fn)`: the `::toolwright_runtime::ToolDef<C>` of a `#[tool]` function,
+/// `tool_def!(path::to::tool_fn)`: the `::toolwright_runtime::__private::ToolDef<C>` of a `#[tool]` function,
 /// ready for the registry (`Registry::builder().tool(tool_def!(tools::panes_list))`).
 ///
 /// `C` is the context type the function takes; for a tool without context, any `C`. Any path

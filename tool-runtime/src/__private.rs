@@ -15,14 +15,18 @@ pub use schemars;
 pub use serde;
 pub use serde_json;
 
+// What generated code and the macros' expansions name, under one path that the runtime's
+// public modules can move around without breaking them.
+pub use crate::tool::{DeclaredError, Failure, ToolDef, ToolError};
+pub use toolwright_core::{ErrorMeta, ExampleMeta, Mode, Safety, StaticSchema, ToolMeta};
+
 use serde::de::{self, DeserializeOwned, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 use serde_path_to_error::Segment;
 use toolwright_core::dialect::join_pointer;
 
-use crate::tool::{BoxFuture, CallResult, DeclaredError, Failure, IntoToolOutput, ToolError};
-use crate::{ErrorMeta, Safety, ToolMeta};
+use crate::tool::{BoxFuture, CallResult, IntoToolOutput};
 
 /// The input schema of a code-first tool: schemars' draft 2020-12 schema of `T`.
 ///

@@ -633,9 +633,9 @@ fn error_enum(out: &mut Out, tool: &str, variants: &[ErrorVariant<'_>]) {
         out.close("}");
     }
     out.blank();
-    out.open("impl ::toolwright_runtime::DeclaredError for Error {");
+    out.open("impl ::toolwright_runtime::__private::DeclaredError for Error {");
     // The codes of `META`, declared once.
-    out.line("const ERRORS: &'static [::toolwright_runtime::ErrorMeta] = META.errors;");
+    out.line("const ERRORS: &'static [::toolwright_runtime::__private::ErrorMeta] = META.errors;");
     out.open("fn code(&self) -> &'static str {");
     if variants.is_empty() {
         out.line("match *self {}");
@@ -660,16 +660,19 @@ fn error_enum(out: &mut Out, tool: &str, variants: &[ErrorVariant<'_>]) {
 fn meta(out: &mut Out, spec: &ToolSpec) {
     doc(out, &format!("The frozen metadata of `{}`.", spec.name));
     out.open(
-        "pub static META: ::toolwright_runtime::ToolMeta = ::toolwright_runtime::ToolMeta::new(",
+        "pub static META: ::toolwright_runtime::__private::ToolMeta = ::toolwright_runtime::__private::ToolMeta::new(",
     );
     out.line(format_args!("{},", lit(&spec.name)));
     out.line(format_args!(
-        "::toolwright_runtime::Safety::{:?},",
+        "::toolwright_runtime::__private::Safety::{:?},",
         spec.safety
     ));
-    out.line(format_args!("::toolwright_runtime::Mode::{:?},", spec.mode));
     out.line(format_args!(
-        "::toolwright_runtime::StaticSchema::Json({}),",
+        "::toolwright_runtime::__private::Mode::{:?},",
+        spec.mode
+    ));
+    out.line(format_args!(
+        "::toolwright_runtime::__private::StaticSchema::Json({}),",
         lit(&canonical_text(&spec.input_schema))
     ));
     out.close(")");
@@ -680,7 +683,7 @@ fn meta(out: &mut Out, spec: &ToolSpec) {
     }
     if let Some(schema) = &spec.output_schema {
         out.line(format_args!(
-            ".output_schema(::toolwright_runtime::StaticSchema::Json({}))",
+            ".output_schema(::toolwright_runtime::__private::StaticSchema::Json({}))",
             lit(&canonical_text(schema))
         ));
     }
@@ -688,7 +691,7 @@ fn meta(out: &mut Out, spec: &ToolSpec) {
         out.open(".errors(&[");
         for error in &spec.errors {
             out.line(format_args!(
-                "::toolwright_runtime::ErrorMeta::new({}, {}, {}, {}),",
+                "::toolwright_runtime::__private::ErrorMeta::new({}, {}, {}, {}),",
                 lit(&error.code),
                 lit(&error.message),
                 error.retryable,
@@ -701,7 +704,7 @@ fn meta(out: &mut Out, spec: &ToolSpec) {
         out.open(".examples(&[");
         for example in &spec.examples {
             out.line(format_args!(
-                "::toolwright_runtime::ExampleMeta::new({}, {}),",
+                "::toolwright_runtime::__private::ExampleMeta::new({}, {}),",
                 lit(&example.description),
                 lit(&canonical_json(&example.input).to_string())
             ));
@@ -737,10 +740,10 @@ fn meta(out: &mut Out, spec: &ToolSpec) {
 pub(super) fn all_static(out: &mut Out, modules: &[String]) {
     doc(out, "Every tool declared by the manifests, sorted by name.");
     if modules.is_empty() {
-        out.line("pub static ALL: &[&::toolwright_runtime::ToolMeta] = &[];");
+        out.line("pub static ALL: &[&::toolwright_runtime::__private::ToolMeta] = &[];");
         return;
     }
-    out.open("pub static ALL: &[&::toolwright_runtime::ToolMeta] = &[");
+    out.open("pub static ALL: &[&::toolwright_runtime::__private::ToolMeta] = &[");
     for module in modules {
         out.line(format_args!("&{module}::META,"));
     }
