@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use serde::Deserialize;
 use serde_json::Value;
 use toolwright_runtime::validate::INPUT_INVALID_PREFIX;
-use toolwright_runtime::{InputErrors, InputSchema};
+use toolwright_runtime::validate::{InputErrors, InputSchema};
 
 /// The keywords the generator supports, by suite file (`format` is an annotation only).
 const KEYWORD_FILES: &[&str] = &[

@@ -2,9 +2,11 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
+use toolwright_runtime::handler::{
+    CallResult, ErrorMeta, ErrorSpec, Handler, Mode, Safety, ToolDef, ToolMeta, ToolOutput,
+};
 use toolwright_runtime::{
-    CallResult, Changed, DeclaredError, ErrorMeta, ErrorSpec, Failure, Handler, Mode, NoArgs,
-    Registry, RunPolicy, Safety, ToolDef, ToolError, ToolMeta, ToolOutput, Unchanged, tool,
+    Changed, DeclaredError, Failure, NoArgs, Registry, RunPolicy, ToolError, Unchanged, tool,
     tool_def, tool_defs,
 };
 
@@ -145,7 +147,7 @@ mod tools {
         }
 
         impl ::toolwright_runtime::DeclaredError for Error {
-            const ERRORS: &'static [::toolwright_runtime::ErrorMeta] = META.errors;
+            const ERRORS: &'static [::toolwright_runtime::handler::ErrorMeta] = META.errors;
 
             fn code(&self) -> &'static str {
                 match self {
@@ -154,18 +156,18 @@ mod tools {
             }
         }
 
-        pub static META: ::toolwright_runtime::ToolMeta = ::toolwright_runtime::ToolMeta::new(
+        pub static META: ::toolwright_runtime::handler::ToolMeta = ::toolwright_runtime::handler::ToolMeta::new(
     "drawing_create",
-    ::toolwright_runtime::Safety::Destructive,
-    ::toolwright_runtime::Mode::Sequential,
-    ::toolwright_runtime::StaticSchema::Json(
+    ::toolwright_runtime::handler::Safety::Destructive,
+    ::toolwright_runtime::handler::Mode::Sequential,
+    ::toolwright_runtime::handler::StaticSchema::Json(
                 r#"{"additionalProperties":false,"properties":{"pane_id":{"type":"string"}},"required":["pane_id"],"type":"object"}"#,
             ),
 )
 .title("Create a drawing")
 .description("Draws on a pane.")
 .category("drawings")
-.errors(&[::toolwright_runtime::ErrorMeta::new("PANE_NOT_FOUND", "The pane does not exist.", true, "List the panes and use one of their IDs.")])
+.errors(&[::toolwright_runtime::handler::ErrorMeta::new("PANE_NOT_FOUND", "The pane does not exist.", true, "List the panes and use one of their IDs.")])
 .source("tools/drawing_create.toml");
     }
 
@@ -185,23 +187,24 @@ mod tools {
         pub enum Error {}
 
         impl ::toolwright_runtime::DeclaredError for Error {
-            const ERRORS: &'static [::toolwright_runtime::ErrorMeta] = META.errors;
+            const ERRORS: &'static [::toolwright_runtime::handler::ErrorMeta] = META.errors;
 
             fn code(&self) -> &'static str {
                 match *self {}
             }
         }
 
-        pub static META: ::toolwright_runtime::ToolMeta = ::toolwright_runtime::ToolMeta::new(
-            "drawings_list",
-            ::toolwright_runtime::Safety::ReadOnly,
-            ::toolwright_runtime::Mode::Parallel,
-            ::toolwright_runtime::StaticSchema::Json(r#"{"type":"object"}"#),
-        )
-        .title("List drawings")
-        .description("Lists the drawings.")
-        .category("drawings")
-        .source("tools/drawings_list.toml");
+        pub static META: ::toolwright_runtime::handler::ToolMeta =
+            ::toolwright_runtime::handler::ToolMeta::new(
+                "drawings_list",
+                ::toolwright_runtime::handler::Safety::ReadOnly,
+                ::toolwright_runtime::handler::Mode::Parallel,
+                ::toolwright_runtime::handler::StaticSchema::Json(r#"{"type":"object"}"#),
+            )
+            .title("List drawings")
+            .description("Lists the drawings.")
+            .category("drawings")
+            .source("tools/drawings_list.toml");
     }
 }
 
@@ -232,7 +235,7 @@ async fn drawings_list(
         .collect())
 }
 
-fn block_on(future: toolwright_runtime::BoxFuture<'_, CallResult>) -> CallResult {
+fn block_on(future: toolwright_runtime::handler::BoxFuture<'_, CallResult>) -> CallResult {
     tokio::runtime::Builder::new_current_thread()
         .build()
         .expect("a current-thread runtime")

@@ -3,7 +3,8 @@
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
-use toolwright_runtime::{Mode, Safety, ToolDef, ToolError, ToolSpec, tool, tool_def};
+use toolwright_runtime::handler::{Mode, Safety, ToolDef, ToolSpec};
+use toolwright_runtime::{ToolError, tool, tool_def};
 
 /// The arguments of `drawing_create`.
 #[derive(Deserialize, JsonSchema)]

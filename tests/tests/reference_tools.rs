@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 use toolwright_manifest::{Builder, ToolSpec, codegen, manifest};
-use toolwright_runtime::InputSchema;
+use toolwright_runtime::validate::InputSchema;
 
 use codegen_support::assert_rust;
 

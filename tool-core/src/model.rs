@@ -251,7 +251,7 @@ impl ExampleMeta {
 /// fields:
 ///
 /// ```
-/// use toolwright_manifest::{ErrorMeta, Mode, Safety, StaticSchema, ToolMeta};
+/// use toolwright_core::{ErrorMeta, Mode, Safety, StaticSchema, ToolMeta};
 ///
 /// static META: ToolMeta = ToolMeta::new(
 ///     "panes_list",

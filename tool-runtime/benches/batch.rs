@@ -13,10 +13,11 @@ use std::hint::black_box;
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use toolwright_runtime::{
-    BoxFuture, CallResult, Handler, IntoToolOutput, Mode, Registry, RunPolicy, Safety,
-    StaticSchema, ToolCall, ToolData, ToolDef, ToolError, ToolMeta,
+use toolwright_runtime::envelope::ToolData;
+use toolwright_runtime::handler::{
+    BoxFuture, CallResult, Handler, IntoToolOutput, Mode, Safety, StaticSchema, ToolDef, ToolMeta,
 };
+use toolwright_runtime::{Registry, RunPolicy, ToolCall, ToolError};
 
 const CALLS: usize = 100;
 

@@ -12,10 +12,11 @@ use std::hint::black_box;
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use toolwright_runtime::{
-    BoxFuture, CallResult, ErrorMeta, Failure, Handler, IntoToolOutput, Mode, Registry, RunPolicy,
-    Safety, StaticSchema, ToolDef, ToolError, ToolMeta,
+use toolwright_runtime::handler::{
+    BoxFuture, CallResult, ErrorMeta, Handler, IntoToolOutput, Mode, Safety, StaticSchema, ToolDef,
+    ToolMeta,
 };
+use toolwright_runtime::{Failure, Registry, RunPolicy, ToolError};
 
 struct Chart {
     panes: Vec<String>,

@@ -19,7 +19,7 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde_json::{Value, json};
-use toolwright_runtime::InputSchema;
+use toolwright_runtime::validate::InputSchema;
 
 /// The input schema of `drawing_create`, as the generator writes it.
 const SCHEMA: &str = include_str!("../../generated/schemas/drawing_create.json");

@@ -1,6 +1,6 @@
 //! Support for code emitted by `#[tool]` and by the generator. Not a public API.
 //!
-//! The `#[tool]` attribute emits, per tool, a frozen [`ToolMeta`](crate::ToolMeta) and a
+//! The `#[tool]` attribute emits, per tool, a frozen [`ToolMeta`](crate::handler::ToolMeta) and a
 //! one-line adapter that hands the arguments and the function to [`call_sync`] or
 //! [`call_async`]. Everything else (deserializing the arguments, converting the result, boxing
 //! the future) happens here, once, so a crate with many tools compiles little code per tool.
@@ -17,7 +17,8 @@ pub use serde_json;
 
 // What generated code and the macros' expansions name, under one path that the runtime's
 // public modules can move around without breaking them.
-pub use crate::tool::{DeclaredError, Failure, ToolDef, ToolError};
+pub use crate::handler::ToolDef;
+pub use crate::tool::{DeclaredError, Failure, ToolError};
 pub use toolwright_core::{ErrorMeta, ExampleMeta, Mode, Safety, StaticSchema, ToolMeta};
 
 use serde::de::{self, DeserializeOwned, Visitor};
@@ -26,7 +27,7 @@ use serde_json::Value;
 use serde_path_to_error::Segment;
 use toolwright_core::dialect::join_pointer;
 
-use crate::tool::{BoxFuture, CallResult, IntoToolOutput};
+use crate::handler::{BoxFuture, CallResult, ExclusiveFn, Handler, IntoToolOutput, SharedFn};
 
 /// The input schema of a code-first tool: schemars' draft 2020-12 schema of `T`.
 ///
@@ -539,19 +540,19 @@ where
     }
 }
 
-/// Builds the [`ToolDef`](crate::ToolDef) of a tool taking `&C` or no context.
-pub const fn shared<C>(meta: &'static ToolMeta, f: crate::SharedFn<C>) -> crate::ToolDef<C> {
-    crate::ToolDef {
+/// Builds the [`ToolDef`](ToolDef) of a tool taking `&C` or no context.
+pub const fn shared<C>(meta: &'static ToolMeta, f: SharedFn<C>) -> ToolDef<C> {
+    ToolDef {
         meta,
-        handler: crate::Handler::Shared(f),
+        handler: Handler::Shared(f),
     }
 }
 
-/// Builds the [`ToolDef`](crate::ToolDef) of a tool taking `&mut C` (sequential, destructive).
-pub const fn exclusive<C>(meta: &'static ToolMeta, f: crate::ExclusiveFn<C>) -> crate::ToolDef<C> {
-    crate::ToolDef {
+/// Builds the [`ToolDef`](ToolDef) of a tool taking `&mut C` (sequential, destructive).
+pub const fn exclusive<C>(meta: &'static ToolMeta, f: ExclusiveFn<C>) -> ToolDef<C> {
+    ToolDef {
         meta,
-        handler: crate::Handler::Exclusive(f),
+        handler: Handler::Exclusive(f),
     }
 }
 
@@ -570,7 +571,7 @@ pub const fn exclusive<C>(meta: &'static ToolMeta, f: crate::ExclusiveFn<C>) -> 
 )]
 pub trait Tool<C> {
     /// The tool's definition: frozen metadata and adapter.
-    fn def() -> crate::ToolDef<C>;
+    fn def() -> ToolDef<C>;
 }
 
 /// The name of a `#[tool]` function's tool, known at compile time (for `tool_defs!`'s check).
@@ -777,7 +778,7 @@ const fn same(a: &str, b: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Mode, StaticSchema};
+    use crate::handler::{Mode, StaticSchema};
 
     static PANES_LIST: ToolMeta = ToolMeta::new(
         "panes_list",

@@ -8,11 +8,11 @@
 //!
 //! - [`Decision::Approve`]: the call runs with the arguments shown;
 //! - [`Decision::Deny`]: `TOOL_NOT_ALLOWED`, the reason in the message (bounded to
-//!   [`DENY_REASON_LIMIT`] characters), nothing runs;
+//!   [`DENY_REASON_LIMIT`](crate::call::DENY_REASON_LIMIT) characters), nothing runs;
 //! - [`Decision::Edit`]: the new arguments are checked again (bounds and schema) and the call runs
 //!   with them; invalid ones are `TOOL_INPUT_INVALID` and nothing runs;
 //! - [`Decision::Defer`]: the person answers later. [`Registry::run_batch`] then returns a
-//!   [`PausedBatch`] holding a [`PendingApproval`] for each such call (approval id, call id, tool
+//!   [`PausedBatch`](crate::batch::PausedBatch) holding a [`PendingApproval`] for each such call (approval id, call id, tool
 //!   name, the validated arguments, their digest, an expiry); the other calls of the message are
 //!   answered as usual, except in a sequential message, where nothing after a pending call runs
 //!   until it is decided (those calls wait in the paused batch and run on resume).
@@ -23,7 +23,7 @@
 //!
 //! - an approval whose digest does not match its saved call (the state was edited);
 //! - an approval past its expiry ([`RunPolicy::approval_ttl`] after it was asked, by the
-//!   policy's [`Clock`]);
+//!   policy's [`Clock`](crate::policy::Clock));
 //! - an approval already decided: every decided approval is recorded in the host's
 //!   [`ApprovalLedger`], which serializes too, so a restarted process also refuses a second
 //!   resume of the same approval. Save the ledger with the state, after every resume.
@@ -37,11 +37,10 @@
 //!
 //! ```
 //! use serde_json::{Value, json};
-//! use toolwright_runtime::{
-//!     ApprovalLedger, BatchOutcome, BoxFuture, CallResult, Decision, Decisions, Handler, Mode,
-//!     PausedBatch, Registry, RunPolicy, Safety, StaticSchema, ToolCall, ToolDef, ToolMeta,
-//!     ToolOutput,
-//! };
+//! use toolwright_runtime::{Registry, RunPolicy, ToolCall};
+//! use toolwright_runtime::approval::{ApprovalLedger, Decision, Decisions};
+//! use toolwright_runtime::batch::{BatchOutcome, PausedBatch};
+//! use toolwright_runtime::handler::{BoxFuture, CallResult, Handler, Mode, Safety, StaticSchema, ToolDef, ToolMeta, ToolOutput};
 //!
 //! static DRAWINGS_CLEAR: ToolMeta = ToolMeta::new(
 //!     "drawings_clear",
@@ -110,7 +109,6 @@
 //! [`Registry::resume_batch`]: crate::Registry::resume_batch
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt;
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -120,15 +118,7 @@ use serde_json::{Value, json};
 use sha2::{Digest as _, Sha256};
 use toolwright_core::ToolMeta;
 
-use crate::batch::ToolCall;
-use crate::envelope::ToolResult;
-use crate::tool::BoxFuture;
-
-/// How long a deferred approval stays valid unless the policy says otherwise.
-pub const DEFAULT_APPROVAL_TTL: Duration = Duration::from_secs(60 * 60);
-
-/// How many characters of a denial's reason reach the model.
-pub const DENY_REASON_LIMIT: usize = 300;
+use crate::handler::BoxFuture;
 
 /// The prefix of every approval digest.
 pub const DIGEST_PREFIX: &str = "sha256:";
@@ -151,7 +141,7 @@ pub struct ApprovalRequest<'a> {
 pub enum Decision {
     /// Run the call with the arguments shown.
     Approve,
-    /// Do not run it; the reason reaches the model (bounded to [`DENY_REASON_LIMIT`]).
+    /// Do not run it; the reason reaches the model (bounded to [`DENY_REASON_LIMIT`](crate::call::DENY_REASON_LIMIT)).
     Deny {
         /// Why, in the person's words (may be empty).
         reason: String,
@@ -197,43 +187,18 @@ where
     }
 }
 
-/// Where the registry reads the time an approval expires against.
-pub trait Clock: Send + Sync {
-    /// The current time.
-    fn now(&self) -> SystemTime;
-}
-
-/// The system's clock.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct SystemClock;
-
-impl Clock for SystemClock {
-    fn now(&self) -> SystemTime {
-        SystemTime::now()
-    }
-}
-
-impl<F> Clock for F
-where
-    F: Fn() -> SystemTime + Send + Sync,
-{
-    fn now(&self) -> SystemTime {
-        self()
-    }
-}
-
 /// Seconds since the Unix epoch (0 for a time before it).
-pub fn unix_seconds(time: SystemTime) -> u64 {
+pub(crate) fn unix_seconds(time: SystemTime) -> u64 {
     time.duration_since(UNIX_EPOCH)
         .map(|d| d.as_secs())
         .unwrap_or(0)
 }
 
-/// When an approval asked now expires under `policy` (seconds since the Unix epoch).
-pub(crate) fn expiry(policy: &crate::RunPolicy) -> u64 {
-    let ttl = policy.approval_ttl;
+/// When an approval asked at `now` expires after `ttl` (seconds since the Unix epoch, a part of a
+/// second counting as a whole one).
+pub(crate) fn expiry(now: SystemTime, ttl: Duration) -> u64 {
     let ttl_seconds = ttl.as_secs() + u64::from(ttl.subsec_nanos() > 0);
-    unix_seconds(policy.now()).saturating_add(ttl_seconds)
+    unix_seconds(now).saturating_add(ttl_seconds)
 }
 
 /// A call that waits for a person's decision. Serializes to JSON (camelCase fields).
@@ -435,189 +400,6 @@ impl ApprovalLedger {
     }
 }
 
-/// What the calls of one message came to.
-#[derive(Debug, Clone, PartialEq)]
-pub enum BatchOutcome {
-    /// Every call is answered: one result per call, in call order.
-    Complete(Vec<ToolResult>),
-    /// Some calls wait for a person's decision.
-    Paused(PausedBatch),
-}
-
-impl BatchOutcome {
-    /// The results when every call is answered.
-    pub fn complete(self) -> Option<Vec<ToolResult>> {
-        match self {
-            BatchOutcome::Complete(results) => Some(results),
-            BatchOutcome::Paused(_) => None,
-        }
-    }
-
-    /// The paused batch when some calls wait.
-    pub fn paused(self) -> Option<PausedBatch> {
-        match self {
-            BatchOutcome::Complete(_) => None,
-            BatchOutcome::Paused(paused) => Some(paused),
-        }
-    }
-}
-
-/// The calls of one message while some wait for a person: the calls, the results of those that
-/// were answered, and the pending approvals. Serializes to JSON and back; a state that does not
-/// hold together (a result or an approval for a call that is not there, an approval naming
-/// another call) does not deserialize.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(
-    rename_all = "camelCase",
-    try_from = "RawPausedBatch",
-    into = "RawPausedBatch"
-)]
-pub struct PausedBatch {
-    pub(crate) calls: Vec<ToolCall>,
-    pub(crate) results: Vec<Option<ToolResult>>,
-    pub(crate) pending: Vec<PendingApproval>,
-    pub(crate) sequential: bool,
-}
-
-#[derive(Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct RawPausedBatch {
-    calls: Vec<ToolCall>,
-    results: Vec<Option<ToolResult>>,
-    pending: Vec<PendingApproval>,
-    sequential: bool,
-}
-
-impl From<PausedBatch> for RawPausedBatch {
-    fn from(paused: PausedBatch) -> Self {
-        RawPausedBatch {
-            calls: paused.calls,
-            results: paused.results,
-            pending: paused.pending,
-            sequential: paused.sequential,
-        }
-    }
-}
-
-/// Why a saved paused batch does not hold together.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StateError(String);
-
-impl fmt::Display for StateError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "the paused batch does not hold together: {}", self.0)
-    }
-}
-
-impl std::error::Error for StateError {}
-
-impl TryFrom<RawPausedBatch> for PausedBatch {
-    type Error = StateError;
-
-    fn try_from(raw: RawPausedBatch) -> Result<Self, StateError> {
-        let problem = |message: String| Err(StateError(message));
-        if raw.results.len() != raw.calls.len() {
-            return problem(format!(
-                "{} calls but {} results",
-                raw.calls.len(),
-                raw.results.len()
-            ));
-        }
-        if raw.pending.is_empty() {
-            return problem("no pending approval".to_owned());
-        }
-        let mut seen = BTreeSet::new();
-        for (n, approval) in raw.pending.iter().enumerate() {
-            let Some(call) = raw.calls.get(approval.index) else {
-                return problem(format!(
-                    "pending/{n}: index {} is past the last call",
-                    approval.index
-                ));
-            };
-            if call.id != approval.call_id || call.name != approval.name {
-                return problem(format!(
-                    "pending/{n}: the approval names another call than call {}",
-                    approval.index
-                ));
-            }
-            if !seen.insert(approval.index) {
-                return problem(format!(
-                    "pending/{n}: call {} has two approvals",
-                    approval.index
-                ));
-            }
-            if raw.results.get(approval.index).is_some_and(Option::is_some) {
-                return problem(format!(
-                    "pending/{n}: call {} is already answered",
-                    approval.index
-                ));
-            }
-        }
-        let unanswered = raw.results.iter().filter(|r| r.is_none()).count();
-        if raw.sequential {
-            let [approval] = raw.pending.as_slice() else {
-                return problem("a sequential message waits on one approval at a time".to_owned());
-            };
-            let waiting_from = approval.index;
-            // Calls past the message's limit may already be answered after it.
-            if !raw.results[..waiting_from].iter().all(Option::is_some) {
-                return problem(format!(
-                    "a sequential message answers every call before call {waiting_from}"
-                ));
-            }
-        } else if unanswered != raw.pending.len() {
-            return problem(format!(
-                "{unanswered} calls are unanswered but {} approvals pending",
-                raw.pending.len()
-            ));
-        }
-        let mut pending = raw.pending;
-        pending.sort_by_key(|p| p.index);
-        Ok(PausedBatch {
-            calls: raw.calls,
-            results: raw.results,
-            pending,
-            sequential: raw.sequential,
-        })
-    }
-}
-
-impl PausedBatch {
-    /// The calls of the message, in order.
-    pub fn calls(&self) -> &[ToolCall] {
-        &self.calls
-    }
-
-    /// The approvals waiting for a decision, in call order.
-    pub fn pending(&self) -> &[PendingApproval] {
-        &self.pending
-    }
-
-    /// The result of each call, in order: `None` while it waits (for its approval, or, in a
-    /// sequential message, behind a pending call).
-    pub fn results(&self) -> &[Option<ToolResult>] {
-        &self.results
-    }
-
-    /// The calls already answered, with their results, in call order.
-    pub fn answered(&self) -> impl Iterator<Item = (&ToolCall, &ToolResult)> {
-        self.calls
-            .iter()
-            .zip(&self.results)
-            .filter_map(|(call, result)| result.as_ref().map(|r| (call, r)))
-    }
-
-    /// True when the message runs one call at a time.
-    pub fn is_sequential(&self) -> bool {
-        self.sequential
-    }
-
-    /// True when the approval belongs to this batch.
-    pub fn waits_on(&self, approval_id: &str) -> bool {
-        self.pending.iter().any(|p| p.approval_id == approval_id)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -718,51 +500,5 @@ mod tests {
             serde_json::from_str::<ApprovalLedger>(r#"{"decided":{},"other":1}"#).is_err(),
             "unknown fields are refused"
         );
-    }
-
-    fn raw(sequential: bool, results: Vec<Option<ToolResult>>) -> Value {
-        let calls: Vec<ToolCall> = (0..results.len())
-            .map(|i| ToolCall::new(format!("call_{i}"), "drawings_clear", json!({})))
-            .collect();
-        json!({
-            "calls": calls,
-            "results": results,
-            "pending": [approval()],
-            "sequential": sequential,
-        })
-    }
-
-    #[test]
-    fn a_paused_batch_that_does_not_hold_together_is_refused() {
-        let done = || Some(ToolResult::success(json!(1), false));
-        let ok = raw(true, vec![done(), None, None]);
-        let paused: PausedBatch = serde_json::from_value(ok.clone()).expect("holds together");
-        assert_eq!(
-            serde_json::to_value(&paused).expect("serializes"),
-            ok,
-            "a round trip keeps it"
-        );
-        // Calls past the message's limit are answered even after the pending one.
-        let _: PausedBatch =
-            serde_json::from_value(raw(true, vec![done(), None, done()])).expect("holds together");
-        for (bad, says) in [
-            (raw(true, vec![done()]), "past the last call"),
-            (
-                raw(true, vec![None, None, None]),
-                "answers every call before",
-            ),
-            (raw(true, vec![done(), done(), None]), "already answered"),
-            (
-                raw(false, vec![done(), None, None]),
-                "2 calls are unanswered",
-            ),
-        ] {
-            let error = serde_json::from_value::<PausedBatch>(bad).expect_err("refused");
-            assert!(error.to_string().contains(says), "{error}");
-        }
-        let mut other = ok;
-        other["pending"][0]["callId"] = json!("call_9");
-        let error = serde_json::from_value::<PausedBatch>(other).expect_err("refused");
-        assert!(error.to_string().contains("another call"), "{error}");
     }
 }

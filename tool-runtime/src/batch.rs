@@ -1,110 +1,27 @@
 //! The calls of one model message: in parallel when every tool allows it, otherwise one at a time
-//! in order. Either way, exactly one result per call, in call order.
+//! in order. Either way, exactly one result per call, in call order. A message whose approver
+//! defers a call pauses ([`PausedBatch`]) and is resumed once a person decided
+//! ([`Registry::resume_batch`]).
+//!
+//! Each call goes through the one pipeline ([`crate::call`]): the batch only decides the order,
+//! whether the calls share the context, and what waits.
 
+use std::collections::BTreeSet;
 use std::future::Future as _;
 use std::task::Poll;
-use std::time::SystemTime;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tracing::Instrument as _;
 
-use crate::approval::{
-    ApprovalLedger, BatchOutcome, Decision, Decisions, PausedBatch, PendingApproval, expiry,
-};
-use crate::envelope::{ACTION_APPROVAL_INVALID, ACTION_FAILED, ErrorBody, RuntimeCode, ToolResult};
+use crate::approval::{ApprovalLedger, Decision, Decisions, PendingApproval, expiry};
+use crate::call::{Prepared, Refusal, Request, Resumed};
+use crate::envelope::ToolResult;
+use crate::handler::Handler;
 use crate::policy::RunPolicy;
-use crate::registry::{Admission, Registered, Registry, cannot_wait, denied, not_allowed};
-use crate::tool::Handler;
+use crate::registry::Registry;
+use crate::tool_call::ToolCall;
 use crate::trace;
-use crate::validate::bounded;
-
-pub use toolwright_core::model::json_kind;
-
-/// The recovery hint of a call past [`Limits::max_batch_calls`](crate::Limits::max_batch_calls).
-pub const ACTION_TOO_MANY_CALLS: &str =
-    "Do not retry in this message: send fewer tool calls per message.";
-
-/// One tool call as the model issued it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ToolCall {
-    /// The provider's call id, to pair the result with the call.
-    pub id: String,
-    /// The tool's name (possibly one that does not exist).
-    pub name: String,
-    /// The arguments; an absent field reads as `{}`.
-    #[serde(default = "empty_object")]
-    pub arguments: Value,
-    /// Why the arguments the provider sent are not a JSON object (`Expected object, found an
-    /// array`), when they are not. Such a call is answered `TOOL_INPUT_INVALID` at `/` with this
-    /// message, after the policy check, and never reaches the approver or the tool; the other
-    /// calls of its message run as usual. Set by [`ToolCall::from_arguments`] and
-    /// [`ToolCall::from_json_text`].
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub arguments_error: Option<String>,
-}
-
-fn empty_object() -> Value {
-    Value::Object(serde_json::Map::new())
-}
-
-/// How much of a JSON parse error an arguments report quotes.
-const PARSE_ERROR_LIMIT: usize = 120;
-
-impl ToolCall {
-    /// A call.
-    pub fn new(id: impl Into<String>, name: impl Into<String>, arguments: Value) -> Self {
-        ToolCall {
-            id: id.into(),
-            name: name.into(),
-            arguments,
-            arguments_error: None,
-        }
-    }
-
-    /// A call whose arguments came as a JSON value: anything but an object makes it an
-    /// invalid call (`Expected object, found an array`).
-    pub fn from_arguments(
-        id: impl Into<String>,
-        name: impl Into<String>,
-        arguments: Value,
-    ) -> Self {
-        let arguments_error = (!arguments.is_object())
-            .then(|| format!("Expected object, found {}", json_kind(&arguments)));
-        ToolCall {
-            arguments_error,
-            ..ToolCall::new(id, name, arguments)
-        }
-    }
-
-    /// A call whose arguments came as JSON text (OpenAI's `function.arguments`): text that does
-    /// not parse, or parses to anything but an object, makes it an invalid call. Empty text
-    /// (some OpenAI-compatible servers send it for a function without parameters) reads as `{}`.
-    /// The arguments of an invalid call hold the text as a JSON string.
-    pub fn from_json_text(id: impl Into<String>, name: impl Into<String>, text: &str) -> Self {
-        if text.trim().is_empty() {
-            return ToolCall::new(id, name, empty_object());
-        }
-        match serde_json::from_str::<Value>(text) {
-            Ok(arguments @ Value::Object(_)) => ToolCall::new(id, name, arguments),
-            Ok(other) => ToolCall {
-                arguments_error: Some(format!(
-                    "Expected object, found a JSON string that encodes {}",
-                    json_kind(&other)
-                )),
-                ..ToolCall::new(id, name, Value::String(text.to_owned()))
-            },
-            Err(error) => ToolCall {
-                arguments_error: Some(format!(
-                    "Expected object, found a JSON string that does not parse: {}",
-                    bounded(&error.to_string(), PARSE_ERROR_LIMIT)
-                )),
-                ..ToolCall::new(id, name, Value::String(text.to_owned()))
-            },
-        }
-    }
-}
 
 /// One call's outcome inside a batch.
 enum Step {
@@ -114,25 +31,13 @@ enum Step {
     Deferred(Value),
 }
 
-/// What a resumed approval comes to before anything runs.
-pub(crate) enum Settled<'a, C> {
-    /// Run the tool with these (checked) arguments.
-    Run(&'a Registered<C>, Value),
-    /// Answered without running (denied, invalid edit, refused by the policy).
-    Answered(ToolResult),
-    /// The approval itself is not valid (changed, used, expired): nothing runs, and in a
-    /// sequential message nothing after it either.
-    Refused(ToolResult),
-}
-
 impl<C> Registry<C> {
     /// True when the calls must run one at a time: one of them targets a registered
     /// `sequential` tool (whether or not the policy lets it run).
     pub fn is_sequential(&self, calls: &[ToolCall]) -> bool {
         calls.iter().any(|call| {
-            self.tools.get(call.name.as_str()).is_some_and(|tool| {
-                tool.def.meta.mode.is_sequential()
-                    || matches!(tool.def.handler, Handler::Exclusive(_))
+            self.get(&call.name).is_some_and(|def| {
+                def.meta.mode.is_sequential() || matches!(def.handler, Handler::Exclusive(_))
             })
         })
     }
@@ -151,7 +56,7 @@ impl<C> Registry<C> {
         ctx: &mut C,
         calls: &[ToolCall],
     ) -> Vec<ToolResult> {
-        let sequential = self.is_sequential(admitted(calls, self.limits.max_batch_calls));
+        let sequential = self.is_sequential(admitted(calls, self.limits().max_batch_calls));
         let span = trace::batch_span("execute_batch", calls.len(), sequential);
         let (results, _) = self
             .start_batch(policy, ctx, calls, false)
@@ -171,7 +76,7 @@ impl<C> Registry<C> {
         ctx: &mut C,
         calls: &[ToolCall],
     ) -> BatchOutcome {
-        let sequential = self.is_sequential(admitted(calls, self.limits.max_batch_calls));
+        let sequential = self.is_sequential(admitted(calls, self.limits().max_batch_calls));
         let span = trace::batch_span("run_batch", calls.len(), sequential);
         let (results, pending) = self
             .start_batch(policy, ctx, calls, true)
@@ -222,17 +127,13 @@ impl<C> Registry<C> {
                     Some(decision) => decision,
                 };
                 let index = approval.index;
-                let call = self.call_span(&approval.name, &approval.call_id, &approval.arguments);
-                let (result, refused) = async {
-                    match self.settle(policy, &approval, decision, ledger, now) {
-                        Settled::Run(tool, arguments) => (tool.run(ctx, &arguments).await, false),
-                        Settled::Answered(result) => (result, false),
-                        Settled::Refused(result) => (result, true),
-                    }
-                }
-                .instrument(call.clone())
-                .await;
-                let result = self.end_call(&call, self.limits.bound_result(result));
+                let call = self.call(Request::from(&approval));
+                let (result, refused) = match call.resume(policy, &approval, decision, ledger, now)
+                {
+                    Resumed::Ready(ready) => (ready.run(ctx).await, false),
+                    Resumed::Answered(result) => (result, false),
+                    Resumed::Invalid(result) => (result, true),
+                };
                 if let Some(slot) = results.get_mut(index) {
                     *slot = Some(result);
                 }
@@ -242,17 +143,17 @@ impl<C> Registry<C> {
                 if refused {
                     for (call, slot) in calls.iter().zip(results.iter_mut()).skip(index + 1) {
                         if slot.is_none() {
-                            let result = self
-                                .limits
-                                .bound_result(behind_refused(&call.name, &approval.name));
-                            *slot = Some(self.answered_call(&call.id, &call.name, result));
+                            let refusal = Refusal::BehindRefused {
+                                before: approval.name.clone(),
+                            };
+                            *slot = Some(self.call(Request::from(call)).refuse(refusal));
                         }
                     }
                 } else if let Some((waiting, arguments)) = self
                     .run_sequential(policy, ctx, &calls, index + 1, &mut results, true)
                     .await
                 {
-                    still_pending.push(self.pending_approval(policy, &calls, waiting, arguments));
+                    still_pending.push(pending_approval(policy, &calls, waiting, arguments));
                 }
             }
         }
@@ -270,12 +171,16 @@ impl<C> Registry<C> {
         calls: &[ToolCall],
         can_pause: bool,
     ) -> (Vec<Option<ToolResult>>, Vec<PendingApproval>) {
-        let admitted = admitted(calls, self.limits.max_batch_calls);
+        let limit = self.limits().max_batch_calls;
+        let admitted = admitted(calls, limit);
         let mut results: Vec<Option<ToolResult>> = vec![None; calls.len()];
         // Past the limit, calls are answered without running; each still has its result.
         for (call, slot) in calls.iter().zip(results.iter_mut()).skip(admitted.len()) {
-            *slot =
-                Some(self.answered_call(&call.id, &call.name, self.too_many_calls(calls.len())));
+            let refusal = Refusal::TooManyCalls {
+                count: calls.len(),
+                limit,
+            };
+            *slot = Some(self.call(Request::from(call)).refuse(refusal));
         }
         let mut pending = Vec::new();
         if self.is_sequential(admitted) {
@@ -283,24 +188,16 @@ impl<C> Registry<C> {
                 .run_sequential(policy, ctx, calls, 0, &mut results, can_pause)
                 .await
             {
-                pending.push(self.pending_approval(policy, calls, index, arguments));
+                pending.push(pending_approval(policy, calls, index, arguments));
             }
             return (results, pending);
         }
         let steps = self.parallel_steps(policy, ctx, admitted, can_pause).await;
-        for (index, ((call, step), slot)) in admitted
-            .iter()
-            .zip(steps)
-            .zip(results.iter_mut())
-            .enumerate()
-        {
+        for (index, (step, slot)) in steps.into_iter().zip(results.iter_mut()).enumerate() {
             match step {
                 Step::Done(result) => *slot = Some(result),
-                Step::Deferred(arguments) if can_pause => {
-                    pending.push(self.pending_approval(policy, calls, index, arguments));
-                }
-                Step::Deferred(_) => {
-                    *slot = Some(self.limits.bound_result(cannot_wait(&call.name)));
+                Step::Deferred(arguments) => {
+                    pending.push(pending_approval(policy, calls, index, arguments));
                 }
             }
         }
@@ -322,118 +219,19 @@ impl<C> Registry<C> {
             if slot.is_some() {
                 continue;
             }
-            let span = self.call_span(&call.name, &call.id, &call.arguments);
-            let answered = async {
-                match self.admit_call(policy, call).await {
-                    Admission::Run(tool, arguments) => Ok(tool.run(ctx, &arguments).await),
-                    Admission::Answered(result) => Ok(result),
-                    Admission::Deferred(arguments) if can_pause => Err(arguments),
-                    Admission::Deferred(_) => Ok(cannot_wait(&call.name)),
+            let result = match self.call(Request::from(call)).prepare(policy).await {
+                Prepared::Ready(ready) => ready.run(ctx).await,
+                Prepared::Answered(result) => result,
+                Prepared::Deferred(deferred) if can_pause => {
+                    return Some((index, deferred.pause()));
                 }
-            }
-            .instrument(span.clone())
-            .await;
-            match answered {
-                Ok(result) => *slot = Some(self.end_call(&span, self.limits.bound_result(result))),
-                Err(arguments) => {
-                    trace::record_deferred(&span);
-                    return Some((index, arguments));
+                Prepared::Deferred(deferred) => {
+                    deferred.refuse(Refusal::ApprovalPending { why: None })
                 }
-            }
+            };
+            *slot = Some(result);
         }
         None
-    }
-
-    /// The checks of one call of a message, its arguments' error included (see
-    /// [`ToolCall::arguments_error`]).
-    async fn admit_call<'a>(&'a self, policy: &RunPolicy, call: &'a ToolCall) -> Admission<'a, C> {
-        self.admit(
-            policy,
-            &call.id,
-            &call.name,
-            &call.arguments,
-            call.arguments_error.as_deref(),
-        )
-        .await
-    }
-
-    /// The approval of a deferred call, expiring after the policy's time to live.
-    fn pending_approval(
-        &self,
-        policy: &RunPolicy,
-        calls: &[ToolCall],
-        index: usize,
-        arguments: Value,
-    ) -> PendingApproval {
-        let expires_at = expiry(policy);
-        let (id, name) = calls
-            .get(index)
-            .map_or(("", ""), |call| (call.id.as_str(), call.name.as_str()));
-        PendingApproval::new(index, id, name, arguments, expires_at)
-    }
-
-    /// Checks a decided approval and the policy before its call runs; records it as decided
-    /// once the policy allows the call, so that a refusal of the policy leaves it unused.
-    pub(crate) fn settle(
-        &self,
-        policy: &RunPolicy,
-        approval: &PendingApproval,
-        decision: &Decision,
-        ledger: &mut ApprovalLedger,
-        now: SystemTime,
-    ) -> Settled<'_, C> {
-        let name = approval.name.as_str();
-        if !approval.digest_matches() {
-            return Settled::Refused(approval_refused(
-                name,
-                "its saved call does not match its digest (the saved state was changed). The call was not run.",
-            ));
-        }
-        if ledger.is_decided(&approval.approval_id) {
-            return Settled::Refused(approval_refused(
-                name,
-                "it was already decided, and a call runs at most once. The call was not run again.",
-            ));
-        }
-        if approval.is_expired(now) {
-            return Settled::Refused(approval_refused(
-                name,
-                &format!(
-                    "it expired at {} (seconds since the Unix epoch). The call was not run.",
-                    approval.expires_at
-                ),
-            ));
-        }
-        let Some(tool) = self.tools.get(name) else {
-            return Settled::Answered(self.not_found(policy, name));
-        };
-        if let Some(refusal) = policy.listing_refusal(tool.def.meta) {
-            return Settled::Answered(not_allowed(name, refusal));
-        }
-        ledger.record(approval);
-        let arguments = match decision {
-            Decision::Approve | Decision::Defer => approval.arguments.clone(),
-            Decision::Edit { arguments } => arguments.clone(),
-            Decision::Deny { reason } => return Settled::Answered(denied(name, reason)),
-        };
-        match self.recheck(policy, tool, arguments) {
-            Ok(arguments) => Settled::Run(tool, arguments),
-            Err(refused) => Settled::Answered(refused),
-        }
-    }
-
-    fn too_many_calls(&self, count: usize) -> ToolResult {
-        self.limits.bound_result(ToolResult::failure(
-            ErrorBody::runtime(
-                RuntimeCode::NotAllowed,
-                format!(
-                    "The message has {count} tool calls and at most {} may run; this call was not run.",
-                    self.limits.max_batch_calls
-                ),
-                ACTION_TOO_MANY_CALLS,
-            ),
-            false,
-        ))
     }
 
     /// One step per call of a parallel message, in call order.
@@ -487,45 +285,29 @@ impl<C> Registry<C> {
         call: &ToolCall,
         can_pause: bool,
     ) -> Step {
-        let span = self.call_span(&call.name, &call.id, &call.arguments);
-        let step = self
-            .admit_parallel(policy, shared, call)
-            .instrument(span.clone())
-            .await;
-        match step {
-            Step::Deferred(arguments) if can_pause => {
-                trace::record_deferred(&span);
-                Step::Deferred(arguments)
-            }
-            Step::Deferred(_) => {
-                Step::Done(self.end_call(&span, self.limits.bound_result(cannot_wait(&call.name))))
-            }
-            Step::Done(result) => {
-                Step::Done(self.end_call(&span, self.limits.bound_result(result)))
+        match self.call(Request::from(call)).prepare(policy).await {
+            Prepared::Ready(ready) => Step::Done(ready.run_shared(shared).await),
+            Prepared::Answered(result) => Step::Done(result),
+            Prepared::Deferred(deferred) if can_pause => Step::Deferred(deferred.pause()),
+            Prepared::Deferred(deferred) => {
+                Step::Done(deferred.refuse(Refusal::ApprovalPending { why: None }))
             }
         }
     }
+}
 
-    /// The checks and the run of one call of a parallel message.
-    async fn admit_parallel(&self, policy: &RunPolicy, shared: &C, call: &ToolCall) -> Step {
-        let result = match self.admit_call(policy, call).await {
-            Admission::Run(tool, arguments) => match tool.def.handler {
-                Handler::Shared(f) => tool.run_shared(f, shared, &arguments).await,
-                // Unreachable: such a call makes the message sequential.
-                Handler::Exclusive(_) => ToolResult::failure(
-                    ErrorBody::runtime(
-                        RuntimeCode::Failed,
-                        format!("The tool `{}` cannot run in a parallel message.", call.name),
-                        ACTION_FAILED,
-                    ),
-                    false,
-                ),
-            },
-            Admission::Answered(result) => result,
-            Admission::Deferred(arguments) => return Step::Deferred(arguments),
-        };
-        Step::Done(result)
-    }
+/// The approval of a deferred call, expiring after the policy's time to live.
+fn pending_approval(
+    policy: &RunPolicy,
+    calls: &[ToolCall],
+    index: usize,
+    arguments: Value,
+) -> PendingApproval {
+    let expires_at = expiry(policy.now(), policy.approval_ttl());
+    let (id, name) = calls
+        .get(index)
+        .map_or(("", ""), |call| (call.id.as_str(), call.name.as_str()));
+    PendingApproval::new(index, id, name, arguments, expires_at)
 }
 
 /// The calls of a message that may run (the rest are answered without running).
@@ -543,14 +325,7 @@ fn answered(results: Vec<Option<ToolResult>>) -> Vec<ToolResult> {
 
 /// The answer of a call that got none, which never happens: it keeps the batch panic-free.
 fn no_result() -> ToolResult {
-    ToolResult::failure(
-        ErrorBody::runtime(
-            RuntimeCode::Failed,
-            "The call got no result.",
-            ACTION_FAILED,
-        ),
-        false,
-    )
+    Refusal::NoAnswer.answer("", None)
 }
 
 /// Complete when nothing waits; paused (with the message's calls) otherwise.
@@ -571,29 +346,241 @@ fn outcome(
     })
 }
 
-/// The answer to a resumed call whose approval is no longer valid.
-fn approval_refused(name: &str, why: &str) -> ToolResult {
-    ToolResult::failure(
-        ErrorBody::runtime(
-            RuntimeCode::NotAllowed,
-            format!("The approval of the call to `{name}` was refused: {why}"),
-            ACTION_APPROVAL_INVALID,
-        ),
-        false,
-    )
+/// What the calls of one message came to.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BatchOutcome {
+    /// Every call is answered: one result per call, in call order.
+    Complete(Vec<ToolResult>),
+    /// Some calls wait for a person's decision.
+    Paused(PausedBatch),
 }
 
-/// The answer to a call of a sequential message that waited behind a call whose approval was
-/// refused.
-fn behind_refused(name: &str, before: &str) -> ToolResult {
-    ToolResult::failure(
-        ErrorBody::runtime(
-            RuntimeCode::NotAllowed,
-            format!(
-                "The call to `{name}` was not run: it waited behind a call to `{before}` whose approval was refused."
+impl BatchOutcome {
+    /// The results when every call is answered.
+    pub fn complete(self) -> Option<Vec<ToolResult>> {
+        match self {
+            BatchOutcome::Complete(results) => Some(results),
+            BatchOutcome::Paused(_) => None,
+        }
+    }
+
+    /// The paused batch when some calls wait.
+    pub fn paused(self) -> Option<PausedBatch> {
+        match self {
+            BatchOutcome::Complete(_) => None,
+            BatchOutcome::Paused(paused) => Some(paused),
+        }
+    }
+}
+
+/// The calls of one message while some wait for a person: the calls, the results of those that
+/// were answered, and the pending approvals. Serializes to JSON and back; a state that does not
+/// hold together (a result or an approval for a call that is not there, an approval naming
+/// another call) does not deserialize.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(
+    rename_all = "camelCase",
+    try_from = "RawPausedBatch",
+    into = "RawPausedBatch"
+)]
+pub struct PausedBatch {
+    pub(crate) calls: Vec<ToolCall>,
+    pub(crate) results: Vec<Option<ToolResult>>,
+    pub(crate) pending: Vec<PendingApproval>,
+    pub(crate) sequential: bool,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct RawPausedBatch {
+    calls: Vec<ToolCall>,
+    results: Vec<Option<ToolResult>>,
+    pending: Vec<PendingApproval>,
+    sequential: bool,
+}
+
+impl From<PausedBatch> for RawPausedBatch {
+    fn from(paused: PausedBatch) -> Self {
+        RawPausedBatch {
+            calls: paused.calls,
+            results: paused.results,
+            pending: paused.pending,
+            sequential: paused.sequential,
+        }
+    }
+}
+
+/// Why a saved paused batch does not hold together.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the paused batch does not hold together: {0}")]
+pub struct StateError(String);
+
+impl TryFrom<RawPausedBatch> for PausedBatch {
+    type Error = StateError;
+
+    fn try_from(raw: RawPausedBatch) -> Result<Self, StateError> {
+        let problem = |message: String| Err(StateError(message));
+        if raw.results.len() != raw.calls.len() {
+            return problem(format!(
+                "{} calls but {} results",
+                raw.calls.len(),
+                raw.results.len()
+            ));
+        }
+        if raw.pending.is_empty() {
+            return problem("no pending approval".to_owned());
+        }
+        let mut seen = BTreeSet::new();
+        for (n, approval) in raw.pending.iter().enumerate() {
+            let Some(call) = raw.calls.get(approval.index) else {
+                return problem(format!(
+                    "pending/{n}: index {} is past the last call",
+                    approval.index
+                ));
+            };
+            if call.id != approval.call_id || call.name != approval.name {
+                return problem(format!(
+                    "pending/{n}: the approval names another call than call {}",
+                    approval.index
+                ));
+            }
+            if !seen.insert(approval.index) {
+                return problem(format!(
+                    "pending/{n}: call {} has two approvals",
+                    approval.index
+                ));
+            }
+            if raw.results.get(approval.index).is_some_and(Option::is_some) {
+                return problem(format!(
+                    "pending/{n}: call {} is already answered",
+                    approval.index
+                ));
+            }
+        }
+        let unanswered = raw.results.iter().filter(|r| r.is_none()).count();
+        if raw.sequential {
+            let [approval] = raw.pending.as_slice() else {
+                return problem("a sequential message waits on one approval at a time".to_owned());
+            };
+            let waiting_from = approval.index;
+            // Calls past the message's limit may already be answered after it.
+            if !raw.results[..waiting_from].iter().all(Option::is_some) {
+                return problem(format!(
+                    "a sequential message answers every call before call {waiting_from}"
+                ));
+            }
+        } else if unanswered != raw.pending.len() {
+            return problem(format!(
+                "{unanswered} calls are unanswered but {} approvals pending",
+                raw.pending.len()
+            ));
+        }
+        let mut pending = raw.pending;
+        pending.sort_by_key(|p| p.index);
+        Ok(PausedBatch {
+            calls: raw.calls,
+            results: raw.results,
+            pending,
+            sequential: raw.sequential,
+        })
+    }
+}
+
+impl PausedBatch {
+    /// The calls of the message, in order.
+    pub fn calls(&self) -> &[ToolCall] {
+        &self.calls
+    }
+
+    /// The approvals waiting for a decision, in call order.
+    pub fn pending(&self) -> &[PendingApproval] {
+        &self.pending
+    }
+
+    /// The result of each call, in order: `None` while it waits (for its approval, or, in a
+    /// sequential message, behind a pending call).
+    pub fn results(&self) -> &[Option<ToolResult>] {
+        &self.results
+    }
+
+    /// The calls already answered, with their results, in call order.
+    pub fn answered(&self) -> impl Iterator<Item = (&ToolCall, &ToolResult)> {
+        self.calls
+            .iter()
+            .zip(&self.results)
+            .filter_map(|(call, result)| result.as_ref().map(|r| (call, r)))
+    }
+
+    /// True when the message runs one call at a time.
+    pub fn is_sequential(&self) -> bool {
+        self.sequential
+    }
+
+    /// True when the approval belongs to this batch.
+    pub fn waits_on(&self, approval_id: &str) -> bool {
+        self.pending.iter().any(|p| p.approval_id == approval_id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn approval() -> PendingApproval {
+        PendingApproval::new(
+            1,
+            "call_1",
+            "drawings_clear",
+            json!({"pane_id": "main"}),
+            1_000,
+        )
+    }
+
+    fn raw(sequential: bool, results: Vec<Option<ToolResult>>) -> Value {
+        let calls: Vec<ToolCall> = (0..results.len())
+            .map(|i| ToolCall::new(format!("call_{i}"), "drawings_clear", json!({})))
+            .collect();
+        json!({
+            "calls": calls,
+            "results": results,
+            "pending": [approval()],
+            "sequential": sequential,
+        })
+    }
+
+    #[test]
+    fn a_paused_batch_that_does_not_hold_together_is_refused() {
+        let done = || Some(ToolResult::success(json!(1), false));
+        let ok = raw(true, vec![done(), None, None]);
+        let paused: PausedBatch = serde_json::from_value(ok.clone()).expect("holds together");
+        assert_eq!(
+            serde_json::to_value(&paused).expect("serializes"),
+            ok,
+            "a round trip keeps it"
+        );
+        // Calls past the message's limit are answered even after the pending one.
+        let _: PausedBatch =
+            serde_json::from_value(raw(true, vec![done(), None, done()])).expect("holds together");
+        for (bad, says) in [
+            (raw(true, vec![done()]), "past the last call"),
+            (
+                raw(true, vec![None, None, None]),
+                "answers every call before",
             ),
-            ACTION_APPROVAL_INVALID,
-        ),
-        false,
-    )
+            (raw(true, vec![done(), done(), None]), "already answered"),
+            (
+                raw(false, vec![done(), None, None]),
+                "2 calls are unanswered",
+            ),
+        ] {
+            let error = serde_json::from_value::<PausedBatch>(bad).expect_err("refused");
+            assert!(error.to_string().contains(says), "{error}");
+        }
+        let mut other = ok;
+        other["pending"][0]["callId"] = json!("call_9");
+        let error = serde_json::from_value::<PausedBatch>(other).expect_err("refused");
+        assert!(error.to_string().contains("another call"), "{error}");
+    }
 }

@@ -27,7 +27,7 @@ pub enum RuntimeCode {
     /// The tool ran past its time limit.
     Timeout,
     /// The tool panicked or failed without a declared code, or its output was over its budget
-    /// (then retryable: see [`ACTION_OUTPUT_TOO_LARGE`]).
+    /// (then retryable: the same tool answers a narrower request).
     Failed,
 }
 
@@ -71,47 +71,6 @@ impl fmt::Display for RuntimeCode {
         f.write_str(self.as_str())
     }
 }
-
-/// The recovery hint of `TOOL_INPUT_INVALID`.
-pub const ACTION_INPUT_INVALID: &str = "Correct the invalid field and retry the request.";
-/// The recovery hint of `TOOL_NOT_ALLOWED` in a read-only run.
-pub const ACTION_READ_ONLY_RUN: &str =
-    "Do not retry: this run is read-only. Use only the tools offered in this run.";
-/// The recovery hint of `TOOL_NOT_ALLOWED` for a tool the user disabled.
-pub const ACTION_DISABLED: &str =
-    "Do not retry: the user disabled this tool. Use only the tools offered in this run.";
-/// The recovery hint of `TOOL_NOT_ALLOWED` for a call the approver denied.
-pub const ACTION_DENIED: &str =
-    "Do not retry the same call: it was not approved. Ask the user how to proceed.";
-/// The recovery hint of `TOOL_NOT_ALLOWED` for a call that needs an approval this host cannot
-/// wait for.
-pub const ACTION_APPROVAL_PENDING: &str =
-    "Do not retry now: the call needs the user's approval. Ask the user, or answer without it.";
-/// The recovery hint of `TOOL_NOT_ALLOWED` for an approval that is no longer valid (expired,
-/// already used, or its saved call was changed).
-pub const ACTION_APPROVAL_INVALID: &str = "Do not retry the same call: its approval is no longer valid. Ask the user whether to make the call again.";
-/// The recovery hint of `TOOL_NOT_ALLOWED` when the tool itself refused the call.
-pub const ACTION_REFUSED_BY_TOOL: &str =
-    "Do not retry: the host does not allow this call. Tell the user, or answer without this tool.";
-/// The recovery hint of `TOOL_NOT_FOUND`.
-pub const ACTION_NOT_FOUND: &str = "Call one of the offered tools by its exact name.";
-/// The recovery hint of `TOOL_TIMEOUT` for a read-only tool.
-pub const ACTION_TIMEOUT: &str = "Retry the request, or narrow it so it finishes sooner.";
-/// The recovery hint of `TOOL_TIMEOUT` for a destructive tool (it may have changed state).
-pub const ACTION_TIMEOUT_DESTRUCTIVE: &str = "The tool may have changed state before it was stopped: check the current state, then retry only if needed.";
-/// The recovery hint of `TOOL_FAILED` for a success whose `data` is over the tool's output
-/// budget (`max_output_bytes`). This failure is the one `TOOL_FAILED` that is `retryable: true`:
-/// the same tool answers a narrower request. The hints of the tool's declared errors about a
-/// request too large follow it ([`crate::registry::narrowing_hints`]).
-pub const ACTION_OUTPUT_TOO_LARGE: &str = "Retry with a narrower request (a shorter range, fewer items, a lower limit) so the output fits.";
-/// The recovery hint of an output over its budget from a destructive call that changed state.
-pub const ACTION_OUTPUT_TOO_LARGE_CHANGED: &str = "The call changed state, but its output was too large to return: do not repeat it; check the current state with a narrower request.";
-/// The recovery hint of `TOOL_FAILED`.
-pub const ACTION_FAILED: &str =
-    "Do not retry the same call: tell the user the tool failed, or try another approach.";
-/// The recovery hint of `TOOL_FAILED` for a destructive tool that panicked or failed without a
-/// declared code.
-pub const ACTION_FAILED_DESTRUCTIVE: &str = "The tool may have changed state before it failed: check the current state, and tell the user the tool failed.";
 
 /// The `error` object of a failure envelope.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -372,7 +331,7 @@ mod tests {
             ErrorBody::runtime(
                 RuntimeCode::InputInvalid,
                 "The tool input is invalid: /anchors/0/price: Expected number",
-                ACTION_INPUT_INVALID,
+                "Correct the invalid field and retry the request.",
             ),
             false,
         );

@@ -1,25 +1,25 @@
 //! The runtime registry: it enforces what each tool declared.
 //!
-//! A host builds one [`Registry`] from its tools' [`ToolDef`]s (emitted by `#[tool]` or written
-//! by hand). [`tool_defs!`] lists a crate's `#[tool]` functions and checks at compile time that
-//! every tool the generator's list of declared manifest tools holds has an implementation
-//! (`tool_defs![tools::ALL; panes_list, drawing_create]`); [`RegistryBuilder::declared`] does
-//! the same check when the registry is built, for lists assembled at run time. A tool without
-//! arguments takes [`NoArgs`]. Each run has a [`RunPolicy`]:
+//! A host builds one [`Registry`] from its tools (`#[tool]` functions, or definitions written by
+//! hand: [`handler`]). [`tool_defs!`] lists a crate's `#[tool]` functions and checks at compile
+//! time that every tool the generator's list of declared manifest tools holds has an
+//! implementation (`tool_defs![tools::ALL; panes_list, drawing_create]`). Each run has a
+//! [`RunPolicy`]:
 //!
 //! 1. [`Registry::resolve`] lists the tools of the run: a read-only run drops every tool that is
 //!    not `read-only`, disabled tools are dropped.
 //! 2. [`Registry::execute`] checks the policy again for every call (`TOOL_NOT_ALLOWED`, nothing
-//!    runs), checks the arguments against the registry's [`Limits`] (depth and size, measured
+//!    runs), checks the arguments against the registry's [`limits`] (depth and size, measured
 //!    without recursion), validates them against the schema compiled at build time
-//!    (`TOOL_INPUT_INVALID` with a short report), asks the policy's [`Approver`] about valid
-//!    calls to destructive tools ([`approval`]), and only then calls the tool. Every outcome is a
-//!    [`ToolResult`] envelope, returned as data.
+//!    (`TOOL_INPUT_INVALID` with a short report), asks the policy's approver about valid calls
+//!    to destructive tools ([`approval`]), and only then calls the tool. Every outcome is a
+//!    [`ToolResult`] envelope, returned as data. Every way a call arrives takes this one path
+//!    ([`call`]).
 //! 3. [`Registry::execute_batch`] runs the calls of one model message: concurrently, sharing
 //!    `&C`, when every tool is `parallel`; one at a time in order, each with `&mut C`, when any is
 //!    `sequential`. One result per call, in call order; panics and timeouts stay in their call.
 //!    [`Registry::run_batch`] does the same but pauses on calls the approver defers, and
-//!    [`Registry::resume_batch`] runs them once a person decided.
+//!    [`Registry::resume_batch`] runs them once a person decided ([`batch`]).
 //!
 //! The [`provider`] adapters read the calls out of an OpenAI, Anthropic or Gemini response and
 //! write the results back in the provider's shape.
@@ -30,57 +30,56 @@
 //! read-only tools; a destructive tool's success reports a change unless it answers
 //! [`Unchanged`] or a [`Changed`] whose `changed` is false; a destructive tool that panicked,
 //! timed out or failed without a declared code reports one (it may have changed state
-//! half-way). The table is in [`tool`](mod@tool). Invalid input is
-//! reported as `The tool input is invalid: <pointer>: <message>; …` with at most
-//! [`TOOL_INPUT_ERROR_LIMIT`] errors, then `; … and N more` (see [`validate`]).
+//! half-way). The table is in [`tool`](mod@tool). Invalid input is reported as `The tool input
+//! is invalid: <pointer>: <message>; …` with at most five errors, then `; … and N more` (see
+//! [`validate`]).
 //!
 //! A tool may declare its time limit and the budget of its output (`timeout`,
 //! `max_output_bytes`): the declaration replaces the registry's default for that tool, a host may
 //! lower it and never raise it ([`RegistryBuilder`]), and a success whose `data` is over the
-//! budget is answered `TOOL_FAILED`, retryable, asking for a narrower request.
+//! budget is answered `TOOL_FAILED`, retryable, asking for a narrower request. A success whose
+//! `data` breaks the tool's declared output schema is `TOOL_FAILED` too.
 //!
 //! Every call gets a `tracing` span, `execute_tool`, in the OpenTelemetry GenAI conventions, and
 //! the calls of a message an `execute_batch` span around them ([`trace`]); the library installs
 //! no subscriber.
 //!
-//! [`ToolSettings`] persists the tools a user switched off.
+//! [`settings::ToolSettings`] persists the tools a user switched off.
 //!
 //! The guide, from `Cargo.toml` to a served registry (manifests, code-first tools, the runtime,
 //! providers and approvals, the command line, MCP servers), is the [`guide`] module.
 //!
 //! ```
 //! use serde_json::json;
-//! use toolwright_runtime::{
-//!     BoxFuture, CallResult, Handler, Mode, Registry, RunPolicy, Safety, StaticSchema, ToolDef,
-//!     ToolMeta, ToolOutput,
-//! };
+//! use toolwright_runtime::{NoArgs, Registry, RunPolicy, ToolError, tool, tool_defs};
 //!
-//! static PANES_LIST: ToolMeta = ToolMeta::new(
-//!     "panes_list",
-//!     Safety::ReadOnly,
-//!     Mode::Parallel,
-//!     StaticSchema::Json(r#"{"type":"object","additionalProperties":false}"#),
-//! )
-//! .title("List panes")
-//! .description("Lists the chart's panes.")
-//! .source("tools/panes_list.toml");
+//! /// Lists the chart's panes.
+//! #[tool(safety = "read-only", mode = "parallel")]
+//! fn panes_list(panes: &Vec<String>, _input: NoArgs) -> Result<Vec<String>, ToolError> {
+//!     Ok(panes.clone())
+//! }
 //!
-//! fn panes_list<'a>(panes: &'a Vec<String>, _args: &'a serde_json::Value) -> BoxFuture<'a, CallResult> {
-//!     Box::pin(async move { Ok(ToolOutput { data: json!(panes).into(), state_changed: false }) })
+//! /// Removes every pane.
+//! #[tool(safety = "destructive", mode = "sequential")]
+//! fn panes_clear(panes: &mut Vec<String>, _input: NoArgs) -> Result<usize, ToolError> {
+//!     let removed = panes.len();
+//!     panes.clear();
+//!     Ok(removed)
 //! }
 //!
 //! # #[tokio::main(flavor = "current_thread")]
-//! # async fn main() {
-//! let registry = Registry::builder()
-//!     .tool(ToolDef { meta: &PANES_LIST, handler: Handler::Shared(panes_list) })
-//!     .build()
-//!     .expect("valid tools");
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let registry = Registry::builder().tools(tool_defs![panes_list, panes_clear]).build()?;
 //! let mut panes = vec!["main".to_owned()];
-//! let result = registry.execute(&RunPolicy::read_only(), &mut panes, "panes_list", &json!({})).await;
-//! assert_eq!(
-//!     serde_json::to_string(&result).expect("json"),
-//!     r#"{"success":true,"data":["main"],"stateChanged":false}"#
-//! );
+//! let policy = RunPolicy::read_only();
+//! let offered: Vec<&str> = registry.resolve(&policy).iter().map(|meta| meta.name).collect();
+//! assert_eq!(offered, ["panes_list"]);
+//! let listed = registry.execute(&policy, &mut panes, "panes_list", &json!({})).await;
+//! assert_eq!(serde_json::to_string(&listed)?, r#"{"success":true,"data":["main"],"stateChanged":false}"#);
+//! let cleared = registry.execute(&policy, &mut panes, "panes_clear", &json!({})).await;
+//! assert_eq!(cleared.code(), Some("TOOL_NOT_ALLOWED")); // a write in a read-only run never runs
+//! assert_eq!(panes, ["main"]);
+//! # Ok(())
 //! # }
 //! ```
 
@@ -123,54 +122,31 @@ macro_rules! guide_links {
 #[doc = include_str!("../guide/README.md")]
 pub mod guide;
 
-pub mod tool;
-
-pub use tool::{
-    BoxFuture, CallResult, Changed, DeclaredError, ExclusiveFn, Failure, Handler, IntoToolOutput,
-    NoArgs, SharedFn, ToolDef, ToolError, ToolOutput, Unchanged,
-};
-pub use toolwright_core::{
-    ErrorMeta, ErrorSpec, ExampleMeta, ExampleSpec, Mode, Safety, StaticSchema, ToolMeta, ToolSpec,
-};
-
-// ---- registry, policy, validation, envelope, batches, settings (registry work) ----
-
 pub mod approval;
 pub mod batch;
+pub mod call;
 pub mod envelope;
+pub mod handler;
 pub mod limits;
 #[cfg(feature = "lines")]
 pub mod lines;
+#[cfg(feature = "mcp")]
+pub mod mcp;
 pub mod policy;
+pub mod provider;
+mod refusal;
 pub mod registry;
 pub mod settings;
+pub mod tool;
+mod tool_call;
 pub mod trace;
 pub mod validate;
 
-pub use approval::{
-    ApprovalLedger, ApprovalRequest, Approver, BatchOutcome, Clock, Decision, Decisions,
-    PausedBatch, PendingApproval, SystemClock,
-};
-pub use batch::ToolCall;
-pub use envelope::{ErrorBody, RuntimeCode, ToolData, ToolResult};
-pub use limits::{LimitExceeded, Limits};
-pub use policy::{Refusal, RunPolicy};
-pub use registry::{DEFAULT_TIMEOUT, Registry, RegistryBuilder, RegistryError, RegistryProblem};
-pub use settings::{SettingsError, ToolSettings};
-pub use validate::{FieldError, InputErrors, InputSchema, SchemaError, TOOL_INPUT_ERROR_LIMIT};
-
-// ---- provider definitions per run, and the MCP server (dialect work) ----
-
-pub mod definitions;
-#[cfg(feature = "mcp")]
-pub mod mcp;
-pub mod provider;
-
-pub use provider::{Provider, ResponseError};
-pub use toolwright_core::dialect::{Dialect, ExportError, Violation};
-
-// ---- the `#[tool]` attribute and its support (macro work) ----
-
+pub use envelope::ToolResult;
+pub use policy::RunPolicy;
+pub use registry::{Registry, RegistryBuilder};
+pub use tool::{Changed, DeclaredError, Failure, NoArgs, ToolError, Unchanged};
+pub use tool_call::ToolCall;
 pub use toolwright_macros::{DeclaredError, tool, tool_def, tool_defs};
 
 #[doc(hidden)]

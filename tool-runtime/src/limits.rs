@@ -334,7 +334,11 @@ mod tests {
             ..Limits::default()
         };
         let long = ToolResult::failure(
-            ErrorBody::runtime(crate::RuntimeCode::Failed, "x".repeat(1000), "act"),
+            ErrorBody::runtime(
+                crate::envelope::RuntimeCode::Failed,
+                "x".repeat(1000),
+                "act",
+            ),
             true,
         );
         let cut = limits.bound_result(long);

@@ -29,7 +29,7 @@ use tokio::io::{AsyncRead, AsyncReadExt as _};
 use tokio_util::codec::{AnyDelimiterCodec, AnyDelimiterCodecError, Decoder as _};
 
 /// The default bound on a line: 4 MiB, room for a message of several calls whose arguments
-/// each reach [`Limits::max_argument_bytes`](crate::Limits::max_argument_bytes) (1 MiB), and
+/// each reach [`Limits::max_argument_bytes`](crate::limits::Limits::max_argument_bytes) (1 MiB), and
 /// under rmcp's own 16 MiB limit on a message.
 pub const DEFAULT_MAX_LINE_BYTES: usize = 4 << 20;
 

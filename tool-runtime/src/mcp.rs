@@ -93,17 +93,12 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{Value, json};
 use tokio::sync::RwLock;
 use toolwright_core::dialect::{self, Dialect, ExportError, Violation};
-use tracing::Instrument as _;
 
 use crate::approval::{ApprovalLedger, Decision, PendingApproval};
-use crate::batch::Settled;
-use crate::envelope::{
-    ACTION_APPROVAL_INVALID, ACTION_APPROVAL_PENDING, ACTION_FAILED, ACTION_FAILED_DESTRUCTIVE,
-    ErrorBody, RuntimeCode, ToolResult,
-};
+use crate::call::{Call, Deferred, Prepared, Ready, Refusal, Request, Resumed};
+use crate::envelope::ToolResult;
 use crate::policy::RunPolicy;
-use crate::registry::{Admission, Registered, Registry, cannot_wait, close_names};
-use crate::tool::Handler;
+use crate::registry::Registry;
 use crate::trace;
 use crate::validate::{InputSchema, bounded};
 
@@ -173,9 +168,6 @@ impl From<ServerInitializeError> for McpError {
 struct Offered {
     /// The MCP definition, envelope output schema included.
     tool: Tool,
-    /// Compiled envelope schema, when it constrains `data` with the tool's own output schema;
-    /// every success is checked against it before it is returned.
-    output: Option<InputSchema>,
     /// The tool's frozen metadata (a caller's policy decides from it what the caller sees).
     meta: &'static toolwright_core::ToolMeta,
 }
@@ -386,7 +378,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         lines::serve(self, input, output).await
     }
 
-    /// Runs one call on the registry's `execute` path (policy check, validation, the approver,
+    /// Runs one call through the registry's pipeline (policy check, validation, the approver,
     /// the tool under its time limit, the envelope), holding the context's lock only while the
     /// tool runs: refused and invalid calls answer at once, even while a write is running. A call
     /// the approver defers is refused here (`tools/call` asks the client instead).
@@ -402,76 +394,62 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         name: &str,
         arguments: &Value,
     ) -> ToolResult {
-        let span = self.registry.call_span(name, "", arguments);
-        let result = async {
-            match self.registry.admit(policy, "", name, arguments, None).await {
-                Admission::Run(tool, arguments) => self.run(name, tool, &arguments).await,
-                Admission::Answered(result) => result,
-                Admission::Deferred(_) => cannot_wait(name),
-            }
+        let call = self.registry.call(Request::new(name, arguments));
+        match call.prepare(policy).await {
+            Prepared::Ready(ready) => self.run(ready).await,
+            Prepared::Answered(result) => result,
+            Prepared::Deferred(deferred) => deferred.refuse(Refusal::ApprovalPending { why: None }),
         }
-        .instrument(span.clone())
-        .await;
-        self.registry.end_call(&span, result)
     }
 
-    /// Runs an admitted call under the context's lock and checks its output.
-    async fn run(&self, name: &str, tool: &Registered<C>, arguments: &Value) -> ToolResult {
-        let meta = tool.def.meta;
-        let shares = meta.safety.is_read_only() && !meta.mode.is_sequential();
-        let result = match tool.def.handler {
-            Handler::Shared(f) if shares => {
-                let context = self.context.read().await;
-                tool.run_shared(f, &context, arguments).await
-            }
-            Handler::Shared(f) => {
-                let context = self.context.write().await;
-                tool.run_shared(f, &context, arguments).await
-            }
-            Handler::Exclusive(f) => {
-                let mut context = self.context.write().await;
-                tool.run_exclusive(f, &mut context, arguments).await
-            }
-        };
-        self.checked(name, self.registry.limits().bound_result(result))
+    /// Runs a prepared call under the context's lock: a read lock for a call that may share the
+    /// context (reads of parallel tools run together), the write lock for every other.
+    async fn run(&self, ready: Ready<'_, C>) -> ToolResult {
+        if ready.shares_context() {
+            let context = self.context.read().await;
+            ready.run_shared(&context).await
+        } else {
+            let mut context = self.context.write().await;
+            ready.run(&mut context).await
+        }
     }
 
     /// A `tools/call`: run, refused, or (for a deferred approval) an input request to the
     /// client.
     async fn call(
         &self,
+        call: Call<'_, C>,
         policy: &RunPolicy,
-        name: &str,
-        arguments: &Value,
         client: ClientAbilities,
         sealed_for: &[u8],
     ) -> Result<Answer, ErrorData> {
-        let admission = self.registry.admit(policy, "", name, arguments, None).await;
-        let result = match admission {
-            Admission::Run(tool, arguments) => self.run(name, tool, &arguments).await,
-            Admission::Answered(result) => result,
-            Admission::Deferred(validated) => match client.cannot_confirm() {
-                Some(why) => approval_required(name, &why),
+        let result = match call.prepare(policy).await {
+            Prepared::Ready(ready) => self.run(ready).await,
+            Prepared::Answered(result) => result,
+            Prepared::Deferred(deferred) => match client.cannot_confirm() {
+                Some(why) => deferred.refuse(Refusal::ApprovalPending { why: Some(why) }),
                 None => {
-                    return self
-                        .ask(policy, name, validated, sealed_for)
-                        .map(Answer::Ask);
+                    let question = self.ask(policy, &deferred, sealed_for)?;
+                    deferred.pause();
+                    return Ok(Answer::Ask(question));
                 }
             },
         };
         Ok(Answer::Done(result))
     }
 
-    /// The input request that asks the person at the client to confirm a call, its state sealed
-    /// for `sealed_for` (see [`sealed_for`]).
+    /// The input request that asks the person at the client to confirm a deferred call, its
+    /// state sealed for `sealed_for` (see [`sealed_for`]).
     fn ask(
         &self,
         policy: &RunPolicy,
-        name: &str,
-        validated: Value,
+        deferred: &Deferred<'_, C>,
         sealed_for: &[u8],
     ) -> Result<InputRequiredResult, ErrorData> {
-        let pending = PendingApproval::new(0, "", name, validated, crate::approval::expiry(policy));
+        let meta = deferred.meta();
+        let name = meta.name;
+        let expires_at = crate::approval::expiry(policy.now(), policy.approval_ttl());
+        let pending = PendingApproval::new(0, "", name, deferred.arguments().clone(), expires_at);
         let sealed = self
             .approvals
             .codec
@@ -479,10 +457,10 @@ impl<C: Send + Sync + 'static> McpServer<C> {
                 &pending,
                 &SealOptions::new()
                     .associated_data(sealed_for)
-                    .ttl(policy.approval_ttl),
+                    .ttl(policy.approval_ttl()),
             )
             .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
-        let title = self.registry.get(name).map_or(name, |def| def.meta.title);
+        let title = meta.title;
         let shown = bounded(&pending.arguments.to_string(), CONFIRMATION_ARGUMENTS_LIMIT);
         let schema: ElicitationSchema = serde_json::from_value(json!({
             "type": "object",
@@ -520,32 +498,36 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// exactly the approved arguments. A retry the policy refuses leaves the approval unused.
     async fn resume(
         &self,
+        call: Call<'_, C>,
         policy: &RunPolicy,
-        name: &str,
-        arguments: &Value,
         sealed: Sealed<'_>,
         responses: Option<&InputResponses>,
     ) -> ToolResult {
+        let invalid = |call: Call<'_, C>, why: &str| {
+            call.refuse(Refusal::ApprovalInvalid {
+                why: format!("{why}. The call was not run."),
+            })
+        };
         // One answer for every way a state fails to open: the details help only a forger.
         let Ok(pending) = self
             .approvals
             .codec
             .open_json_with::<PendingApproval>(sealed.state, sealed.bound_to)
         else {
-            return approval_invalid(
-                name,
+            return invalid(
+                call,
                 "its state did not verify (changed, expired, asked for another caller, or from another server)",
             );
         };
-        if pending.name != name || &pending.arguments != arguments {
-            return approval_invalid(
-                name,
+        if pending.name != sealed.name || &pending.arguments != sealed.arguments {
+            return invalid(
+                call,
                 "the call was retried with other arguments than the ones approved",
             );
         }
         let decision = decision(responses.and_then(|r| r.get(APPROVAL_INPUT)));
         let now = policy.now();
-        let settled = {
+        let resumed = {
             let mut ledger = self
                 .approvals
                 .ledger
@@ -554,49 +536,13 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             // The approvals that expired leave as new ones come in: a retry of one is refused as
             // expired anyway, and each approval is pruned once, so the work per retry is small.
             ledger.prune(now);
-            // The policy is checked before the approval is recorded (see `Registry::settle`).
-            self.registry
-                .settle(policy, &pending, &decision, &mut ledger, now)
+            // The policy is checked before the approval is recorded (see `Call::resume`).
+            call.resume(policy, &pending, &decision, &mut ledger, now)
         };
-        match settled {
-            Settled::Run(tool, arguments) => self.run(name, tool, &arguments).await,
-            Settled::Answered(result) | Settled::Refused(result) => result,
+        match resumed {
+            Resumed::Ready(ready) => self.run(ready).await,
+            Resumed::Answered(result) | Resumed::Invalid(result) => result,
         }
-    }
-
-    /// A success whose data breaks the tool's declared output schema becomes `TOOL_FAILED`: the
-    /// envelope always validates against the `outputSchema` the client was given.
-    fn checked(&self, name: &str, result: ToolResult) -> ToolResult {
-        if !result.is_success() {
-            return result;
-        }
-        let Some(output) = self.offered(name).and_then(|o| o.output.as_ref()) else {
-            return result;
-        };
-        let Ok(envelope) = serde_json::to_value(&result) else {
-            return result;
-        };
-        if output.is_valid(&envelope) {
-            return result;
-        }
-        let destructive = self
-            .registry
-            .get(name)
-            .is_some_and(|d| !d.meta.safety.is_read_only());
-        ToolResult::failure(
-            ErrorBody::runtime(
-                RuntimeCode::Failed,
-                format!(
-                    "The tool `{name}` returned output that does not match its declared output schema."
-                ),
-                if destructive && result.state_changed() {
-                    ACTION_FAILED_DESTRUCTIVE
-                } else {
-                    ACTION_FAILED
-                },
-            ),
-            result.state_changed(),
-        )
     }
 
     /// The policy of one request: the server's, narrowed by the caller's grant when the
@@ -629,8 +575,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
 
     /// The protocol error for a tool the registry does not know, naming close offered tools.
     fn unknown_tool(&self, name: &str) -> ErrorData {
-        let offered: Vec<&str> = self.offered.iter().map(|(n, _)| n.as_str()).collect();
-        let close = close_names(name, &offered);
+        let close = self.registry.close_names(&self.policy, name);
         let mut message = format!("unknown tool `{}`", bounded(name, NAME_QUOTE_LIMIT));
         if !close.is_empty() {
             let listed: Vec<String> = close.iter().map(|n| format!("`{n}`")).collect();
@@ -661,7 +606,7 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
     fn get_info(&self) -> ServerConfig {
         let config = ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(self.info.clone());
-        if self.policy.read_only {
+        if self.policy.is_read_only() {
             config.with_instructions(
                 "This server runs read-only: only tools that change nothing are offered, and a call to any other tool is refused.",
             )
@@ -705,48 +650,41 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         let policy = self.request_policy(&context);
         let sealed_for = sealed_for(name, &context);
         let arguments = Value::Object(request.arguments.clone().unwrap_or_default());
-        let span = self.registry.call_span(name, "", &arguments);
+        let call = self.registry.call(Request::new(name, &arguments));
+        let span = call.span().clone();
         span.record("mcp.method.name", "tools/call");
         span.record("jsonrpc.request.id", tracing::field::display(&context.id));
         trace_parent(&span, &context.meta);
-        let answer = async {
-            match request.request_state.as_deref() {
-                Some(state) => Ok(Answer::Done(
-                    self.resume(
-                        &policy,
-                        name,
-                        &arguments,
-                        Sealed {
-                            state,
-                            bound_to: &sealed_for,
-                        },
-                        request.input_responses.as_ref(),
-                    )
-                    .await,
-                )),
-                None => {
-                    let client = ClientAbilities::of(&context);
-                    self.call(&policy, name, &arguments, client, &sealed_for)
-                        .await
-                }
+        let answer = match request.request_state.as_deref() {
+            Some(state) => {
+                let sealed = Sealed {
+                    state,
+                    bound_to: &sealed_for,
+                    name,
+                    arguments: &arguments,
+                };
+                let responses = request.input_responses.as_ref();
+                Answer::Done(self.resume(call, &policy, sealed, responses).await)
             }
-        }
-        .instrument(span.clone())
-        .await?;
+            None => {
+                let client = ClientAbilities::of(&context);
+                self.call(call, &policy, client, &sealed_for).await?
+            }
+        };
         Ok(match answer {
-            Answer::Done(result) => call_tool_result(&self.registry.end_call(&span, result)).into(),
-            Answer::Ask(request) => {
-                trace::record_deferred(&span);
-                request.into()
-            }
+            Answer::Done(result) => call_tool_result(&result).into(),
+            Answer::Ask(request) => request.into(),
         })
     }
 }
 
-/// The sealed state of a retried call, and what it must have been sealed for.
+/// The sealed state of a retried call, what it must have been sealed for, and the call it must
+/// approve.
 struct Sealed<'a> {
     state: &'a str,
     bound_to: &'a [u8],
+    name: &'a str,
+    arguments: &'a Value,
 }
 
 /// What an approval's state is sealed for: the tool's name and, over HTTP with a token
@@ -869,34 +807,6 @@ fn decision(answer: Option<&Value>) -> Decision {
     }
 }
 
-/// The answer to a deferred call when the client cannot be asked.
-fn approval_required(name: &str, why: &str) -> ToolResult {
-    ToolResult::failure(
-        ErrorBody::runtime(
-            RuntimeCode::NotAllowed,
-            format!(
-                "The call to `{name}` needs the user's approval, and it cannot be asked: {why}. It was not run."
-            ),
-            ACTION_APPROVAL_PENDING,
-        ),
-        false,
-    )
-}
-
-/// The answer to a retry whose approval cannot be used.
-fn approval_invalid(name: &str, why: &str) -> ToolResult {
-    ToolResult::failure(
-        ErrorBody::runtime(
-            RuntimeCode::NotAllowed,
-            format!(
-                "The approval of the call to `{name}` was refused: {why}. The call was not run."
-            ),
-            ACTION_APPROVAL_INVALID,
-        ),
-        false,
-    )
-}
-
 /// Serves `registry` under `policy` over stdin and stdout until the client closes the session.
 ///
 /// # Errors
@@ -944,12 +854,13 @@ fn offer<C>(
 ) -> Result<Vec<(String, Offered)>, ExportError> {
     let mut offered = Vec::new();
     let mut violations: Vec<Violation> = Vec::new();
-    for tool in registry.tools.values().filter(|t| policy.lists(t.def.meta)) {
-        let meta = tool.def.meta;
+    for mut spec in registry.resolve_specs(policy) {
+        let Some(meta) = registry.get(&spec.name).map(|def| def.meta) else {
+            continue;
+        };
         let name = meta.name;
         // The declared output schema describes `data`, not what the client receives: it goes
         // into the envelope schema instead (so it need not have an object root).
-        let mut spec = tool.spec.clone();
         let declared = spec.output_schema.take().map(|mut schema| {
             if let Value::Object(root) = &mut schema {
                 root.remove("$schema");
@@ -968,21 +879,19 @@ fn offer<C>(
         };
         let data = declared.as_ref().filter(|s| self_contained(s, 0));
         let envelope = envelope_schema(data);
-        let output = match data {
-            Some(_) => match InputSchema::compile(&envelope) {
-                Ok(compiled) => Some(compiled),
-                Err(e) => {
-                    violations.push(Violation::new(
-                        name,
-                        "/outputSchema",
-                        "mcp.valid-schema",
-                        e.message,
-                    ));
-                    continue;
-                }
-            },
-            None => None,
-        };
+        // The registry checks every success against the declared output schema; the envelope
+        // schema the client is given must compile as well.
+        if data.is_some()
+            && let Err(e) = InputSchema::compile(&envelope)
+        {
+            violations.push(Violation::new(
+                name,
+                "/outputSchema",
+                "mcp.valid-schema",
+                e.message,
+            ));
+            continue;
+        }
         fields.insert("outputSchema".to_owned(), envelope);
         let found = dialect::check(Dialect::Mcp, &definition, &spec);
         if !found.is_empty() {
@@ -990,7 +899,7 @@ fn offer<C>(
             continue;
         }
         match serde_json::from_value::<Tool>(definition) {
-            Ok(tool) => offered.push((name.to_owned(), Offered { tool, output, meta })),
+            Ok(tool) => offered.push((name.to_owned(), Offered { tool, meta })),
             Err(e) => violations.push(Violation::new(
                 name,
                 "",
@@ -1076,6 +985,7 @@ fn self_contained(schema: &Value, depth: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::envelope::{ErrorBody, RuntimeCode};
 
     #[test]
     fn positional_keywords_keep_a_schema_in_place() {

@@ -1,4 +1,5 @@
-//! The policy of one run: read-only or not, the tools the user disabled, an optional approver.
+//! The policy of one run: read-only or not, the tools the user disabled, an optional approver,
+//! the clock approvals expire by, and the provider form the tools are offered in.
 
 use std::collections::BTreeSet;
 use std::fmt;
@@ -8,36 +9,69 @@ use std::time::{Duration, SystemTime};
 use toolwright_core::ToolMeta;
 use toolwright_core::dialect::Dialect;
 
-use crate::approval::{
-    ApprovalRequest, Approver, Clock, DEFAULT_APPROVAL_TTL, Decision, FnApprover, SystemClock,
-};
+use crate::approval::{ApprovalRequest, Approver, Decision, FnApprover};
 use crate::provider::Provider;
+use crate::refusal::Refusal;
+
+/// How long a deferred approval stays valid unless the policy says otherwise.
+pub const DEFAULT_APPROVAL_TTL: Duration = Duration::from_secs(60 * 60);
+
+/// Where the registry reads the time an approval expires against.
+pub trait Clock: Send + Sync {
+    /// The current time.
+    fn now(&self) -> SystemTime;
+}
+
+/// The system's clock.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SystemClock;
+
+impl Clock for SystemClock {
+    fn now(&self) -> SystemTime {
+        SystemTime::now()
+    }
+}
+
+impl<F> Clock for F
+where
+    F: Fn() -> SystemTime + Send + Sync,
+{
+    fn now(&self) -> SystemTime {
+        self()
+    }
+}
 
 /// What a host allows in one run. Read-only is a property of the run, not of the tools.
+///
+/// Built from [`RunPolicy::full`] or [`RunPolicy::read_only`] and the `with_…` methods:
+///
+/// ```
+/// use toolwright_runtime::RunPolicy;
+/// use toolwright_runtime::approval::Decision;
+/// use toolwright_runtime::provider::Provider;
+///
+/// let policy = RunPolicy::full()
+///     .disable("web_search")
+///     .with_provider(Provider::Anthropic)
+///     .with_approval(|request| {
+///         if request.meta.name == "drawings_clear" {
+///             Decision::deny("The user keeps their drawings.")
+///         } else {
+///             Decision::Approve
+///         }
+///     });
+/// assert!(!policy.is_read_only());
+/// assert!(policy.is_disabled("web_search"));
+/// ```
 #[derive(Clone)]
+#[non_exhaustive]
 pub struct RunPolicy {
-    /// Only `read-only` tools are listed and may be called.
-    pub read_only: bool,
-    /// Tools the user switched off: never listed, never called.
-    pub disabled: BTreeSet<String>,
-    /// Consulted for each call to a destructive tool, after the call is validated (see
-    /// [`crate::approval`]). Without one, every valid call runs.
-    pub approval: Option<Arc<dyn Approver>>,
-    /// How long a deferred approval stays valid ([`DEFAULT_APPROVAL_TTL`] unless set).
-    pub approval_ttl: Duration,
-    /// The time deferred approvals are issued and checked against (the system's clock unless
-    /// set: tests inject one).
-    pub clock: Arc<dyn Clock>,
-    /// The provider form the run's tools are offered in (`None`: the canonical schemas); set it
-    /// with [`RunPolicy::with_provider`]. With [`Dialect::OpenAi`] or
-    /// [`Dialect::OpenAiResponses`] (strict mode, where every optional field is required but
-    /// nullable) a call's `null`s for originally optional fields of a tool offered strict are
-    /// read as absent before validation; `null` anywhere else, and in a tool offered with
-    /// `"strict": false`, is read as the canonical schema reads it. See
-    /// [`Registry::definitions`].
-    ///
-    /// [`Registry::definitions`]: crate::Registry::definitions
-    pub dialect: Option<Dialect>,
+    read_only: bool,
+    disabled: BTreeSet<String>,
+    approver: Option<Arc<dyn Approver>>,
+    approval_ttl: Duration,
+    clock: Arc<dyn Clock>,
+    dialect: Option<Dialect>,
 }
 
 impl Default for RunPolicy {
@@ -45,7 +79,7 @@ impl Default for RunPolicy {
         RunPolicy {
             read_only: false,
             disabled: BTreeSet::new(),
-            approval: None,
+            approver: None,
             approval_ttl: DEFAULT_APPROVAL_TTL,
             clock: Arc::new(SystemClock),
             dialect: None,
@@ -58,22 +92,11 @@ impl fmt::Debug for RunPolicy {
         f.debug_struct("RunPolicy")
             .field("read_only", &self.read_only)
             .field("disabled", &self.disabled)
-            .field("approval", &self.approval.as_ref().map(|_| "approver"))
+            .field("approver", &self.approver.as_ref().map(|_| "approver"))
             .field("approval_ttl", &self.approval_ttl)
             .field("dialect", &self.dialect)
             .finish_non_exhaustive()
     }
-}
-
-/// Why a call is refused before it runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Refusal {
-    /// The run is read-only and the tool is not.
-    ReadOnlyRun,
-    /// The user disabled the tool.
-    Disabled,
-    /// The approver denied the call.
-    Denied,
 }
 
 impl RunPolicy {
@@ -84,33 +107,32 @@ impl RunPolicy {
 
     /// Only `read-only` tools are listed and may be called.
     pub fn read_only() -> Self {
-        RunPolicy {
-            read_only: true,
-            ..RunPolicy::default()
-        }
+        RunPolicy::full().into_read_only()
     }
 
-    /// Switches a tool off for this run.
+    /// This policy, and read-only: only `read-only` tools are listed and may be called.
+    #[must_use]
+    pub fn into_read_only(mut self) -> Self {
+        self.read_only = true;
+        self
+    }
+
+    /// Switches a tool off for this run: never listed, never called.
     #[must_use]
     pub fn disable(mut self, name: impl Into<String>) -> Self {
         self.disabled.insert(name.into());
         self
     }
 
-    /// Installs a closure that decides at once on each valid destructive call.
-    ///
-    /// ```
-    /// use toolwright_runtime::{Decision, RunPolicy};
-    ///
-    /// let policy = RunPolicy::full().with_approval(|request| {
-    ///     if request.meta.name == "drawings_clear" {
-    ///         Decision::deny("The user keeps their drawings.")
-    ///     } else {
-    ///         Decision::Approve
-    ///     }
-    /// });
-    /// # let _ = policy;
-    /// ```
+    /// Switches every one of these tools off for this run.
+    #[must_use]
+    pub fn disable_all<I: IntoIterator<Item = S>, S: Into<String>>(mut self, names: I) -> Self {
+        self.disabled.extend(names.into_iter().map(Into::into));
+        self
+    }
+
+    /// Installs a closure that decides at once on each valid destructive call (see
+    /// [`crate::approval`]). Without an approver, every valid call runs.
     #[must_use]
     pub fn with_approval(
         self,
@@ -122,34 +144,28 @@ impl RunPolicy {
     /// Installs an approver (one that may await a person) for each valid destructive call.
     #[must_use]
     pub fn with_approver(mut self, approver: impl Approver + 'static) -> Self {
-        self.approval = Some(Arc::new(approver));
+        self.approver = Some(Arc::new(approver));
         self
     }
 
-    /// How long a deferred approval stays valid.
+    /// How long a deferred approval stays valid ([`DEFAULT_APPROVAL_TTL`] unless set).
     #[must_use]
     pub fn with_approval_ttl(mut self, ttl: Duration) -> Self {
         self.approval_ttl = ttl;
         self
     }
 
-    /// The clock deferred approvals are issued and checked against.
+    /// The clock deferred approvals are issued and checked against (the system's clock unless
+    /// set: tests inject one).
     #[must_use]
     pub fn with_clock(mut self, clock: impl Clock + 'static) -> Self {
         self.clock = Arc::new(clock);
         self
     }
 
-    /// The current time by the policy's clock.
-    pub fn now(&self) -> SystemTime {
-        self.clock.now()
-    }
-
-    /// Offers the run's tools to `provider`, in its request shape: [`Registry::definitions`]
-    /// is ready for the request's tools (Chat Completions' `{type, function}` for
-    /// [`Provider::OpenAi`], the flat function for [`Provider::OpenAiResponses`]), and the calls
-    /// it sends are read as that form wrote them (OpenAI strict mode's `null`s for optional
-    /// fields as absent). The same as `with_dialect(provider.dialect())`.
+    /// Offers the run's tools to `provider`, in its own request shape: [`Registry::definitions`]
+    /// exports in its dialect, and with OpenAI's strict mode the `null`s it sends for optional
+    /// fields are accepted as absent.
     ///
     /// [`Registry::definitions`]: crate::Registry::definitions
     #[must_use]
@@ -157,10 +173,8 @@ impl RunPolicy {
         self.with_dialect(provider.dialect())
     }
 
-    /// Offers the run's tools in a dialect's form: [`Registry::definitions`] exports in it, and
-    /// with an OpenAI dialect the `null`s strict mode sends for optional fields are accepted as
-    /// absent. A host talking to a model provider names it instead
-    /// ([`RunPolicy::with_provider`]); a dialect is for the consumers that are not one (MCP).
+    /// Offers the run's tools in a dialect: [`Registry::definitions`] exports in it (MCP, say, for
+    /// a consumer that is not a model provider). `with_provider` names a provider's.
     ///
     /// [`Registry::definitions`]: crate::Registry::definitions
     #[must_use]
@@ -169,15 +183,41 @@ impl RunPolicy {
         self
     }
 
-    /// True when calls may carry OpenAI strict mode's `null`s for absent optional fields (in
-    /// the tools offered strict).
-    pub fn accepts_openai_nulls(&self) -> bool {
-        self.dialect.is_some_and(Dialect::is_openai)
+    /// True when only `read-only` tools are listed and may be called.
+    pub fn is_read_only(&self) -> bool {
+        self.read_only
     }
 
-    /// True when the tool's valid calls go to the approver.
-    pub fn needs_approval(&self, meta: &ToolMeta) -> bool {
-        self.approval.is_some() && !meta.safety.is_read_only()
+    /// True when the user switched the tool off for this run.
+    pub fn is_disabled(&self, name: &str) -> bool {
+        self.disabled.contains(name)
+    }
+
+    /// The tools switched off, sorted.
+    pub fn disabled(&self) -> impl Iterator<Item = &str> {
+        self.disabled.iter().map(String::as_str)
+    }
+
+    /// How long a deferred approval stays valid.
+    pub fn approval_ttl(&self) -> Duration {
+        self.approval_ttl
+    }
+
+    /// The current time by the policy's clock.
+    pub fn now(&self) -> SystemTime {
+        self.clock.now()
+    }
+
+    /// The dialect the run's tools are offered in (`None`: the canonical schemas).
+    pub fn dialect(&self) -> Option<Dialect> {
+        self.dialect
+    }
+
+    /// The approver of the tool's valid calls: the policy's, for a tool that is not read-only.
+    pub fn approver_of(&self, meta: &ToolMeta) -> Option<&dyn Approver> {
+        self.approver
+            .as_deref()
+            .filter(|_| !meta.safety.is_read_only())
     }
 
     /// Check 1 (listing): may the tool appear in this run at all?
@@ -230,10 +270,10 @@ mod tests {
 
     #[test]
     fn only_destructive_tools_need_approval() {
-        assert!(!RunPolicy::full().needs_approval(&WRITE));
+        assert!(RunPolicy::full().approver_of(&WRITE).is_none());
         let policy = RunPolicy::full().with_approval(|_| Decision::Approve);
-        assert!(!policy.needs_approval(&READ));
-        assert!(policy.needs_approval(&WRITE));
+        assert!(policy.approver_of(&READ).is_none());
+        assert!(policy.approver_of(&WRITE).is_some());
         assert!(
             policy.lists(&WRITE),
             "the approver does not hide tools from the list"
@@ -245,6 +285,6 @@ mod tests {
         let at = SystemTime::UNIX_EPOCH + Duration::from_secs(42);
         let policy = RunPolicy::full().with_clock(move || at);
         assert_eq!(policy.now(), at);
-        assert_eq!(policy.approval_ttl, DEFAULT_APPROVAL_TTL);
+        assert_eq!(policy.approval_ttl(), DEFAULT_APPROVAL_TTL);
     }
 }

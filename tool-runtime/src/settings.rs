@@ -162,7 +162,7 @@ impl ToolSettings {
 
     /// Adds the disabled tools to a run's policy.
     pub fn apply(&self, policy: &mut RunPolicy) {
-        policy.disabled.extend(self.disabled.iter().cloned());
+        *policy = std::mem::take(policy).disable_all(self.disabled.iter().cloned());
     }
 
     /// A full policy with the disabled tools switched off.

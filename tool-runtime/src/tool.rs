@@ -3,19 +3,20 @@
 //! Tools are usually written as plain functions with `#[tool]`; the attribute emits the adapter.
 //! The adapter receives arguments that the registry has already validated against the tool's
 //! schema, deserializes them into the typed input (`T::deserialize(&value)`, no clone), calls the
-//! function and turns its result into a [`ToolOutput`] or a [`ToolError`].
+//! function and turns its result into a [`ToolOutput`](crate::handler::ToolOutput) or a [`ToolError`].
 //!
 //! # Declaring a tool with `#[tool]`
 //!
 //! A code-first tool: the doc comment is its description, the input type's schemars schema its
-//! input schema. [`tool_def!`](crate::tool_def) turns one tool into its [`ToolDef`],
+//! input schema. [`tool_def!`](crate::tool_def) turns one tool into its [`ToolDef`](crate::handler::ToolDef),
 //! [`tool_defs!`](crate::tool_defs) lists several for the registry (and checks them against the
 //! tools a crate's manifests declare: `tool_defs![tools::ALL; ...]`).
 //!
 //! ```
 //! use schemars::JsonSchema;
 //! use serde::Deserialize;
-//! use toolwright_runtime::{NoArgs, Registry, ToolDef, ToolError, tool, tool_def, tool_defs};
+//! use toolwright_runtime::{NoArgs, Registry, ToolError, tool, tool_def, tool_defs};
+//! use toolwright_runtime::handler::ToolDef;
 //!
 //! struct Chart {
 //!     panes: Vec<String>,
@@ -78,7 +79,7 @@
 //! A tool declares the codes it may fail with, each with its message, whether a retry may
 //! succeed and the recovery hint the model gets: a manifest in its `[[errors]]`, a code-first
 //! tool with `#[derive(DeclaredError)]` on an enum of them. The enum is then the one
-//! declaration: `#[tool]` puts its codes in the tool's frozen metadata ([`ToolMeta::errors`]),
+//! declaration: `#[tool]` puts its codes in the tool's frozen metadata ([`ToolMeta::errors`](crate::handler::ToolMeta::errors)),
 //! where the registry finds them for the envelope and the docs and exports read them, and the
 //! tool can only fail with them (`E`, or [`Failure<E>`], which adds guidance and also has the
 //! runtime's `TOOL_FAILED` and `TOOL_NOT_ALLOWED`).
@@ -90,7 +91,8 @@
 //! ```
 //! use schemars::JsonSchema;
 //! use serde::Deserialize;
-//! use toolwright_runtime::{DeclaredError, Failure, Registry, RunPolicy, ToolDef, tool, tool_def};
+//! use toolwright_runtime::{DeclaredError, Failure, Registry, RunPolicy, tool, tool_def};
+//! use toolwright_runtime::handler::ToolDef;
 //!
 //! /// Why `web_search` fails.
 //! #[derive(Debug, DeclaredError)]
@@ -146,99 +148,10 @@
 
 use std::borrow::Cow;
 use std::fmt;
-use std::future::Future;
-use std::pin::Pin;
 
-use crate::envelope::ToolData;
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
-use toolwright_core::{ErrorMeta, Mode, Safety, ToolMeta};
-
-/// A boxed future that may be sent across threads.
-pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
-
-/// What an adapter answers.
-pub type CallResult = Result<ToolOutput, ToolError>;
-
-/// An adapter taking the context shared. Any tool may use it.
-pub type SharedFn<C> = for<'a> fn(&'a C, &'a Value) -> BoxFuture<'a, CallResult>;
-
-/// An adapter taking the context to itself. Only `sequential` tools may use it.
-pub type ExclusiveFn<C> = for<'a> fn(&'a mut C, &'a Value) -> BoxFuture<'a, CallResult>;
-
-/// How a tool gets the run's context `C`.
-pub enum Handler<C> {
-    /// `&C`: calls of one parallel message run side by side and share the context.
-    Shared(SharedFn<C>),
-    /// `&mut C`: a sequential call has the context to itself.
-    Exclusive(ExclusiveFn<C>),
-}
-
-impl<C> Clone for Handler<C> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<C> Copy for Handler<C> {}
-
-impl<C> fmt::Debug for Handler<C> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Handler::Shared(_) => "Handler::Shared(..)",
-            Handler::Exclusive(_) => "Handler::Exclusive(..)",
-        })
-    }
-}
-
-/// One tool as the registry holds it: frozen metadata plus its adapter.
-pub struct ToolDef<C> {
-    /// The tool's frozen metadata (from a manifest or from `#[tool]`).
-    pub meta: &'static ToolMeta,
-    /// The adapter.
-    pub handler: Handler<C>,
-}
-
-impl<C> Clone for ToolDef<C> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<C> Copy for ToolDef<C> {}
-
-impl<C> fmt::Debug for ToolDef<C> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ToolDef")
-            .field("name", &self.meta.name)
-            .field("safety", &self.meta.safety)
-            .field("mode", &self.meta.mode)
-            .field("handler", &self.handler)
-            .finish()
-    }
-}
-
-impl<C> ToolDef<C> {
-    /// The tool's safety, from its one declaration.
-    pub fn safety(&self) -> Safety {
-        self.meta.safety
-    }
-
-    /// The tool's mode, from its one declaration.
-    pub fn mode(&self) -> Mode {
-        self.meta.mode
-    }
-}
-
-/// A successful call: the tool's output and whether it changed state.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ToolOutput {
-    /// The tool's output, serialized.
-    pub data: ToolData,
-    /// True when a destructive tool reports a change; always false for read-only tools.
-    pub state_changed: bool,
-}
+use toolwright_core::ErrorMeta;
 
 /// Wrap a destructive tool's output in `Unchanged` to report that nothing was changed
 /// (`stateChanged: false`). Any other output of a destructive tool reports a change, or says
@@ -250,7 +163,8 @@ pub struct Unchanged<T>(pub T);
 /// `stateChanged` is `changed` (a read-only tool's is always false).
 ///
 /// ```
-/// use toolwright_runtime::{Changed, IntoToolOutput, Safety};
+/// use toolwright_runtime::Changed;
+/// use toolwright_runtime::handler::{IntoToolOutput, Safety};
 ///
 /// // Deleting what is not there changes nothing.
 /// let output = Changed::new(vec!["d1"], false)
@@ -304,41 +218,6 @@ impl JsonSchema for NoArgs {
 
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
         json_schema!({"type": "object", "additionalProperties": false})
-    }
-}
-
-/// Turns what a tool function returns on success into a [`ToolOutput`].
-pub trait IntoToolOutput {
-    /// `safety` is the tool's declared safety: read-only tools never report a change.
-    ///
-    /// # Errors
-    /// When the output cannot be serialized to JSON.
-    fn into_tool_output(self, safety: Safety) -> Result<ToolOutput, ToolError>;
-}
-
-impl<T: serde::Serialize> IntoToolOutput for T {
-    fn into_tool_output(self, safety: Safety) -> Result<ToolOutput, ToolError> {
-        let data = ToolData::from_serialize(&self).map_err(|e| {
-            ToolError::failed(format!("the tool output could not be serialized: {e}"))
-        })?;
-        Ok(ToolOutput {
-            data,
-            state_changed: !safety.is_read_only(),
-        })
-    }
-}
-
-impl<T: serde::Serialize> IntoToolOutput for Unchanged<T> {
-    fn into_tool_output(self, safety: Safety) -> Result<ToolOutput, ToolError> {
-        Changed::new(self.0, false).into_tool_output(safety)
-    }
-}
-
-impl<T: serde::Serialize> IntoToolOutput for Changed<T> {
-    fn into_tool_output(self, safety: Safety) -> Result<ToolOutput, ToolError> {
-        let mut output = self.data.into_tool_output(safety)?;
-        output.state_changed &= self.changed;
-        Ok(output)
     }
 }
 

@@ -55,11 +55,7 @@ use toolwright_core::ToolMeta;
 use tracing::Span;
 use tracing::field::Empty;
 
-use crate::batch::ACTION_TOO_MANY_CALLS;
-use crate::envelope::{
-    ACTION_APPROVAL_INVALID, ACTION_APPROVAL_PENDING, ACTION_DENIED, ACTION_DISABLED,
-    ACTION_READ_ONLY_RUN, ACTION_REFUSED_BY_TOOL, RuntimeCode, ToolResult,
-};
+use crate::envelope::ToolResult;
 use crate::limits::{Limits, cut_to_bytes};
 
 /// The host's redaction of what a span records (`toolwright_secrets::Redactor::redact`, say): the
@@ -177,9 +173,14 @@ pub(crate) fn record_arguments(
     span.record("gen_ai.tool.call.arguments", text.as_str());
 }
 
-/// Records how a call ended: its state change, its error code and refusal, and (when the host
-/// opted in) the envelope, redacted.
-pub(crate) fn record_result(span: &Span, content: Option<&Redact>, result: &ToolResult) {
+/// Records how a call ended: its state change, its error code and why it did not run (`refusal`,
+/// [`crate::call::Refusal::label`]), and (when the host opted in) the envelope, redacted.
+pub(crate) fn record_result(
+    span: &Span,
+    content: Option<&Redact>,
+    result: &ToolResult,
+    refusal: Option<&str>,
+) {
     if span.is_disabled() {
         return;
     }
@@ -191,7 +192,7 @@ pub(crate) fn record_result(span: &Span, content: Option<&Redact>, result: &Tool
         ToolResult::Failure { error, .. } => {
             span.record("error.type", error.code.as_str());
             span.record("otel.status_code", "error");
-            if let Some(reason) = refusal(result) {
+            if let Some(reason) = refusal {
                 span.record("tool.refusal", reason);
             }
         }
@@ -224,59 +225,9 @@ fn redacted(redact: &Redact, text: &str) -> String {
     text
 }
 
-/// Why a call was answered without running, read from its envelope: the runtime code, and for
-/// `TOOL_NOT_ALLOWED` the recovery hint, which is one constant per kind of refusal.
-pub fn refusal(result: &ToolResult) -> Option<&'static str> {
-    let error = result.error()?;
-    match RuntimeCode::from_code(&error.code)? {
-        RuntimeCode::InputInvalid => Some("input_invalid"),
-        RuntimeCode::NotFound => Some("not_found"),
-        RuntimeCode::NotAllowed => match error.recommended_action.as_str() {
-            ACTION_READ_ONLY_RUN => Some("read_only_run"),
-            ACTION_DISABLED => Some("disabled"),
-            ACTION_DENIED => Some("denied"),
-            ACTION_APPROVAL_PENDING => Some("approval_pending"),
-            ACTION_APPROVAL_INVALID => Some("approval_invalid"),
-            ACTION_TOO_MANY_CALLS => Some("too_many_calls"),
-            ACTION_REFUSED_BY_TOOL => Some("refused_by_tool"),
-            _ => Some("not_allowed"),
-        },
-        RuntimeCode::Timeout | RuntimeCode::Failed => None,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::envelope::ErrorBody;
-
-    #[test]
-    fn every_kind_of_refusal_has_its_own_hint() {
-        let kinds = [
-            ACTION_READ_ONLY_RUN,
-            ACTION_DISABLED,
-            ACTION_DENIED,
-            ACTION_APPROVAL_PENDING,
-            ACTION_APPROVAL_INVALID,
-            ACTION_TOO_MANY_CALLS,
-            ACTION_REFUSED_BY_TOOL,
-        ];
-        let reasons: std::collections::BTreeSet<_> = kinds
-            .iter()
-            .map(|action| {
-                let result = ToolResult::failure(
-                    ErrorBody::runtime(RuntimeCode::NotAllowed, "m", *action),
-                    false,
-                );
-                refusal(&result).expect("a refusal")
-            })
-            .collect();
-        assert_eq!(reasons.len(), kinds.len(), "{reasons:?}");
-        assert!(!reasons.contains("not_allowed"));
-        let failed = ToolResult::failure(ErrorBody::runtime(RuntimeCode::Failed, "m", "a"), true);
-        assert_eq!(refusal(&failed), None);
-        assert_eq!(refusal(&ToolResult::success(Value::Null, false)), None);
-    }
 
     #[test]
     fn names_are_cut_and_content_is_redacted_before_it_is_cut() {

@@ -11,10 +11,10 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use home_tools::{Home, fixture, registry, runtime};
 use proptest::prelude::*;
 use serde_json::{Value, json};
+use toolwright_runtime::approval::{ApprovalLedger, Decision, Decisions};
+use toolwright_runtime::batch::{BatchOutcome, PausedBatch};
 use toolwright_runtime::provider::openai;
-use toolwright_runtime::{
-    ApprovalLedger, BatchOutcome, Decision, Decisions, PausedBatch, RunPolicy, ToolCall, ToolResult,
-};
+use toolwright_runtime::{RunPolicy, ToolCall, ToolResult};
 
 /// A clock the test sets, in seconds since the Unix epoch.
 #[derive(Clone, Default)]

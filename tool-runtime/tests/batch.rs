@@ -7,10 +7,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use registry_tools::*;
 use serde_json::{Value, json};
-use toolwright_runtime::{
-    BoxFuture, CallResult, Decision, Handler, Mode, Registry, RunPolicy, Safety, StaticSchema,
-    ToolCall, ToolDef, ToolMeta, ToolOutput, ToolResult,
+use toolwright_runtime::approval::Decision;
+use toolwright_runtime::handler::{
+    BoxFuture, CallResult, Handler, Mode, Safety, StaticSchema, ToolDef, ToolMeta, ToolOutput,
 };
+use toolwright_runtime::{Registry, RunPolicy, ToolCall, ToolResult};
 
 /// A context that measures how many tool bodies are in flight at once.
 #[derive(Debug, Default)]

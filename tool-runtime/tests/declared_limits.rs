@@ -7,10 +7,12 @@ use std::time::Duration;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
-use toolwright_runtime::{
-    BoxFuture, CallResult, ErrorMeta, Handler, Mode, Registry, RegistryProblem, RunPolicy, Safety,
-    StaticSchema, ToolCall, ToolDef, ToolError, ToolMeta, ToolOutput, ToolResult, tool, tool_def,
+use toolwright_runtime::handler::{
+    BoxFuture, CallResult, ErrorMeta, Handler, Mode, Safety, StaticSchema, ToolDef, ToolMeta,
+    ToolOutput,
 };
+use toolwright_runtime::registry::RegistryProblem;
+use toolwright_runtime::{Registry, RunPolicy, ToolCall, ToolError, ToolResult, tool, tool_def};
 
 /// The chart the tools read and write.
 #[derive(Debug, Default)]

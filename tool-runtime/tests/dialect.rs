@@ -5,10 +5,11 @@ use std::sync::Mutex;
 
 use serde_json::{Value, json};
 use toolwright_core::dialect;
-use toolwright_runtime::{
-    BoxFuture, CallResult, Dialect, Handler, Mode, Registry, RunPolicy, Safety, StaticSchema,
-    ToolCall, ToolDef, ToolMeta, ToolOutput, ToolResult,
+use toolwright_runtime::handler::{
+    BoxFuture, CallResult, Handler, Mode, Safety, StaticSchema, ToolDef, ToolMeta, ToolOutput,
 };
+use toolwright_runtime::provider::Dialect;
+use toolwright_runtime::{Registry, RunPolicy, ToolCall, ToolResult};
 
 /// What the tools' code received, in call order.
 #[derive(Debug, Default)]
@@ -254,8 +255,8 @@ fn optional_fields_behind_a_reference_follow_the_same_rule() {
 fn both_openai_apis_read_strict_mode_nulls_as_absent() {
     for policy in [
         RunPolicy::full().with_dialect(Dialect::OpenAiResponses),
-        RunPolicy::full().with_provider(toolwright_runtime::Provider::OpenAiResponses),
-        RunPolicy::full().with_provider(toolwright_runtime::Provider::OpenAi),
+        RunPolicy::full().with_provider(toolwright_runtime::provider::Provider::OpenAiResponses),
+        RunPolicy::full().with_provider(toolwright_runtime::provider::Provider::OpenAi),
     ] {
         let (result, seen) = call(&policy, json!({"query": "q", "limit": null}));
         assert!(result.is_success(), "{policy:?}: {result:?}");
@@ -418,7 +419,7 @@ fn a_tool_strict_mode_cannot_express_is_offered_to_openai_without_it() {
 #[test]
 fn a_tool_the_dialect_cannot_express_fails_only_the_runs_that_offer_it() {
     let registry = registry();
-    let gemini = RunPolicy::full().with_provider(toolwright_runtime::Provider::Gemini);
+    let gemini = RunPolicy::full().with_provider(toolwright_runtime::provider::Provider::Gemini);
     let error = registry
         .definitions(&gemini)
         .expect_err("a map with free keys has no Gemini form");
@@ -435,7 +436,7 @@ fn a_tool_the_dialect_cannot_express_fails_only_the_runs_that_offer_it() {
         .definitions(
             &RunPolicy::read_only()
                 .disable("note")
-                .with_provider(toolwright_runtime::Provider::Gemini),
+                .with_provider(toolwright_runtime::provider::Provider::Gemini),
         )
         .expect("only `annotate` and `search` are offered");
     assert_eq!(read_only[1]["name"], "search");

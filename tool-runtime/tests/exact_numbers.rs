@@ -4,7 +4,7 @@
 //! for why `serde_json`'s `arbitrary_precision` stays off).
 
 use serde_json::{Value, json};
-use toolwright_runtime::InputSchema;
+use toolwright_runtime::validate::InputSchema;
 
 fn valid(schema: Value, value: Value) -> bool {
     InputSchema::compile(&schema)

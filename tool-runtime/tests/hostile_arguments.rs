@@ -8,14 +8,16 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use registry_tools::meta;
 use serde_json::{Map, Value, json};
+use toolwright_runtime::approval::Decision;
+use toolwright_runtime::handler::{
+    BoxFuture, CallResult, ErrorMeta, Handler, Mode, Safety, ToolDef, ToolMeta, ToolOutput,
+};
+use toolwright_runtime::limits::Limits;
 use toolwright_runtime::limits::{
     DEFAULT_MAX_ARGUMENT_BYTES, DEFAULT_MAX_DEPTH, DEFAULT_MAX_ERROR_MESSAGE_BYTES,
     drop_iteratively,
 };
-use toolwright_runtime::{
-    BoxFuture, CallResult, Decision, ErrorMeta, Handler, Limits, Mode, Registry, RunPolicy, Safety,
-    ToolCall, ToolDef, ToolError, ToolMeta, ToolOutput, ToolResult,
-};
+use toolwright_runtime::{Registry, RunPolicy, ToolCall, ToolError, ToolResult};
 
 /// Counts how often tool code ran.
 #[derive(Debug, Default)]

@@ -4,10 +4,11 @@
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use toolwright_runtime::{
-    BoxFuture, CallResult, ErrorMeta, Handler, Mode, Registry, RunPolicy, Safety, StaticSchema,
-    ToolCall, ToolDef, ToolError, ToolMeta, ToolOutput, ToolResult,
+use toolwright_runtime::handler::{
+    BoxFuture, CallResult, ErrorMeta, Handler, Mode, Safety, StaticSchema, ToolDef, ToolMeta,
+    ToolOutput,
 };
+use toolwright_runtime::{Registry, RunPolicy, ToolCall, ToolError, ToolResult};
 
 /// What the tools did, in order.
 #[derive(Debug, Default)]

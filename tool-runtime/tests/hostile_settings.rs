@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
-use toolwright_runtime::{SettingsError, ToolSettings};
+use toolwright_runtime::settings::{SettingsError, ToolSettings};
 
 const FILE_VAR: &str = "HOSTILE_SETTINGS_FILE";
 const WRITER_VAR: &str = "HOSTILE_SETTINGS_WRITER";

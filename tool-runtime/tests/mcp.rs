@@ -16,11 +16,13 @@ use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RoleClient, RunningSe
 use rmcp::{ServiceError, ServiceExt};
 use serde_json::{Value, json};
 use tokio::sync::RwLock;
-use toolwright_runtime::mcp::McpServer;
-use toolwright_runtime::{
-    BoxFuture, CallResult, Decision, ErrorMeta, Handler, Mode, Registry, RunPolicy, Safety,
-    StaticSchema, ToolDef, ToolError, ToolMeta, ToolOutput,
+use toolwright_runtime::approval::Decision;
+use toolwright_runtime::handler::{
+    BoxFuture, CallResult, ErrorMeta, Handler, Mode, Safety, StaticSchema, ToolDef, ToolMeta,
+    ToolOutput,
 };
+use toolwright_runtime::mcp::McpServer;
+use toolwright_runtime::{Registry, RunPolicy, ToolError};
 
 #[derive(Debug)]
 struct Chart {
@@ -505,12 +507,12 @@ async fn missing_arguments_read_as_an_empty_object() {
 
 #[tokio::test]
 async fn an_mcp_session_reads_null_as_a_value_whatever_the_policy_says() {
-    let policy = RunPolicy::full().with_dialect(toolwright_runtime::Dialect::OpenAi);
+    let policy = RunPolicy::full().with_dialect(toolwright_runtime::provider::Dialect::OpenAi);
     let server = McpServer::new(registry(), policy, Chart::new(), "chart-test", "1.2.3")
         .expect("every test tool has an MCP definition");
     assert_eq!(
-        server.policy().dialect,
-        Some(toolwright_runtime::Dialect::Mcp)
+        server.policy().dialect(),
+        Some(toolwright_runtime::provider::Dialect::Mcp)
     );
     let result = server.execute("panes_list", &json!({"prefix": null})).await;
     assert_eq!(result.code(), Some("TOOL_INPUT_INVALID"));
@@ -1044,8 +1046,9 @@ async fn an_approver_that_decides_at_once_needs_no_client_support() {
 
 #[test]
 fn the_text_content_keeps_the_envelope_key_order() {
+    use toolwright_runtime::ToolResult;
+    use toolwright_runtime::envelope::{ErrorBody, RuntimeCode, ToolData};
     use toolwright_runtime::mcp::call_tool_result;
-    use toolwright_runtime::{ErrorBody, RuntimeCode, ToolData, ToolResult};
 
     let text = |result: &CallToolResult| {
         result.content[0]

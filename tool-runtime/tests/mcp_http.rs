@@ -10,13 +10,14 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use serde_json::{Value, json};
+use toolwright_runtime::approval::Decision;
+use toolwright_runtime::handler::{
+    BoxFuture, CallResult, Handler, Mode, Safety, StaticSchema, ToolDef, ToolMeta, ToolOutput,
+};
 use toolwright_runtime::mcp::McpServer;
 use toolwright_runtime::mcp::auth::{Access, Grant, Rejection, TokenVerifier};
 use toolwright_runtime::mcp::http::{HttpConfig, HttpServer};
-use toolwright_runtime::{
-    BoxFuture, CallResult, Decision, Handler, Mode, Registry, RunPolicy, Safety, StaticSchema,
-    ToolDef, ToolMeta, ToolOutput,
-};
+use toolwright_runtime::{Registry, RunPolicy};
 
 static COUNT: ToolMeta = ToolMeta::new(
     "count",

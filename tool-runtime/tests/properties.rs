@@ -11,10 +11,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use proptest::prelude::*;
 use serde_json::{Value, json};
-use toolwright_runtime::{
-    BoxFuture, CallResult, Handler, Mode, Registry, RunPolicy, Safety, StaticSchema, ToolCall,
-    ToolDef, ToolMeta, ToolOutput, ToolResult,
+use toolwright_runtime::handler::{
+    BoxFuture, CallResult, Handler, Mode, Safety, StaticSchema, ToolDef, ToolMeta, ToolOutput,
 };
+use toolwright_runtime::{Registry, RunPolicy, ToolCall, ToolResult};
 
 #[derive(Debug, Default)]
 struct Counters {
@@ -196,12 +196,22 @@ fn meta_of(name: &str) -> Option<&'static ToolMeta> {
     ALL.iter().copied().find(|m| m.name == name)
 }
 
+/// The policy a case draws: read-only or not, and the tools switched off.
+fn run_policy(read_only: bool, disabled: std::collections::BTreeSet<String>) -> RunPolicy {
+    let policy = RunPolicy::full().disable_all(disabled);
+    if read_only {
+        policy.into_read_only()
+    } else {
+        policy
+    }
+}
+
 /// What the result of a call must be, judged from the outside.
 fn expected_code(policy: &RunPolicy, call: &ToolCall) -> Option<&'static str> {
     let Some(meta) = meta_of(&call.name) else {
         return Some("TOOL_NOT_FOUND");
     };
-    if (policy.read_only && !meta.safety.is_read_only()) || policy.disabled.contains(meta.name) {
+    if (policy.is_read_only() && !meta.safety.is_read_only()) || policy.is_disabled(meta.name) {
         return Some("TOOL_NOT_ALLOWED");
     }
     if !is_valid_by_hand(&call.arguments) {
@@ -216,7 +226,7 @@ proptest! {
     #[test]
     fn batches_keep_every_promise(calls in calls(), (read_only, disabled) in policy()) {
         let registry = registry();
-        let policy = RunPolicy { read_only, disabled, ..RunPolicy::default() };
+        let policy = run_policy(read_only, disabled);
         let mut counters = Counters::default();
         let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build().expect("runtime");
         let results = runtime.block_on(registry.execute_batch(&policy, &mut counters, &calls));
@@ -259,7 +269,7 @@ proptest! {
         (read_only, disabled) in policy(),
     ) {
         let registry = registry();
-        let policy = RunPolicy { read_only, disabled, ..RunPolicy::default() };
+        let policy = run_policy(read_only, disabled);
         let mut counters = Counters::default();
         let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build().expect("runtime");
         let result = runtime.block_on(registry.execute(&policy, &mut counters, &name, &arguments));
@@ -303,7 +313,7 @@ proptest! {
     #[test]
     fn reports_are_bounded_and_count_what_they_leave_out(instance in nested_instance()) {
         let schema: Value = serde_json::from_str(NESTED_SCHEMA).expect("json");
-        let schema = toolwright_runtime::InputSchema::compile(&schema).expect("compiles");
+        let schema = toolwright_runtime::validate::InputSchema::compile(&schema).expect("compiles");
         match schema.check(&instance) {
             Ok(()) => prop_assert!(schema.is_valid(&instance)),
             Err(errors) => {
@@ -313,7 +323,7 @@ proptest! {
                 let report = errors.report();
                 let body = report.strip_prefix("The tool input is invalid: ").expect("the prefix");
                 let parts: Vec<&str> = body.split("; ").collect();
-                let listed = all.len().min(toolwright_runtime::TOOL_INPUT_ERROR_LIMIT);
+                let listed = all.len().min(toolwright_runtime::validate::TOOL_INPUT_ERROR_LIMIT);
                 for (part, error) in parts.iter().zip(all).take(listed) {
                     prop_assert_eq!(*part, error.to_string());
                     prop_assert!(part.starts_with('/'));

@@ -5,8 +5,9 @@ mod home_tools;
 
 use home_tools::{Home, fixture, registry, runtime};
 use serde_json::{Value, json};
+use toolwright_runtime::provider::Provider;
 use toolwright_runtime::provider::{anthropic, gemini, openai, openai_responses};
-use toolwright_runtime::{Provider, RunPolicy, ToolCall, ToolResult};
+use toolwright_runtime::{RunPolicy, ToolCall, ToolResult};
 
 /// Runs a response's calls through the registry and returns the calls, their results and the
 /// provider's result messages.
@@ -541,9 +542,9 @@ fn leak(text: &str) -> &'static str {
 fn offered<'a>(
     _: &'a Home,
     _: &'a Value,
-) -> toolwright_runtime::BoxFuture<'a, toolwright_runtime::CallResult> {
+) -> toolwright_runtime::handler::BoxFuture<'a, toolwright_runtime::handler::CallResult> {
     Box::pin(async {
-        Ok(toolwright_runtime::ToolOutput {
+        Ok(toolwright_runtime::handler::ToolOutput {
             data: Value::Null.into(),
             state_changed: false,
         })
@@ -555,20 +556,20 @@ fn offered<'a>(
 fn declaring(tools: &[(&str, &str, &Value)]) -> toolwright_runtime::Registry<Home> {
     let mut builder = toolwright_runtime::Registry::builder();
     for (name, description, schema) in tools {
-        let meta: &'static toolwright_runtime::ToolMeta = Box::leak(Box::new(
-            toolwright_runtime::ToolMeta::new(
+        let meta: &'static toolwright_runtime::handler::ToolMeta = Box::leak(Box::new(
+            toolwright_runtime::handler::ToolMeta::new(
                 leak(name),
-                toolwright_runtime::Safety::ReadOnly,
-                toolwright_runtime::Mode::Parallel,
-                toolwright_runtime::StaticSchema::Json(leak(&schema.to_string())),
+                toolwright_runtime::handler::Safety::ReadOnly,
+                toolwright_runtime::handler::Mode::Parallel,
+                toolwright_runtime::handler::StaticSchema::Json(leak(&schema.to_string())),
             )
             .title(leak(name))
             .description(leak(description))
             .source("tests/fixtures/providers"),
         ));
-        builder = builder.tool(toolwright_runtime::ToolDef {
+        builder = builder.tool(toolwright_runtime::handler::ToolDef {
             meta,
-            handler: toolwright_runtime::Handler::Shared(offered),
+            handler: toolwright_runtime::handler::Handler::Shared(offered),
         });
     }
     builder.build().expect("the example's tools are valid")

@@ -7,10 +7,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use registry_tools::*;
 use serde_json::{Value, json};
-use toolwright_runtime::{
-    BoxFuture, CallResult, Decision, Handler, Mode, Registry, RegistryProblem, RunPolicy, Safety,
-    StaticSchema, ToolDef, ToolMeta, ToolOutput, ToolResult, ToolSpec,
+use toolwright_runtime::approval::Decision;
+use toolwright_runtime::handler::{
+    BoxFuture, CallResult, Handler, Mode, Safety, StaticSchema, ToolDef, ToolMeta, ToolOutput,
+    ToolSpec,
 };
+use toolwright_runtime::registry::RegistryProblem;
+use toolwright_runtime::{Registry, RunPolicy, ToolResult};
 
 fn execute(
     registry: &Registry<Chart>,
@@ -726,7 +729,7 @@ fn specs_and_get_describe_every_tool() {
     );
     assert_eq!(
         registry.timeout_of("panes_list"),
-        Some(toolwright_runtime::DEFAULT_TIMEOUT)
+        Some(toolwright_runtime::registry::DEFAULT_TIMEOUT)
     );
 }
 
@@ -734,7 +737,7 @@ fn specs_and_get_describe_every_tool() {
 
 fn build_error(
     builder: toolwright_runtime::RegistryBuilder<Chart>,
-) -> toolwright_runtime::RegistryError {
+) -> toolwright_runtime::registry::RegistryError {
     builder.build().expect_err("the registry must not build")
 }
 

@@ -6,7 +6,8 @@ use std::fs;
 
 use registry_tools::*;
 use serde_json::json;
-use toolwright_runtime::{RunPolicy, SettingsError, ToolSettings};
+use toolwright_runtime::RunPolicy;
+use toolwright_runtime::settings::{SettingsError, ToolSettings};
 
 fn dir() -> tempfile::TempDir {
     tempfile::tempdir().expect("a temporary directory")
@@ -83,7 +84,7 @@ fn disabled_tools_leave_the_run_and_are_refused() {
     let registry = chart_registry();
     let mut policy = RunPolicy::read_only();
     settings.apply(&mut policy);
-    assert!(policy.read_only, "applying keeps the run's mode");
+    assert!(policy.is_read_only(), "applying keeps the run's mode");
     let names: Vec<&str> = registry.resolve(&policy).iter().map(|m| m.name).collect();
     assert!(!names.contains(&"panes_list"));
     let mut chart = Chart::new();

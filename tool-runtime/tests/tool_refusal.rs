@@ -2,10 +2,10 @@
 //! `TOOL_NOT_ALLOWED` with `stateChanged: false`, even for a destructive tool.
 
 use serde_json::{Value, json};
-use toolwright_runtime::{
-    BoxFuture, CallResult, Handler, Mode, Registry, RunPolicy, Safety, StaticSchema, ToolDef,
-    ToolError, ToolMeta, ToolOutput,
+use toolwright_runtime::handler::{
+    BoxFuture, CallResult, Handler, Mode, Safety, StaticSchema, ToolDef, ToolMeta, ToolOutput,
 };
+use toolwright_runtime::{Registry, RunPolicy, ToolError};
 
 static RUN_CODE: ToolMeta = ToolMeta::new(
     "run_code",

@@ -6,10 +6,12 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use toolwright_runtime::{
-    BoxFuture, CallResult, Decision, Decisions, Handler, Limits, Mode, Registry, RunPolicy, Safety,
-    StaticSchema, ToolCall, ToolDef, ToolError, ToolMeta, ToolOutput,
+use toolwright_runtime::approval::{Decision, Decisions};
+use toolwright_runtime::handler::{
+    BoxFuture, CallResult, Handler, Mode, Safety, StaticSchema, ToolDef, ToolMeta, ToolOutput,
 };
+use toolwright_runtime::limits::Limits;
+use toolwright_runtime::{Registry, RunPolicy, ToolCall, ToolError};
 use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id, Record};
 use tracing_subscriber::Layer;
@@ -467,7 +469,7 @@ fn a_deferred_call_and_its_resume_have_their_own_spans() {
 
     let mut decisions = Decisions::new();
     decisions.insert(paused.pending()[0].approval_id.clone(), Decision::Approve);
-    let mut ledger = toolwright_runtime::ApprovalLedger::new();
+    let mut ledger = toolwright_runtime::approval::ApprovalLedger::new();
     let (outcome, spans) = traced(async || {
         registry
             .resume_batch(&policy, &mut chart, paused, &decisions, &mut ledger)

@@ -4,8 +4,8 @@
 //! writes them.
 
 use serde_json::{Value, json};
-use toolwright_runtime::InputSchema;
 use toolwright_runtime::validate::INPUT_INVALID_PREFIX;
+use toolwright_runtime::validate::InputSchema;
 
 /// The report for `instance`, without its prefix; `None` when the instance is valid.
 fn report(schema: &Value, instance: &Value) -> Option<String> {

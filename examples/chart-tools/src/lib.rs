@@ -22,7 +22,9 @@
 //! # }
 //! ```
 
-use toolwright_runtime::{Registry, RegistryBuilder, RegistryError, ToolMeta};
+use toolwright_runtime::handler::ToolMeta;
+use toolwright_runtime::registry::RegistryError;
+use toolwright_runtime::{Registry, RegistryBuilder};
 
 pub mod chart;
 pub mod impls;

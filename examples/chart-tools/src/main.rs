@@ -7,8 +7,11 @@ use std::process::ExitCode;
 use chart_tools::chart::Chart;
 use chart_tools::session::{Format, SavedState, Session};
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use toolwright_runtime::approval::Decision;
 use toolwright_runtime::lines::DEFAULT_MAX_LINE_BYTES;
-use toolwright_runtime::{Decision, Provider, Registry, RunPolicy, ToolSettings};
+use toolwright_runtime::provider::Provider;
+use toolwright_runtime::settings::ToolSettings;
+use toolwright_runtime::{Registry, RunPolicy};
 use toolwright_secrets::{Redactor, SecretString};
 
 /// The demo chart's agent tools, enforced by their registry.
@@ -598,7 +601,7 @@ impl PolicyArgs {
                     names.join(", ")
                 )));
             }
-            policy.disabled.insert(name.clone());
+            policy = policy.disable(name.clone());
         }
         policy = match self.approval {
             None => policy,

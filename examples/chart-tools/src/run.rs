@@ -20,7 +20,7 @@ use std::io;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use tokio::io::{AsyncBufRead, AsyncWrite};
-use toolwright_runtime::batch::json_kind;
+use toolwright_core::model::json_kind;
 use toolwright_runtime::{Registry, RunPolicy, ToolCall, ToolResult};
 
 use crate::session::{Format, Session};

@@ -34,11 +34,11 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt as _};
+use toolwright_runtime::approval::{ApprovalLedger, Decision, Decisions};
+use toolwright_runtime::batch::{BatchOutcome, PausedBatch};
 use toolwright_runtime::lines::{DEFAULT_MAX_LINE_BYTES, Line, LineReader};
-use toolwright_runtime::{
-    ApprovalLedger, BatchOutcome, Decision, Decisions, PausedBatch, Provider, Registry, RunPolicy,
-    ToolCall, ToolResult,
-};
+use toolwright_runtime::provider::Provider;
+use toolwright_runtime::{Registry, RunPolicy, ToolCall, ToolResult};
 
 use crate::run::{CallAnswer, calls_of_message, error_line, to_json};
 

@@ -17,7 +17,8 @@ use chart_tools::interpreter::{
     LocalProvider, ProviderError, TOOL_NAME,
 };
 use serde_json::{Value, json};
-use toolwright_runtime::{BoxFuture, Registry, RunPolicy, ToolResult};
+use toolwright_runtime::handler::BoxFuture;
+use toolwright_runtime::{Registry, RunPolicy, ToolResult};
 
 fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread()

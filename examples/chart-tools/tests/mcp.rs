@@ -9,7 +9,8 @@ use rmcp::service::{RoleClient, RunningService};
 use rmcp::{ServiceError, ServiceExt as _};
 use serde_json::{Value, json};
 use tokio::process::{Child, Command};
-use toolwright_runtime::{RunPolicy, ToolMeta};
+use toolwright_runtime::RunPolicy;
+use toolwright_runtime::handler::ToolMeta;
 
 /// A running `chart-tools mcp` process and the client session talking to it.
 struct Server {

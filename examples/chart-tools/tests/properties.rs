@@ -5,7 +5,8 @@ use chart_tools::chart::Chart;
 use chart_tools::run::{answer_line, answer_user};
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
-use toolwright_runtime::{Registry, RunPolicy, ToolMeta};
+use toolwright_runtime::handler::ToolMeta;
+use toolwright_runtime::{Registry, RunPolicy};
 
 fn json_value() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![

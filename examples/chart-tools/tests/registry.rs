@@ -4,7 +4,9 @@ use chart_tools::chart::Chart;
 use chart_tools::run::answer_user;
 use chart_tools::tools;
 use serde_json::json;
-use toolwright_runtime::{Decision, Registry, RegistryProblem, RunPolicy, ToolCall};
+use toolwright_runtime::approval::Decision;
+use toolwright_runtime::registry::RegistryProblem;
+use toolwright_runtime::{Registry, RunPolicy, ToolCall};
 
 /// The read-only tools of SPEC section 1.
 const READ_ONLY: [&str; 11] = [

@@ -25,14 +25,14 @@ fn snapshot(answer: &Value) -> Vec<Value> {
         .collect()
 }
 
-fn destructive_tools() -> Vec<&'static toolwright_runtime::ToolMeta> {
+fn destructive_tools() -> Vec<&'static toolwright_runtime::handler::ToolMeta> {
     chart_tools::declared_tools()
         .into_iter()
         .filter(|m| !m.safety.is_read_only())
         .collect()
 }
 
-fn read_only_tools() -> Vec<&'static toolwright_runtime::ToolMeta> {
+fn read_only_tools() -> Vec<&'static toolwright_runtime::handler::ToolMeta> {
     chart_tools::declared_tools()
         .into_iter()
         .filter(|m| m.safety.is_read_only())
@@ -347,7 +347,7 @@ fn a_parallel_message_answers_in_call_order() {
     let reads = read_only_tools();
     let calls: Vec<Value> = reads
         .iter()
-        .filter(|m| m.mode == toolwright_runtime::Mode::Parallel)
+        .filter(|m| m.mode == toolwright_runtime::handler::Mode::Parallel)
         .enumerate()
         .map(|(i, m)| call(&format!("call-{i}"), m.name, example_input(m.name)))
         .collect();

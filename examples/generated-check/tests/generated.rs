@@ -7,7 +7,8 @@ use generated_check::tools::{
 };
 use serde_json::{Value, json};
 use toolwright_runtime::__private::{schemars, serde};
-use toolwright_runtime::{DeclaredError, Mode, Safety, ToolMeta};
+use toolwright_runtime::DeclaredError;
+use toolwright_runtime::handler::{Mode, Safety, ToolMeta};
 
 /// Deserializes every example of `meta` into `T` and serializes it back to the same JSON.
 fn examples_round_trip<T>(meta: &ToolMeta)

@@ -11,7 +11,8 @@ use generated_check::tools::{self, _self, big_values, doc_fences, quote_hashes};
 use serde_json::{Value, json};
 use toolwright_manifest::{ToolSpec, manifest};
 use toolwright_runtime::__private::schemars;
-use toolwright_runtime::{DeclaredError, ToolMeta};
+use toolwright_runtime::DeclaredError;
+use toolwright_runtime::handler::ToolMeta;
 
 fn manifests() -> Vec<ToolSpec> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tools");

@@ -15,7 +15,8 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 use toolwright_manifest::schema::{Body, Draft, Kind, Node, SchemaTree};
-use toolwright_runtime::{InputSchema, ToolMeta};
+use toolwright_runtime::handler::ToolMeta;
+use toolwright_runtime::validate::InputSchema;
 
 /// How deep references and nested schemas are followed.
 const MAX_DEPTH: usize = 6;

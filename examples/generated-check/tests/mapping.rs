@@ -172,7 +172,7 @@ fn a_draft_07_schema_is_validated_and_typed_under_draft_07_rules() {
         "kept: the registry reads the draft"
     );
     let validator =
-        toolwright_runtime::InputSchema::compile(&schema).expect("compiles as draft-07");
+        toolwright_runtime::validate::InputSchema::compile(&schema).expect("compiles as draft-07");
     assert!(validator.is_valid(&json!({"span": [1, 2], "labelled": ["a", 3]})));
     assert!(
         !validator.is_valid(&json!({"span": [1, 2, 3]})),
@@ -191,7 +191,8 @@ fn a_draft_07_schema_is_validated_and_typed_under_draft_07_rules() {
 #[test]
 fn a_2019_09_schema_is_validated_under_its_rules() {
     let schema = draft2019_pairs::META.input_schema.to_value().expect("JSON");
-    let validator = toolwright_runtime::InputSchema::compile(&schema).expect("compiles as 2019-09");
+    let validator =
+        toolwright_runtime::validate::InputSchema::compile(&schema).expect("compiles as 2019-09");
     assert!(validator.is_valid(&json!({"pair": [1, "one"], "count": 2})));
     assert!(
         !validator.is_valid(&json!({"count": 2})),

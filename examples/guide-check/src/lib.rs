@@ -15,7 +15,9 @@ pub mod tools {
 /// that chapter, over a chart with the panes `main` and `lower`.
 pub mod demo {
     use serde::Serialize;
-    use toolwright_runtime::{Failure, Registry, RegistryError, ToolDef, tool, tool_defs};
+    use toolwright_runtime::handler::ToolDef;
+    use toolwright_runtime::registry::RegistryError;
+    use toolwright_runtime::{Failure, Registry, tool, tool_defs};
 
     use crate::tools;
     use crate::tools::drawing_create::{Anchor, Kind};

@@ -1,4 +1,5 @@
-use toolwright_runtime::{ToolDef, tool_def};
+use toolwright_runtime::tool_def;
+use toolwright_runtime::handler::ToolDef;
 
 fn panes_list() {}
 

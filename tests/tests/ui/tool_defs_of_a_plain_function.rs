@@ -1,4 +1,5 @@
-use toolwright_runtime::{Mode, Registry, Safety, StaticSchema, ToolMeta, tool, tool_defs};
+use toolwright_runtime::{Registry, tool, tool_defs};
+use toolwright_runtime::handler::{Mode, Safety, StaticSchema, ToolMeta};
 
 include!("support/drawing_create.rs");
 

@@ -875,7 +875,10 @@ mod tests {
     struct Named;
 
     impl TokenVerifier for Named {
-        fn verify<'a>(&'a self, token: &'a str) -> crate::BoxFuture<'a, Result<Grant, Rejection>> {
+        fn verify<'a>(
+            &'a self,
+            token: &'a str,
+        ) -> crate::handler::BoxFuture<'a, Result<Grant, Rejection>> {
             let grant = token
                 .bytes()
                 .all(|b| b.is_ascii_alphabetic())

@@ -11,8 +11,8 @@
 use serde_json::{Value, json};
 
 use super::{At, ResponseError, envelope_text, paired};
-use crate::batch::ToolCall;
 use crate::envelope::ToolResult;
+use crate::tool_call::ToolCall;
 
 /// The tool uses of a Messages response, in order.
 ///

@@ -11,8 +11,8 @@
 use serde_json::{Map, Value, json};
 
 use super::{At, ResponseError, envelope_object, one_candidate, paired};
-use crate::batch::ToolCall;
 use crate::envelope::ToolResult;
+use crate::tool_call::ToolCall;
 
 /// The function calls of a `generateContent` response, in order.
 ///

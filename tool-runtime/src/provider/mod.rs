@@ -37,10 +37,8 @@
 //! ```
 //! use serde_json::{Value, json};
 //! use toolwright_runtime::provider::openai;
-//! use toolwright_runtime::{
-//!     BoxFuture, CallResult, Handler, Mode, Registry, RunPolicy, Safety, StaticSchema, ToolDef,
-//!     ToolMeta, ToolOutput,
-//! };
+//! use toolwright_runtime::{Registry, RunPolicy};
+//! use toolwright_runtime::handler::{BoxFuture, CallResult, Handler, Mode, Safety, StaticSchema, ToolDef, ToolMeta, ToolOutput};
 //!
 //! static PANES_LIST: ToolMeta = ToolMeta::new(
 //!     "panes_list",
@@ -99,10 +97,13 @@ use std::fmt;
 use std::str::FromStr;
 
 use serde_json::{Map, Value};
-use toolwright_core::dialect::Dialect;
 
-use crate::batch::{ToolCall, json_kind};
-use crate::envelope::{ACTION_FAILED, ErrorBody, RuntimeCode, ToolResult};
+use crate::tool_call::ToolCall;
+pub use toolwright_core::dialect::{Dialect, ExportError, Violation};
+use toolwright_core::model::json_kind;
+
+use crate::envelope::ToolResult;
+use crate::refusal::Refusal;
 
 /// A model provider's API, for hosts that pick one at run time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -334,16 +335,7 @@ pub(crate) fn paired<'a>(
 ) -> impl Iterator<Item = (&'a ToolCall, std::borrow::Cow<'a, ToolResult>)> {
     calls.iter().enumerate().map(move |(index, call)| {
         let result = results.get(index).map_or_else(
-            || {
-                std::borrow::Cow::Owned(ToolResult::failure(
-                    ErrorBody::runtime(
-                        RuntimeCode::Failed,
-                        "The host gave no result for this call.",
-                        ACTION_FAILED,
-                    ),
-                    false,
-                ))
-            },
+            || std::borrow::Cow::Owned(Refusal::NoAnswer.answer(&call.name, None)),
             std::borrow::Cow::Borrowed,
         );
         (call, result)

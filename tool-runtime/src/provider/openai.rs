@@ -9,8 +9,8 @@
 use serde_json::{Value, json};
 
 use super::{At, ResponseError, envelope_text, one_candidate, paired};
-use crate::batch::ToolCall;
 use crate::envelope::ToolResult;
+use crate::tool_call::ToolCall;
 
 /// The tool calls of a Chat Completions response, in order.
 ///

@@ -9,8 +9,8 @@
 use serde_json::{Value, json};
 
 use super::{At, ResponseError, envelope_text, paired};
-use crate::batch::ToolCall;
 use crate::envelope::ToolResult;
+use crate::tool_call::ToolCall;
 
 /// The function calls of a Responses response, in order.
 ///

@@ -104,7 +104,7 @@ impl InputSchema {
     /// Validates `instance`; on failure every error, sorted, ready for the report.
     ///
     /// Validation recurses along the instance: bound its depth first
-    /// ([`Limits::check_arguments`](crate::Limits::check_arguments), as the registry does).
+    /// ([`Limits::check_arguments`](crate::limits::Limits::check_arguments), as the registry does).
     ///
     /// # Errors
     /// The field errors when `instance` does not match the schema.

@@ -7,9 +7,9 @@ use std::path::Path;
 use std::sync::Mutex;
 
 use serde_json::{Value, json};
-use toolwright_runtime::{
-    BoxFuture, CallResult, Handler, Mode, Registry, Safety, StaticSchema, ToolDef, ToolMeta,
-    ToolOutput,
+use toolwright_runtime::Registry;
+use toolwright_runtime::handler::{
+    BoxFuture, CallResult, Handler, Mode, Safety, StaticSchema, ToolDef, ToolMeta, ToolOutput,
 };
 
 /// What ran: each call's tool and the arguments it received, in order.

@@ -9,10 +9,11 @@ use std::time::Duration;
 
 use serde::Deserialize;
 use serde_json::{Value, json};
-use toolwright_runtime::{
-    BoxFuture, CallResult, DeclaredError, ErrorMeta, Failure, Handler, IntoToolOutput, Mode,
-    Registry, Safety, StaticSchema, ToolDef, ToolError, ToolMeta, Unchanged,
+use toolwright_runtime::handler::{
+    BoxFuture, CallResult, ErrorMeta, Handler, IntoToolOutput, Mode, Safety, StaticSchema, ToolDef,
+    ToolMeta,
 };
+use toolwright_runtime::{DeclaredError, Failure, Registry, ToolError, Unchanged};
 
 /// The run's context: an in-memory chart plus counters of what tool code did.
 #[derive(Debug, Default)]
@@ -239,7 +240,7 @@ fn settings_get<'a>(chart: &'a Chart, args: &'a Value) -> BoxFuture<'a, CallResu
         chart.enter("settings_get", Safety::ReadOnly);
         match args.get("key").and_then(Value::as_str) {
             Some("fail") => Err(ToolError::failed("the settings store is unavailable")),
-            _ => Ok(toolwright_runtime::ToolOutput {
+            _ => Ok(toolwright_runtime::handler::ToolOutput {
                 data: json!({"theme": "dark"}).into(),
                 state_changed: true,
             }),
@@ -355,7 +356,7 @@ fn write_hang<'a>(chart: &'a mut Chart, _args: &'a Value) -> BoxFuture<'a, CallR
     Box::pin(async move {
         chart.enter("write_hang", Safety::Destructive);
         std::future::pending::<()>().await;
-        Ok(toolwright_runtime::ToolOutput {
+        Ok(toolwright_runtime::handler::ToolOutput {
             data: Value::Null.into(),
             state_changed: true,
         })
@@ -382,7 +383,7 @@ fn read_hang<'a>(chart: &'a Chart, _args: &'a Value) -> BoxFuture<'a, CallResult
     Box::pin(async move {
         chart.enter("read_hang", Safety::ReadOnly);
         std::future::pending::<()>().await;
-        Ok(toolwright_runtime::ToolOutput {
+        Ok(toolwright_runtime::handler::ToolOutput {
             data: Value::Null.into(),
             state_changed: false,
         })

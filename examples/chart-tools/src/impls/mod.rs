@@ -10,7 +10,8 @@
 //! - A write that changed nothing (clearing what is already empty, setting a value it already
 //!   has) answers with `stateChanged: false` ([`toolwright_runtime::Changed`]).
 
-use toolwright_runtime::{Failure, ToolDef};
+use toolwright_runtime::Failure;
+use toolwright_runtime::handler::ToolDef;
 
 use crate::chart::{Chart, ChartError};
 

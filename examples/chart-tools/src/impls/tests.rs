@@ -1,6 +1,7 @@
 //! Every chart error reaches the model as the code its tool declares, or as `TOOL_FAILED`.
 
-use toolwright_runtime::{DeclaredError, ToolError, ToolMeta};
+use toolwright_runtime::handler::ToolMeta;
+use toolwright_runtime::{DeclaredError, ToolError};
 
 use super::{comparisons, drawings, market, panes, settings, user};
 use crate::chart::{ChartError, DrawingKind, IndicatorName, SettingKey};

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use tokio::io::{AsyncRead, AsyncReadExt as _};
 use tokio::process::{Child, Command};
-use toolwright_runtime::BoxFuture;
+use toolwright_runtime::handler::BoxFuture;
 
 use super::provider::{
     CapturedOutput, Execution, ExecutionProvider, ExecutionRequest, ExitStatus, Language,

@@ -10,7 +10,7 @@
 //! use chart_tools::interpreter::{self, Interpreter};
 //! use toolwright_runtime::{Registry, RunPolicy};
 //!
-//! # async fn host(allow_unisolated: bool) -> Result<(), toolwright_runtime::RegistryError> {
+//! # async fn host(allow_unisolated: bool) -> Result<(), toolwright_runtime::registry::RegistryError> {
 //! // 1. Register the tool (its manifest declares its time limit, `CALL_TIME_LIMIT`).
 //! let registry = interpreter::register(Registry::builder()).build()?;
 //! // 2. Give the chart a provider. `Interpreter::local()` probes `unshare -rn` once.
@@ -57,7 +57,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde::Serialize;
-use toolwright_runtime::{Failure, RegistryBuilder, ToolDef, tool, tool_def};
+use toolwright_runtime::handler::ToolDef;
+use toolwright_runtime::{Failure, RegistryBuilder, tool, tool_def};
 
 pub use local::{DEFAULT_OUTPUT_LIMIT, DEFAULT_TIME_LIMIT, LocalProvider, SANDBOX_PATH};
 pub use provider::{
@@ -75,7 +76,7 @@ pub const TOOL_NAME: &str = "code_interpreter";
 /// (`timeout = "30s"`).
 pub const CALL_TIME_LIMIT: Duration = Duration::from_millis(match manifest::META.timeout_ms {
     Some(ms) => ms,
-    None => toolwright_runtime::DEFAULT_TIMEOUT.as_millis() as u64,
+    None => toolwright_runtime::registry::DEFAULT_TIMEOUT.as_millis() as u64,
 });
 
 /// How much of stderr (its end) a `CODE_EXECUTION_FAILED` message quotes, in characters.
@@ -220,8 +221,7 @@ async fn code_interpreter(
 ) -> Result<CodeOutput, Failure<Error>> {
     let Some(interpreter) = chart.interpreter() else {
         return Err(Failure::new(Error::SandboxUnavailable)
-            .detail("The host installed no execution provider.")
-            .into());
+            .detail("The host installed no execution provider."));
     };
     if let Some(reason) = interpreter.refusal() {
         return Err(Failure::NotAllowed(reason));
@@ -229,8 +229,7 @@ async fn code_interpreter(
     if input.code.contains('\0') {
         // Python source cannot hold one, and no process argument can carry one.
         return Err(Failure::new(Error::CodeExecutionFailed)
-            .detail("The code contains a NUL character (`\\0`); remove it.")
-            .into());
+            .detail("The code contains a NUL character (`\\0`); remove it."));
     }
     let request = ExecutionRequest {
         language: match input.language {
@@ -242,7 +241,7 @@ async fn code_interpreter(
         interpreter.provider().run(&request).await.map_err(|e| {
             Failure::new(Error::SandboxUnavailable).detail(capitalized(&e.to_string()))
         })?;
-    Ok(answer(execution)?)
+    answer(execution)
 }
 
 /// A successful run's output, or `CODE_EXECUTION_FAILED` with what the model needs to fix it.

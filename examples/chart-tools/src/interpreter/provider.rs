@@ -4,7 +4,7 @@
 use std::fmt;
 
 use serde::Serialize;
-use toolwright_runtime::BoxFuture;
+use toolwright_runtime::handler::BoxFuture;
 
 /// The languages a provider may be asked to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -22,18 +22,18 @@ mod tools {
         }
 
         impl ::toolwright_runtime::DeclaredError for Error {
-            const ERRORS: &'static [::toolwright_runtime::ErrorMeta] = META.errors;
+            const ERRORS: &'static [::toolwright_runtime::handler::ErrorMeta] = META.errors;
 
             fn code(&self) -> &'static str {
                 "PANE_NOT_FOUND"
             }
         }
 
-        pub static META: ::toolwright_runtime::ToolMeta = ::toolwright_runtime::ToolMeta::new(
+        pub static META: ::toolwright_runtime::handler::ToolMeta = ::toolwright_runtime::handler::ToolMeta::new(
             "drawing_create",
-            ::toolwright_runtime::Safety::Destructive,
-            ::toolwright_runtime::Mode::Sequential,
-            ::toolwright_runtime::StaticSchema::Json(r#"{"type":"object"}"#),
+            ::toolwright_runtime::handler::Safety::Destructive,
+            ::toolwright_runtime::handler::Mode::Sequential,
+            ::toolwright_runtime::handler::StaticSchema::Json(r#"{"type":"object"}"#),
         )
         .title("Create a drawing")
         .description("Draws on a pane.")

@@ -21,8 +21,8 @@ use toolwright_core::dialect::{
     self, Converted, Dialect, ExportError, Violation, openai_nullable_pointers, strip_openai_nulls,
 };
 
+use super::{Registered, Registry};
 use crate::policy::RunPolicy;
-use crate::registry::{Registered, Registry};
 
 /// What one tool's declaration gives each dialect, computed on first use.
 #[derive(Debug, Default)]
@@ -157,8 +157,8 @@ impl<C> Registered<C> {
         policy: &RunPolicy,
         arguments: &'a Value,
     ) -> Cow<'a, Value> {
-        let strict = match policy.dialect {
-            Some(dialect) if policy.accepts_openai_nulls() => self.is_strict(dialect),
+        let strict = match policy.dialect() {
+            Some(dialect) if dialect.is_openai() => self.is_strict(dialect),
             _ => false,
         };
         if strict && self.nullable().1.may_strip(arguments) {
@@ -196,14 +196,14 @@ impl<C> Registry<C> {
     /// Every tool of the run that the dialect cannot express, with the pointer and the rule, and
     /// the rules about the whole set (OpenAI's limit of functions per request).
     ///
-    /// [`ToolSpec`]: crate::ToolSpec
+    /// [`ToolSpec`]: toolwright_core::ToolSpec
     pub fn definitions(&self, policy: &RunPolicy) -> Result<Value, ExportError> {
         let resolved: Vec<&Registered<C>> = self
             .tools
             .values()
             .filter(|t| policy.lists(t.def.meta))
             .collect();
-        let Some(dialect) = policy.dialect else {
+        let Some(dialect) = policy.dialect() else {
             return Ok(Value::Array(
                 resolved
                     .iter()
