@@ -16,8 +16,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Dependency order: every crate but the secrets depends on the core; the runtime on the macros;
-# the secrets depend on none of them.
-published=(toolwright-core toolwright-manifest toolwright-macros toolwright-runtime toolwright-secrets)
+# the MCP server on the runtime; the secrets depend on none of them.
+published=(toolwright-core toolwright-manifest toolwright-macros toolwright-runtime toolwright-mcp toolwright-secrets)
 
 target="${CARGO_TARGET_DIR:-$PWD/target}"
 packages=()
@@ -66,5 +66,7 @@ for name in "${published[@]}"; do
 done
 echo "== toolwright-runtime's docs from its package, the guide's chapters included (as docs.rs builds them)"
 RUSTDOCFLAGS="-D warnings" cargo doc -p toolwright-runtime --no-deps --all-features
+echo "== toolwright-mcp's docs from its package"
+RUSTDOCFLAGS="-D warnings" cargo doc -p toolwright-mcp --no-deps --all-features
 echo "== the packages' own tests, from the extracted packages"
 cargo test --workspace --all-features

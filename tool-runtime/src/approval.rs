@@ -100,7 +100,7 @@
 //! asked. It is **not** keyed: whoever can write the saved state can also recompute the digest.
 //! Keep the state and the ledger where only the host writes (never hand them to the model or to
 //! a client); over MCP, where the client holds the state, the `requestState` is sealed with an
-//! HMAC under a key only the server has (see [`crate::mcp`]).
+//! HMAC under a key only the server has (see the crate `toolwright-mcp`).
 //!
 //! [`RunPolicy::with_approval`]: crate::RunPolicy::with_approval
 //! [`RunPolicy::with_approver`]: crate::RunPolicy::with_approver

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tracing::Instrument as _;
 
-use crate::approval::{ApprovalLedger, Decision, Decisions, PendingApproval, expiry};
+use crate::approval::{ApprovalLedger, Decision, Decisions, PendingApproval};
 use crate::call::{Prepared, Refusal, Request, Resumed};
 use crate::envelope::ToolResult;
 use crate::handler::Handler;
@@ -303,7 +303,7 @@ fn pending_approval(
     index: usize,
     arguments: Value,
 ) -> PendingApproval {
-    let expires_at = expiry(policy.now(), policy.approval_ttl());
+    let expires_at = policy.approval_expiry();
     let (id, name) = calls
         .get(index)
         .map_or(("", ""), |call| (call.id.as_str(), call.name.as_str()));

@@ -130,8 +130,6 @@ pub mod handler;
 pub mod limits;
 #[cfg(feature = "lines")]
 pub mod lines;
-#[cfg(feature = "mcp")]
-pub mod mcp;
 pub mod policy;
 pub mod provider;
 mod refusal;

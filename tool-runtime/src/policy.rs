@@ -208,6 +208,12 @@ impl RunPolicy {
         self.clock.now()
     }
 
+    /// When an approval asked now expires: [`RunPolicy::approval_ttl`] from now by the policy's
+    /// clock, in seconds since the Unix epoch (a part of a second counting as a whole one).
+    pub fn approval_expiry(&self) -> u64 {
+        crate::approval::expiry(self.now(), self.approval_ttl)
+    }
+
     /// The dialect the run's tools are offered in (`None`: the canonical schemas).
     pub fn dialect(&self) -> Option<Dialect> {
         self.dialect

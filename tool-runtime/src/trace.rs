@@ -29,7 +29,7 @@
 //! | `mcp.traceparent` | over MCP: the W3C `traceparent` of the request's `_meta`, as sent (at most 256 bytes of visible ASCII) |
 //!
 //! Over MCP, a request's `_meta.traceparent` (and `tracestate`) also becomes the span's
-//! OpenTelemetry parent when the feature `otel` is enabled and the subscriber has a
+//! OpenTelemetry parent when the feature `otel` of `toolwright-mcp` is enabled and the subscriber has a
 //! `tracing_opentelemetry` layer: the call's span then belongs to the client's trace. Without the
 //! feature (or without such a layer), the parent is recorded as the `mcp.traceparent` field
 //! only.
@@ -78,7 +78,6 @@ pub const CONTENT_LIMIT: usize = 8 * 1024;
 const NAME_LIMIT: usize = 64;
 
 /// The longest `traceparent` recorded.
-#[cfg(feature = "mcp")]
 const TRACEPARENT_LIMIT: usize = 256;
 
 /// A tool name as called, cut to [`NAME_LIMIT`] characters without allocating.
@@ -209,9 +208,9 @@ pub(crate) fn record_deferred(span: &Span) {
     span.record("tool.approval", "deferred");
 }
 
-/// Records the W3C `traceparent` a request carried, when it is short visible ASCII.
-#[cfg(feature = "mcp")]
-pub(crate) fn record_traceparent(span: &Span, traceparent: &str) {
+/// Records the W3C `traceparent` a request carried (over MCP: its `_meta`) on a call's span,
+/// when it is short visible ASCII.
+pub fn record_traceparent(span: &Span, traceparent: &str) {
     if traceparent.len() <= TRACEPARENT_LIMIT && traceparent.bytes().all(|b| b.is_ascii_graphic()) {
         span.record("mcp.traceparent", traceparent);
     }

@@ -324,23 +324,6 @@ fn batches_enforce_each_calls_own_limits() {
     );
 }
 
-#[cfg(feature = "mcp")]
-#[test]
-fn the_mcp_server_enforces_them_too() {
-    use std::sync::Arc;
-    use toolwright_runtime::mcp::McpServer;
-
-    let registry = Arc::new(builder().build().expect("valid"));
-    let server =
-        McpServer::new(registry, RunPolicy::full(), Chart::default(), "t", "1").expect("a server");
-    let runtime = runtime();
-    let over = runtime.block_on(server.execute("bars_query", &json!({"count": 10})));
-    assert_eq!(over.code(), Some("TOOL_FAILED"));
-    assert!(over.error().is_some_and(|e| e.retryable));
-    let slow = runtime.block_on(server.execute("range_query", &json!({"count": 999})));
-    assert_eq!(slow.code(), Some("TOOL_TIMEOUT"));
-}
-
 #[test]
 fn a_declared_limit_of_zero_is_a_build_error() {
     static ZERO: ToolMeta = ToolMeta::new(

@@ -184,7 +184,7 @@ struct HttpArgs {
     allow_host: Vec<String>,
 
     /// Refuses request bodies over BYTES with 413.
-    #[arg(long, value_name = "BYTES", default_value_t = toolwright_runtime::mcp::http::DEFAULT_MAX_BODY_BYTES, requires = "http")]
+    #[arg(long, value_name = "BYTES", default_value_t = toolwright_mcp::http::DEFAULT_MAX_BODY_BYTES, requires = "http")]
     max_body: usize,
 
     /// Requests a second each token may make (each caller together, without --tokens); past
@@ -450,8 +450,8 @@ fn mcp_server(
     registry: Registry<Chart>,
     policy: RunPolicy,
     chart: Chart,
-) -> Result<toolwright_runtime::mcp::McpServer<Chart>, Fatal> {
-    toolwright_runtime::mcp::McpServer::new(
+) -> Result<toolwright_mcp::McpServer<Chart>, Fatal> {
+    toolwright_mcp::McpServer::new(
         std::sync::Arc::new(registry),
         policy,
         chart,
@@ -469,8 +469,8 @@ fn mcp_http(
     policy: RunPolicy,
     chart: Chart,
 ) -> Result<(), Fatal> {
-    use toolwright_runtime::mcp::auth::FileTokens;
-    use toolwright_runtime::mcp::http::{HttpConfig, HttpServer, RateLimit};
+    use toolwright_mcp::auth::FileTokens;
+    use toolwright_mcp::http::{HttpConfig, HttpServer, RateLimit};
 
     let burst = args.burst.unwrap_or_else(|| {
         args.rate_limit
@@ -500,9 +500,7 @@ fn mcp_http(
         let http = HttpServer::bind(addr, server, config)
             .await
             .map_err(|e| match e {
-                toolwright_runtime::mcp::McpError::Unauthenticated(_) => {
-                    Fatal::usage(e.to_string())
-                }
+                toolwright_mcp::McpError::Unauthenticated(_) => Fatal::usage(e.to_string()),
                 e => Fatal::other(e.to_string()),
             })?;
         eprintln!("listening on {}", http.url());

@@ -1038,7 +1038,7 @@ fn tools_list_is_sorted_by_name_and_carries_cache_hints() {
     assert_eq!(names.len(), expected_names(&RunPolicy::full()).len());
     assert_eq!(
         result["ttlMs"],
-        toolwright_runtime::mcp::TOOLS_TTL_MS,
+        toolwright_mcp::TOOLS_TTL_MS,
         "{result:.300}"
     );
     assert_eq!(

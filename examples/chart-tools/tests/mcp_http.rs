@@ -190,11 +190,7 @@ async fn a_read_token_lists_only_read_tools_and_a_forged_write_is_refused() {
                 expected_names(&RunPolicy::read_only()),
                 "{lifecycle:?}"
             );
-            assert_eq!(
-                ttl,
-                Some(toolwright_runtime::mcp::TOOLS_TTL_MS),
-                "{lifecycle:?}"
-            );
+            assert_eq!(ttl, Some(toolwright_mcp::TOOLS_TTL_MS), "{lifecycle:?}");
             assert_eq!(
                 scope,
                 Some(CacheScope::Private),

@@ -1,5 +1,5 @@
 //! Load: 50 concurrent MCP clients against the chart's tools over Streamable HTTP, served by
-//! `toolwright_runtime::mcp::http` (bearer token per client, rate limit, body limit, Origin checks,
+//! `toolwright_mcp::http` (bearer token per client, rate limit, body limit, Origin checks,
 //! the registry's validation and envelope) and, in the same run, by a plain rmcp server: a
 //! `ServerHandler` that lists the same tool definitions and calls the chart's functions
 //! directly, without authorization, limits or validation, behind rmcp's own
@@ -38,10 +38,10 @@ use rmcp::{RoleServer, ServerHandler, ServiceExt as _};
 use serde::Deserialize as _;
 use serde_json::{Value, json};
 use tokio::sync::RwLock;
+use toolwright_mcp::McpServer;
+use toolwright_mcp::auth::FileTokens;
+use toolwright_mcp::http::{HttpConfig, HttpServer, RateLimit};
 use toolwright_runtime::RunPolicy;
-use toolwright_runtime::mcp::McpServer;
-use toolwright_runtime::mcp::auth::FileTokens;
-use toolwright_runtime::mcp::http::{HttpConfig, HttpServer, RateLimit};
 
 /// Concurrent clients.
 const CLIENTS: usize = 50;

@@ -190,7 +190,7 @@ impl<C> Registry<C> {
     ///
     /// A policy without a dialect gets the canonical form: each tool's [`ToolSpec`] as JSON.
     /// An MCP server offers more than the [`Dialect::Mcp`] export: its `outputSchema` describes
-    /// the envelope each call returns (see `mcp::McpServer::tools`, feature `mcp`).
+    /// the envelope each call returns (see `McpServer::tools` of the crate `toolwright-mcp`).
     ///
     /// # Errors
     /// Every tool of the run that the dialect cannot express, with the pointer and the rule, and

@@ -27,12 +27,12 @@
 //! ([`McpServer::with_max_line_bytes`], 4 MiB by default) is discarded as it streams in and
 //! answered with `-32600`, with the message's `id` when the line's start gives it (`null`
 //! otherwise). [`McpServer::serve`] hands any transport to rmcp
-//! as it is. With the feature `mcp-http`, `http::HttpServer` serves Streamable HTTP with
+//! as it is. With the feature `http`, `http::HttpServer` serves Streamable HTTP with
 //! bearer tokens, a policy per caller, `Origin` checks, a body limit and per-token rate limits.
 //!
 //! # Approvals
 //!
-//! When the run's policy has an approver (see [`crate::approval`]), it is consulted for each
+//! When the run's policy has an approver (see [`toolwright_runtime::approval`]), it is consulted for each
 //! valid call to a destructive tool. An approval or a denial takes effect at once. A deferral
 //! asks the person at the client: with a client on protocol `2026-07-28` or later that can
 //! answer elicitations, `tools/call` is answered with MCP's input request (`InputRequiredResult`):
@@ -55,7 +55,7 @@
 //! # Spans
 //!
 //! Each `tools/call` of a registered tool gets the registry's `execute_tool` span (see
-//! [`crate::trace`]) with `mcp.method.name`, `jsonrpc.request.id` and the `traceparent` of the
+//! [`toolwright_runtime::trace`]) with `mcp.method.name`, `jsonrpc.request.id` and the `traceparent` of the
 //! request's `_meta`; with the feature `otel` that `traceparent` becomes the span's
 //! OpenTelemetry parent.
 //!
@@ -70,11 +70,16 @@
 //! ```no_run
 //! # use std::sync::Arc;
 //! # use toolwright_runtime::{Registry, RunPolicy};
-//! # async fn run(registry: Arc<Registry<Vec<String>>>) -> Result<(), toolwright_runtime::mcp::McpError> {
-//! toolwright_runtime::mcp::serve_stdio(registry, RunPolicy::read_only(), Vec::new(), "chart-tools", "0.1.0")
+//! # async fn run(registry: Arc<Registry<Vec<String>>>) -> Result<(), toolwright_mcp::McpError> {
+//! toolwright_mcp::serve_stdio(registry, RunPolicy::read_only(), Vec::new(), "chart-tools", "0.1.0")
 //!     .await
 //! # }
 //! ```
+
+// The README's example compiles as a doctest, from the package too.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
 
 use std::fmt;
 use std::future::Future;
@@ -94,17 +99,17 @@ use serde_json::{Value, json};
 use tokio::sync::RwLock;
 use toolwright_core::dialect::{self, Dialect, ExportError, Violation};
 
-use crate::approval::{ApprovalLedger, Decision, PendingApproval};
-use crate::call::{Call, Deferred, Prepared, Ready, Refusal, Request, Resumed};
-use crate::envelope::ToolResult;
-use crate::policy::RunPolicy;
-use crate::registry::Registry;
-use crate::trace;
-use crate::validate::{InputSchema, bounded};
+use toolwright_runtime::approval::{ApprovalLedger, Decision, PendingApproval};
+use toolwright_runtime::call::{Call, Deferred, Prepared, Ready, Refusal, Request, Resumed};
+use toolwright_runtime::envelope::ToolResult;
+use toolwright_runtime::policy::RunPolicy;
+use toolwright_runtime::registry::Registry;
+use toolwright_runtime::trace;
+use toolwright_runtime::validate::{InputSchema, bounded};
 
-#[cfg(feature = "mcp-http")]
+#[cfg(feature = "http")]
 pub mod auth;
-#[cfg(feature = "mcp-http")]
+#[cfg(feature = "http")]
 pub mod http;
 mod lines;
 mod protocol;
@@ -142,7 +147,7 @@ pub enum McpError {
     #[error("the key that seals approval states cannot be used: {0}")]
     ApprovalKey(String),
     /// The HTTP server cannot listen on the address.
-    #[cfg(feature = "mcp-http")]
+    #[cfg(feature = "http")]
     #[error("cannot listen on {addr}: {source}")]
     Bind {
         /// The address asked for.
@@ -151,7 +156,7 @@ pub enum McpError {
         source: std::io::Error,
     },
     /// An HTTP server without a token verifier on an address other hosts can reach.
-    #[cfg(feature = "mcp-http")]
+    #[cfg(feature = "http")]
     #[error(
         "refusing to serve without authentication on {0}, which is not a loopback address: give bearer tokens, or allow unauthenticated access explicitly"
     )]
@@ -269,7 +274,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
                 codec: RequestStateCodec::new_unchecked(key.to_vec()),
                 ledger: Arc::default(),
             }),
-            max_line_bytes: crate::lines::DEFAULT_MAX_LINE_BYTES,
+            max_line_bytes: toolwright_runtime::lines::DEFAULT_MAX_LINE_BYTES,
         })
     }
 
@@ -302,7 +307,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     }
 
     /// The longest line [`McpServer::serve_lines`] (and `serve_stdio`) reads, in bytes
-    /// ([`DEFAULT_MAX_LINE_BYTES`](crate::lines::DEFAULT_MAX_LINE_BYTES) unless set); a longer
+    /// ([`DEFAULT_MAX_LINE_BYTES`](toolwright_runtime::lines::DEFAULT_MAX_LINE_BYTES) unless set); a longer
     /// line is discarded as it streams in and answered with the invalid-request error (-32600),
     /// with the message's `id` when its start gives it.
     #[must_use]
@@ -448,7 +453,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     ) -> Result<InputRequiredResult, ErrorData> {
         let meta = deferred.meta();
         let name = meta.name;
-        let expires_at = crate::approval::expiry(policy.now(), policy.approval_ttl());
+        let expires_at = policy.approval_expiry();
         let pending = PendingApproval::new(0, "", name, deferred.arguments().clone(), expires_at);
         let sealed = self
             .approvals
@@ -548,7 +553,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// The policy of one request: the server's, narrowed by the caller's grant when the
     /// transport authenticated the caller (see [`http`]). Listing and execution both use it.
     fn request_policy(&self, context: &RequestContext<RoleServer>) -> Arc<RunPolicy> {
-        #[cfg(feature = "mcp-http")]
+        #[cfg(feature = "http")]
         if let Some(grant) = http::grant(context) {
             return Arc::new(grant.narrow(&self.policy));
         }
@@ -692,7 +697,7 @@ struct Sealed<'a> {
 /// not open the state at all, so it cannot use the approval up.
 fn sealed_for(name: &str, context: &RequestContext<RoleServer>) -> Vec<u8> {
     let name = name.as_bytes();
-    #[cfg(feature = "mcp-http")]
+    #[cfg(feature = "http")]
     if let Some(caller) = http::caller(context) {
         // A tool name holds no NUL byte: the name and the digest cannot run together.
         return [name, b"\0", caller.digest()].concat();
@@ -985,7 +990,7 @@ fn self_contained(schema: &Value, depth: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::envelope::{ErrorBody, RuntimeCode};
+    use toolwright_runtime::envelope::{ErrorBody, RuntimeCode};
 
     #[test]
     fn positional_keywords_keep_a_schema_in_place() {

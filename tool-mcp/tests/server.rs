@@ -1,7 +1,5 @@
 //! The MCP server end to end: an in-process server and rmcp's client over a duplex stream.
 
-#![cfg(feature = "mcp")]
-
 use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -16,12 +14,12 @@ use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RoleClient, RunningSe
 use rmcp::{ServiceError, ServiceExt};
 use serde_json::{Value, json};
 use tokio::sync::RwLock;
+use toolwright_mcp::McpServer;
 use toolwright_runtime::approval::Decision;
 use toolwright_runtime::handler::{
     BoxFuture, CallResult, ErrorMeta, Handler, Mode, Safety, StaticSchema, ToolDef, ToolMeta,
     ToolOutput,
 };
-use toolwright_runtime::mcp::McpServer;
 use toolwright_runtime::{Registry, RunPolicy, ToolError};
 
 #[derive(Debug)]
@@ -525,7 +523,7 @@ async fn an_mcp_session_reads_null_as_a_value_whatever_the_policy_says() {
 #[tokio::test]
 async fn the_free_serve_function_serves_a_session() {
     let (server_io, client_io) = tokio::io::duplex(64 * 1024);
-    let server = tokio::spawn(toolwright_runtime::mcp::serve(
+    let server = tokio::spawn(toolwright_mcp::serve(
         registry(),
         RunPolicy::read_only(),
         Chart::new(),
@@ -1046,9 +1044,9 @@ async fn an_approver_that_decides_at_once_needs_no_client_support() {
 
 #[test]
 fn the_text_content_keeps_the_envelope_key_order() {
+    use toolwright_mcp::call_tool_result;
     use toolwright_runtime::ToolResult;
     use toolwright_runtime::envelope::{ErrorBody, RuntimeCode, ToolData};
-    use toolwright_runtime::mcp::call_tool_result;
 
     let text = |result: &CallToolResult| {
         result.content[0]

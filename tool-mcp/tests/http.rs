@@ -1,22 +1,22 @@
-//! `toolwright_runtime::mcp::http` in process, with a verifier of the host's own (the shape an OAuth
+//! `toolwright_mcp::http` in process, with a verifier of the host's own (the shape an OAuth
 //! resource server takes): the grant it returns is the caller's policy, its rejections are the
 //! Bearer challenges, and `serve_until` ends the server. A session and an approval belong to the
 //! token that opened or asked for them.
 
-#![cfg(feature = "mcp-http")]
+#![cfg(feature = "http")]
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use serde_json::{Value, json};
+use toolwright_mcp::McpServer;
+use toolwright_mcp::auth::{Access, Grant, Rejection, TokenVerifier};
+use toolwright_mcp::http::{HttpConfig, HttpServer};
 use toolwright_runtime::approval::Decision;
 use toolwright_runtime::handler::{
     BoxFuture, CallResult, Handler, Mode, Safety, StaticSchema, ToolDef, ToolMeta, ToolOutput,
 };
-use toolwright_runtime::mcp::McpServer;
-use toolwright_runtime::mcp::auth::{Access, Grant, Rejection, TokenVerifier};
-use toolwright_runtime::mcp::http::{HttpConfig, HttpServer};
 use toolwright_runtime::{Registry, RunPolicy};
 
 static COUNT: ToolMeta = ToolMeta::new(

@@ -4,9 +4,9 @@
 //! ```no_run
 //! # use std::sync::Arc;
 //! # use toolwright_runtime::{Registry, RunPolicy};
-//! # use toolwright_runtime::mcp::{McpServer, McpError};
-//! # use toolwright_runtime::mcp::auth::FileTokens;
-//! # use toolwright_runtime::mcp::http::{HttpConfig, HttpServer};
+//! # use toolwright_mcp::{McpServer, McpError};
+//! # use toolwright_mcp::auth::FileTokens;
+//! # use toolwright_mcp::http::{HttpConfig, HttpServer};
 //! # async fn run(registry: Arc<Registry<Vec<String>>>) -> Result<(), Box<dyn std::error::Error>> {
 //! let tokens = FileTokens::load("tokens.toml", |name| registry.get(name).is_some())?;
 //! let server = McpServer::new(registry, RunPolicy::full(), Vec::new(), "chart-tools", "0.1.0")?;
@@ -57,7 +57,7 @@
 //! each request, never from the session.
 //!
 //! Approvals asked over HTTP with a verifier are sealed for the token that asked
-//! (see [`crate::mcp`]): another token's retry with the same state does not verify, and
+//! (see [the crate docs](crate)): another token's retry with the same state does not verify, and
 //! uses nothing up.
 //!
 //! Protocol errors a client can match: a body that is not a client message is answered `400`
@@ -93,9 +93,9 @@ use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use subtle::ConstantTimeEq as _;
 use tokio_util::sync::CancellationToken;
 
-use super::auth::{self, Grant, Rejection, TokenVerifier};
-use super::protocol::{self, Read};
-use super::{McpError, McpServer};
+use crate::auth::{self, Grant, Rejection, TokenVerifier};
+use crate::protocol::{self, Read};
+use crate::{McpError, McpServer};
 
 /// The largest request body served unless configured otherwise (1 MiB).
 pub const DEFAULT_MAX_BODY_BYTES: usize = 1 << 20;
@@ -878,11 +878,11 @@ mod tests {
         fn verify<'a>(
             &'a self,
             token: &'a str,
-        ) -> crate::handler::BoxFuture<'a, Result<Grant, Rejection>> {
+        ) -> toolwright_runtime::handler::BoxFuture<'a, Result<Grant, Rejection>> {
             let grant = token
                 .bytes()
                 .all(|b| b.is_ascii_alphabetic())
-                .then(|| Grant::new(token, super::super::auth::Access::Write))
+                .then(|| Grant::new(token, crate::auth::Access::Write))
                 .ok_or(Rejection::InvalidToken);
             Box::pin(std::future::ready(grant))
         }
@@ -899,9 +899,19 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn the_owner_of_a_session_is_forgotten_when_the_session_ends() {
-        let registry = Arc::new(crate::Registry::<()>::builder().build().expect("no tools"));
-        let server =
-            McpServer::new(registry, crate::RunPolicy::full(), (), "t", "1").expect("a server");
+        let registry = Arc::new(
+            toolwright_runtime::Registry::<()>::builder()
+                .build()
+                .expect("no tools"),
+        );
+        let server = McpServer::new(
+            registry,
+            toolwright_runtime::RunPolicy::full(),
+            (),
+            "t",
+            "1",
+        )
+        .expect("a server");
         let config = HttpConfig::default().with_verifier(Arc::new(Named));
         let http = HttpServer::bind("127.0.0.1:0".parse().expect("an address"), server, config)
             .await

@@ -16,7 +16,7 @@ use rmcp::model::{
 use serde::de::{IgnoredAny, MapAccess, Visitor};
 use serde_json::{Value, json};
 
-use crate::validate::bounded;
+use toolwright_runtime::validate::bounded;
 
 /// JSON-RPC: the input is not JSON.
 pub(crate) const PARSE_ERROR: i64 = -32700;
@@ -193,7 +193,7 @@ pub(crate) fn not_initialized(id: Value) -> Value {
 }
 
 /// The id of a request message, as JSON.
-#[cfg(feature = "mcp-http")]
+#[cfg(feature = "http")]
 pub(crate) fn request_id(message: &ClientJsonRpcMessage) -> Option<Value> {
     match message {
         ClientJsonRpcMessage::Request(request) => serde_json::to_value(&request.id).ok(),

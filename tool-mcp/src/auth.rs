@@ -39,8 +39,8 @@ use sha2::{Digest as _, Sha256};
 use subtle::ConstantTimeEq as _;
 use zeroize::Zeroize as _;
 
-use crate::handler::BoxFuture;
-use crate::policy::RunPolicy;
+use toolwright_runtime::handler::BoxFuture;
+use toolwright_runtime::policy::RunPolicy;
 
 /// What a caller may do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
@@ -281,7 +281,7 @@ impl FileTokens {
                         tool.span(),
                         format!(
                             "unknown tool `{}` in `disabled` of `{name}`",
-                            crate::validate::bounded(tool.get_ref(), 64)
+                            toolwright_runtime::validate::bounded(tool.get_ref(), 64)
                         ),
                     ));
                 }

@@ -17,9 +17,9 @@ use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
 use rmcp::transport::Transport;
 use tokio::sync::mpsc;
 
-use super::protocol::{self, Admit, Gate, INVALID_REQUEST, Read};
-use super::{McpError, McpServer};
-use crate::lines::{Line, LineReader};
+use crate::protocol::{self, Admit, Gate, INVALID_REQUEST, Read};
+use crate::{McpError, McpServer};
+use toolwright_runtime::lines::{Line, LineReader};
 
 /// How many parsed messages wait for rmcp before reading pauses.
 const QUEUE: usize = 64;
