@@ -11,11 +11,14 @@
 use jsonc_parser::ast::Value as Node;
 use jsonc_parser::common::Ranged;
 
-use crate::schema::join;
+use crate::schema::{display_pointer, join, truncate};
+
+/// How many characters of a number a message quotes.
+const NUMBER_QUOTE_LIMIT: usize = 40;
 
 /// One number of a JSON text.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Literal<'t> {
+struct Literal<'t> {
     /// The JSON Pointer of the number in the text's value.
     pub pointer: String,
     /// The byte offset where it is written.
@@ -48,9 +51,27 @@ pub(crate) fn parse(text: &str) -> Option<Node<'_>> {
         .value
 }
 
+/// Every number of a JSON text that `serde_json` does not read as written, in document order:
+/// where it is written (a byte offset) and the message that says so, "the number … at `…` cannot
+/// be {done} exactly: …" (`done` is what the caller does with it: `read`, `kept`). Empty when
+/// the text is not one JSON value.
+pub(crate) fn inexact_numbers(text: &str, done: &str) -> Vec<(usize, String)> {
+    let literals = literals(text).unwrap_or_default();
+    let inexact = literals.into_iter().filter_map(|literal| {
+        let why = inexact(literal.text)?;
+        let message = format!(
+            "the number {} at `{}` cannot be {done} exactly: {why}",
+            truncate(literal.text, NUMBER_QUOTE_LIMIT),
+            display_pointer(&literal.pointer)
+        );
+        Some((literal.offset, message))
+    });
+    inexact.collect()
+}
+
 /// Every number of a JSON text (one value), in document order. `None` when the text is not one
 /// JSON value.
-pub(crate) fn literals(text: &str) -> Option<Vec<Literal<'_>>> {
+fn literals(text: &str) -> Option<Vec<Literal<'_>>> {
     let root = parse(text)?;
     let mut found = Vec::new();
     collect(&root, String::new(), &mut found);
@@ -85,7 +106,7 @@ fn collect<'t>(node: &Node<'t>, pointer: String, found: &mut Vec<Literal<'t>>) {
 /// Why `serde_json` does not read the JSON number written `text` as that number; `None` when it
 /// does: an integer it holds as `i64` or `u64`, or a decimal whose `f64`, written back by
 /// `serde_json`, is the same decimal number (`1e3` and `1000.0`, `0.1`).
-pub(crate) fn inexact(text: &str) -> Option<String> {
+fn inexact(text: &str) -> Option<String> {
     let integer = !text.contains(['.', 'e', 'E']);
     if integer {
         if text == "-0" {
