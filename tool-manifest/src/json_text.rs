@@ -1,4 +1,5 @@
-//! Numbers as a JSON text writes them, and whether `serde_json` reads each one exactly.
+//! A JSON text as it is written: where each node is, and each number as written and whether
+//! `serde_json` reads it exactly.
 //!
 //! `serde_json` (without `arbitrary_precision`, which this workspace keeps off: see the module
 //! docs of the runtime's `validate`) reads an integer past 64 bits, or a decimal with more digits
@@ -11,7 +12,7 @@
 use jsonc_parser::ast::Value as Node;
 use jsonc_parser::common::Ranged;
 
-use crate::schema::{display_pointer, join, truncate};
+use crate::schema::{JsonPointer, display_pointer, join, truncate};
 
 /// How many characters of a number a message quotes.
 const NUMBER_QUOTE_LIMIT: usize = 40;
@@ -49,6 +50,39 @@ pub(crate) fn parse(text: &str) -> Option<Node<'_>> {
     jsonc_parser::parse_to_ast(text, &jsonc_parser::CollectOptions::default(), &strict())
         .ok()?
         .value
+}
+
+/// Where the node at `pointer` of a JSON text is written: its key when `key` and it has one,
+/// else its value (the nearest ancestor when the pointer leads nowhere). `jsonc-parser` keeps
+/// the ranges `serde_json` does not; it reads the text strictly, as JSON. `None` when it cannot.
+pub(crate) fn offset(text: &str, pointer: &str, key: bool) -> Option<usize> {
+    let mut node = parse(text)?;
+    let mut found = (None, node.range().start);
+    for token in JsonPointer::from_escaped(pointer).tokens() {
+        let next = match node {
+            Node::Object(object) => object
+                .properties
+                .into_iter()
+                .find(|p| p.name.as_str() == token)
+                .map(|p| (Some(p.range.start), p.value)),
+            Node::Array(array) => token
+                .parse::<usize>()
+                .ok()
+                .and_then(|i| array.elements.into_iter().nth(i))
+                .map(|v| (None, v)),
+            _ => None,
+        };
+        let Some((key_at, value)) = next else {
+            break;
+        };
+        found = (key_at, value.range().start);
+        node = value;
+    }
+    Some(if key {
+        found.0.unwrap_or(found.1)
+    } else {
+        found.1
+    })
 }
 
 /// Every number of a JSON text that `serde_json` does not read as written, in document order:

@@ -51,9 +51,9 @@
 //! another, every mistake of every file) rather than stopping at the first.
 //!
 //! The work is split by job: this module reads a manifest's keys; `schema_source` reads its
-//! schemas (a table or a JSON file) and checks them, `examples` checks its examples against them
-//! and `limits` bounds all of it ([`MAX_MANIFEST_BYTES`], [`MAX_SCHEMA_DEPTH`],
-//! [`MAX_DIAGNOSTICS_PER_FILE`]).
+//! schemas (a table or a JSON file) and checks them, `examples` checks its examples against them,
+//! `report` keeps the mistakes of all of it, located, and `limits` bounds it
+//! ([`MAX_MANIFEST_BYTES`], [`MAX_SCHEMA_DEPTH`], [`MAX_DIAGNOSTICS_PER_FILE`]).
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -409,6 +409,7 @@ impl Parser<'_> {
     fn schema(&mut self, which: &str, key: Range<usize>, item: &Item<'_>) -> Option<LoadedSchema> {
         schema_source::load(&mut self.report, &mut self.files, which, key, item, KEYS)
     }
+
     fn check_name(&mut self, path: &Path, name: &str, offset: usize) {
         if !model::is_valid_tool_name(name) {
             self.error(
@@ -686,22 +687,12 @@ impl Parser<'_> {
                     None
                 }
                 Some((key, item)) => {
-                    let index = SpanIndex::new(item, key.span().start);
-                    schema_source::json_of(&mut self.report, item, "", Some(key.span()))
-                        .map(|v| (v, index))
+                    let label = format!("example {number}");
+                    self.arguments(&label, item, Some(key.span()), key.span().start, input)
                 }
             };
-            if let (Some((value, index)), Some(schema)) = (&example_input, input) {
-                examples::check(
-                    &mut self.report,
-                    &format!("example {number}"),
-                    value,
-                    index,
-                    schema,
-                );
-            }
             match (description, example_input) {
-                (Some(description), Some((input, _))) => {
+                (Some(description), Some(input)) => {
                     specs.push(ExampleSpec::new(description, input))
                 }
                 _ => ok = false,
@@ -743,23 +734,33 @@ impl Parser<'_> {
                 ok = false;
                 continue;
             }
-            let index = SpanIndex::new(entry, key.span().start);
-            let Some(value) = schema_source::json_of(&mut self.report, entry, "", None) else {
-                ok = false;
-                continue;
-            };
-            if let Some(schema) = input {
-                examples::check(
-                    &mut self.report,
-                    &format!("input example {}", i + 1),
-                    &value,
-                    &index,
-                    schema,
-                );
+            let label = format!("input example {}", i + 1);
+            match self.arguments(&label, entry, None, key.span().start, input) {
+                Some(value) => values.push(value),
+                None => ok = false,
             }
-            values.push(value);
         }
         ok.then_some(values)
+    }
+
+    /// The arguments of an example (`label`: `example 2`, `input example 1`) converted to JSON and
+    /// checked against the input schema by [`examples::check`]. `own_key` is where the
+    /// arguments' own key is written (an entry of an array has none), `key` where a mistake about
+    /// them as a whole points.
+    fn arguments(
+        &mut self,
+        label: &str,
+        item: &Item<'_>,
+        own_key: Option<Range<usize>>,
+        key: usize,
+        input: Option<&LoadedSchema>,
+    ) -> Option<Value> {
+        let value = schema_source::json_of(&mut self.report, item, "", own_key)?;
+        if let Some(schema) = input {
+            let index = SpanIndex::new(item, key);
+            examples::check(&mut self.report, label, &value, &index, schema);
+        }
+        Some(value)
     }
 
     /// The entries of an array of tables (`[[errors]]`, or `errors = [{ ... }]`); wrong shapes

@@ -97,7 +97,7 @@ impl Locator<'_, '_> {
                 message,
             ),
             Locator::Json(path, text, named_at) => {
-                report.push(named_at, || match json_offset(text, pointer, key) {
+                report.push(named_at, || match json_text::offset(text, pointer, key) {
                     Some(offset) => {
                         let (line, column) = Diagnostic::line_col(text, offset);
                         Diagnostic::at(path, line, column, message)
@@ -306,41 +306,6 @@ fn compile(
             None
         }
     }
-}
-
-/// Where the node at `pointer` of a JSON text is written: its key when `key` and it has one,
-/// else its value (the nearest ancestor when the pointer leads nowhere). `jsonc-parser` keeps
-/// the ranges `serde_json` does not; it reads the text strictly, as JSON. `None` when it cannot.
-fn json_offset(text: &str, pointer: &str, key: bool) -> Option<usize> {
-    use jsonc_parser::ast::Value as Node;
-    use jsonc_parser::common::Ranged;
-    let mut node = json_text::parse(text)?;
-    let mut found = (None, node.range().start);
-    for token in schema::JsonPointer::from_escaped(pointer).tokens() {
-        let next = match node {
-            Node::Object(object) => object
-                .properties
-                .into_iter()
-                .find(|p| p.name.as_str() == token)
-                .map(|p| (Some(p.range.start), p.value)),
-            Node::Array(array) => token
-                .parse::<usize>()
-                .ok()
-                .and_then(|i| array.elements.into_iter().nth(i))
-                .map(|v| (None, v)),
-            _ => None,
-        };
-        let Some((key_at, value)) = next else {
-            break;
-        };
-        found = (key_at, value.range().start);
-        node = value;
-    }
-    Some(if key {
-        found.0.unwrap_or(found.1)
-    } else {
-        found.1
-    })
 }
 
 /// Converts a TOML value to JSON. Integers stay integers and floats stay floats; a datetime or a
