@@ -264,7 +264,7 @@ fn write_tool(tool: &Tool, dir: &Path) {
 fn generate_one(tool: &Tool, scratch: &Path) -> Result<ToolSpec, String> {
     let dir = scratch.join(&tool.name);
     write_tool(tool, &dir);
-    let specs = manifest::load_dir(&dir).map_err(|diagnostics| {
+    let specs = manifest::load_dir(&dir).specs.map_err(|diagnostics| {
         diagnostics
             .0
             .first()
@@ -635,6 +635,7 @@ fn real_tools_are_accepted_compile_and_take_valid_instances() {
             // every output.
             let dir = crate_dir.join("tools").join(&module);
             let specs = manifest::load_dir(&dir)
+                .specs
                 .unwrap_or_else(|d| panic!("{}: the accepted tools together: {d}", source.name));
             codegen::generate(&specs).unwrap_or_else(|e| panic!("{}: {e}", source.name));
             let dirs = OutputDirs {

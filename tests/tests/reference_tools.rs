@@ -22,7 +22,9 @@ fn repository(path: &str) -> PathBuf {
 
 fn load_tools(dir: &str) -> Vec<ToolSpec> {
     let dir = repository(dir);
-    manifest::load_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+    manifest::load_dir(&dir)
+        .specs
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
 }
 
 #[test]

@@ -176,7 +176,7 @@ fn output_dirs() -> outputs::OutputDirs {
 }
 
 fn generate(tools: &Path) -> usize {
-    let specs = manifest::load_dir(tools).expect("valid manifests");
+    let specs = manifest::load_dir(tools).specs.expect("valid manifests");
     let files = outputs::render(&specs, &output_dirs())
         .expect("exportable tools")
         .len();
@@ -207,12 +207,19 @@ fn bench(c: &mut Criterion) {
         n.trim().parse().expect("GENERATE_BENCH_PHASES is a number")
     });
     let (tools, _) = synthesize(&work.path().join("phases"), n);
-    let specs = manifest::load_dir(&tools).expect("valid manifests");
+    let specs = manifest::load_dir(&tools).specs.expect("valid manifests");
     let mut group = c.benchmark_group("generate_phases");
     group.sample_size(10);
     group.warm_up_time(Duration::from_secs(1));
     group.bench_function(BenchmarkId::new("load_dir", n), |b| {
-        b.iter(|| black_box(manifest::load_dir(&tools).expect("valid manifests").len()));
+        b.iter(|| {
+            black_box(
+                manifest::load_dir(&tools)
+                    .specs
+                    .expect("valid manifests")
+                    .len(),
+            )
+        });
     });
     group.bench_function(BenchmarkId::new("render", n), |b| {
         let dirs = output_dirs();
@@ -251,7 +258,7 @@ fn interleaved(dir: &Path) {
         .map(|entry| entry.expect("a directory entry").path())
         .collect();
     files.sort();
-    let specs = manifest::load_dir(&tools).expect("valid manifests");
+    let specs = manifest::load_dir(&tools).specs.expect("valid manifests");
     let dirs = output_dirs();
     let time = |step: &mut dyn FnMut() -> usize| {
         let start = Instant::now();
@@ -262,7 +269,12 @@ fn interleaved(dir: &Path) {
     let (mut code, mut whole) = (Vec::new(), Vec::new());
     for _ in 0..rounds {
         let parse = time(&mut || toml_parse(&files));
-        let l = time(&mut || manifest::load_dir(&tools).expect("valid manifests").len());
+        let l = time(&mut || {
+            manifest::load_dir(&tools)
+                .specs
+                .expect("valid manifests")
+                .len()
+        });
         let r = time(&mut || {
             outputs::render(&specs, &dirs)
                 .expect("exportable tools")

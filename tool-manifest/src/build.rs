@@ -198,16 +198,13 @@ impl Builder {
         };
         let dir = crate_dir.join(&self.manifest_dir);
 
+        let manifest::Loaded {
+            specs: loaded,
+            files,
+        } = manifest::load_dir(&dir);
         if self.emit_rerun_if_changed {
             println!("cargo:rerun-if-changed={}", dir.display());
-            for (file, _) in manifest::manifest_files(&dir).unwrap_or_default() {
-                println!("cargo:rerun-if-changed={}", file.display());
-            }
-        }
-
-        let (loaded, files) = manifest::load_dir_with_files(&dir);
-        if self.emit_rerun_if_changed {
-            // The schema files the manifests name (`input = { file = "…" }`), read or not.
+            // The manifests and the schema files they name (`input = { file = "…" }`), read or not.
             for file in &files {
                 println!("cargo:rerun-if-changed={}", file.display());
             }

@@ -1,10 +1,11 @@
 //! Errors in manifests, located at `file:line:col`.
 
-use std::fmt;
 use std::path::PathBuf;
 
-/// One mistake in one manifest, with where it is and what was expected.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// One mistake in one manifest, with where it is and what was expected: `file:line:col: message`,
+/// or `file: message` for the file as a whole.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}: {message}", self.place())]
 #[non_exhaustive]
 pub struct Diagnostic {
     /// The manifest file, as given to the loader (relative paths stay relative).
@@ -52,27 +53,20 @@ impl Diagnostic {
         let column = before.get(line_start..).map_or(0, |s| s.chars().count()) + 1;
         (line, column)
     }
-}
 
-impl fmt::Display for Diagnostic {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    /// `file:line:col`, or `file` for the file as a whole.
+    fn place(&self) -> String {
         if self.line == 0 {
-            write!(f, "{}: {}", self.file.display(), self.message)
+            self.file.display().to_string()
         } else {
-            write!(
-                f,
-                "{}:{}:{}: {}",
-                self.file.display(),
-                self.line,
-                self.column,
-                self.message
-            )
+            format!("{}:{}:{}", self.file.display(), self.line, self.column)
         }
     }
 }
 
 /// Every mistake of a run, sorted by file, line and column.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, thiserror::Error)]
+#[error("{}", self.listing())]
 pub struct Diagnostics(pub Vec<Diagnostic>);
 
 impl Diagnostics {
@@ -83,24 +77,17 @@ impl Diagnostics {
         });
         self
     }
-}
 
-impl fmt::Display for Diagnostics {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, d) in self.0.iter().enumerate() {
-            if i > 0 {
-                f.write_str("\n")?;
-            }
-            write!(f, "error: {d}")?;
-        }
+    /// Each mistake on a line of its own after `error: `, then how many there are when more
+    /// than one.
+    fn listing(&self) -> String {
+        let mut lines: Vec<String> = self.0.iter().map(|d| format!("error: {d}")).collect();
         if self.0.len() > 1 {
-            write!(f, "\n{} errors", self.0.len())?;
+            lines.push(format!("{} errors", self.0.len()));
         }
-        Ok(())
+        lines.join("\n")
     }
 }
-
-impl std::error::Error for Diagnostics {}
 
 #[cfg(test)]
 mod tests {

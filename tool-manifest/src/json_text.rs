@@ -1,4 +1,5 @@
-//! Numbers as a JSON text writes them, and whether `serde_json` reads each one exactly.
+//! A JSON text as it is written: where each node is, and each number as written and whether
+//! `serde_json` reads it exactly.
 //!
 //! `serde_json` (without `arbitrary_precision`, which this workspace keeps off: see the module
 //! docs of the runtime's `validate`) reads an integer past 64 bits, or a decimal with more digits
@@ -11,11 +12,14 @@
 use jsonc_parser::ast::Value as Node;
 use jsonc_parser::common::Ranged;
 
-use crate::schema::join;
+use crate::schema::{JsonPointer, display_pointer, join, truncate};
+
+/// How many characters of a number a message quotes.
+const NUMBER_QUOTE_LIMIT: usize = 40;
 
 /// One number of a JSON text.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Literal<'t> {
+struct Literal<'t> {
     /// The JSON Pointer of the number in the text's value.
     pub pointer: String,
     /// The byte offset where it is written.
@@ -48,9 +52,60 @@ pub(crate) fn parse(text: &str) -> Option<Node<'_>> {
         .value
 }
 
+/// Where the node at `pointer` of a JSON text is written: its key when `key` and it has one,
+/// else its value (the nearest ancestor when the pointer leads nowhere). `jsonc-parser` keeps
+/// the ranges `serde_json` does not; it reads the text strictly, as JSON. `None` when it cannot.
+pub(crate) fn offset(text: &str, pointer: &str, key: bool) -> Option<usize> {
+    let mut node = parse(text)?;
+    let mut found = (None, node.range().start);
+    for token in JsonPointer::from_escaped(pointer).tokens() {
+        let next = match node {
+            Node::Object(object) => object
+                .properties
+                .into_iter()
+                .find(|p| p.name.as_str() == token)
+                .map(|p| (Some(p.range.start), p.value)),
+            Node::Array(array) => token
+                .parse::<usize>()
+                .ok()
+                .and_then(|i| array.elements.into_iter().nth(i))
+                .map(|v| (None, v)),
+            _ => None,
+        };
+        let Some((key_at, value)) = next else {
+            break;
+        };
+        found = (key_at, value.range().start);
+        node = value;
+    }
+    Some(if key {
+        found.0.unwrap_or(found.1)
+    } else {
+        found.1
+    })
+}
+
+/// Every number of a JSON text that `serde_json` does not read as written, in document order:
+/// where it is written (a byte offset) and the message that says so, "the number … at `…` cannot
+/// be {done} exactly: …" (`done` is what the caller does with it: `read`, `kept`). Empty when
+/// the text is not one JSON value.
+pub(crate) fn inexact_numbers(text: &str, done: &str) -> Vec<(usize, String)> {
+    let literals = literals(text).unwrap_or_default();
+    let inexact = literals.into_iter().filter_map(|literal| {
+        let why = inexact(literal.text)?;
+        let message = format!(
+            "the number {} at `{}` cannot be {done} exactly: {why}",
+            truncate(literal.text, NUMBER_QUOTE_LIMIT),
+            display_pointer(&literal.pointer)
+        );
+        Some((literal.offset, message))
+    });
+    inexact.collect()
+}
+
 /// Every number of a JSON text (one value), in document order. `None` when the text is not one
 /// JSON value.
-pub(crate) fn literals(text: &str) -> Option<Vec<Literal<'_>>> {
+fn literals(text: &str) -> Option<Vec<Literal<'_>>> {
     let root = parse(text)?;
     let mut found = Vec::new();
     collect(&root, String::new(), &mut found);
@@ -85,7 +140,7 @@ fn collect<'t>(node: &Node<'t>, pointer: String, found: &mut Vec<Literal<'t>>) {
 /// Why `serde_json` does not read the JSON number written `text` as that number; `None` when it
 /// does: an integer it holds as `i64` or `u64`, or a decimal whose `f64`, written back by
 /// `serde_json`, is the same decimal number (`1e3` and `1000.0`, `0.1`).
-pub(crate) fn inexact(text: &str) -> Option<String> {
+fn inexact(text: &str) -> Option<String> {
     let integer = !text.contains(['.', 'e', 'E']);
     if integer {
         if text == "-0" {

@@ -33,11 +33,16 @@
 //! skipped (each is named with its place in the input); 2 the input cannot be read.
 
 use std::collections::BTreeMap;
+use std::fmt;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use toml::de::{DeTable, DeValue};
+use serde::Deserialize;
+use serde::de::{self, Visitor};
+use toml::Spanned;
+use toml::de::{DeTable, Deserializer};
 
 use toolwright_manifest::diagnostic::{Diagnostic, Diagnostics};
 use toolwright_manifest::dialect::{self, Dialect};
@@ -47,13 +52,6 @@ use toolwright_manifest::outputs::{self, OutputDirs};
 
 /// The name of the config file looked up in the current directory.
 const CONFIG_FILE: &str = "tool-manifest.toml";
-const CONFIG_KEYS: &[&str] = &[
-    "manifests",
-    "out",
-    "docs",
-    "required_providers",
-    "required_strict",
-];
 
 /// Exit code of `check` when outputs are stale.
 const EXIT_STALE: u8 = 1;
@@ -149,20 +147,31 @@ struct Resolved {
     required_strict: bool,
 }
 
-/// The defaults read from the config file.
-#[derive(Debug, Default)]
+/// The defaults read from the config file, `tool-manifest.toml`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 struct Config {
-    manifests: Option<PathBuf>,
-    out: Option<PathBuf>,
-    docs: Option<PathBuf>,
+    /// The directory of the manifests; like `out` and `docs`, relative to the config file.
+    manifests: Option<Directory>,
+    out: Option<Directory>,
+    docs: Option<Directory>,
+    /// The providers that must express every tool.
+    #[serde(deserialize_with = "providers")]
     required_providers: Vec<Dialect>,
+    /// Whether every OpenAI function must be strict.
     required_strict: bool,
 }
 
-/// A failure that ends the command with exit code 2.
+/// A directory path of the config file: a non-empty string.
 #[derive(Debug)]
+struct Directory(PathBuf);
+
+/// A failure that ends the command with exit code 2, as it is printed.
+#[derive(Debug, thiserror::Error)]
 enum Failure {
+    #[error("{0}")]
     Diagnostics(Diagnostics),
+    #[error("error: {0}")]
     Message(String),
 }
 
@@ -174,17 +183,10 @@ fn main() -> ExitCode {
         Command::Export(args) => export(args),
         Command::Import(args) => import(args),
     };
-    match result {
-        Ok(code) => code,
-        Err(Failure::Diagnostics(diagnostics)) => {
-            eprintln!("{diagnostics}");
-            ExitCode::from(EXIT_INVALID)
-        }
-        Err(Failure::Message(message)) => {
-            eprintln!("error: {message}");
-            ExitCode::from(EXIT_INVALID)
-        }
-    }
+    result.unwrap_or_else(|failure| {
+        eprintln!("{failure}");
+        ExitCode::from(EXIT_INVALID)
+    })
 }
 
 fn generate(locations: &Locations) -> Result<ExitCode, Failure> {
@@ -224,7 +226,9 @@ fn export(args: &ExportArgs) -> Result<ExitCode, Failure> {
         "manifests",
         &config_path,
     )?;
-    let mut specs = manifest::load_dir(&manifests).map_err(Failure::Diagnostics)?;
+    let mut specs = manifest::load_dir(&manifests)
+        .specs
+        .map_err(Failure::Diagnostics)?;
     if args.read_only {
         specs.retain(|spec| spec.safety.is_read_only());
     }
@@ -320,7 +324,9 @@ fn import(args: &ImportArgs) -> Result<ExitCode, Failure> {
 /// The resolved locations and every output file the manifests there produce.
 fn render(locations: &Locations) -> Result<(Resolved, BTreeMap<PathBuf, String>), Failure> {
     let resolved = resolve(locations)?;
-    let specs = manifest::load_dir(&resolved.manifests).map_err(Failure::Diagnostics)?;
+    let specs = manifest::load_dir(&resolved.manifests)
+        .specs
+        .map_err(Failure::Diagnostics)?;
     let rendered =
         outputs::render_with(&specs, &resolved.dirs, &resolved.required).map_err(message)?;
     if resolved.required_strict && !rendered.non_strict.is_empty() {
@@ -426,129 +432,108 @@ fn read_config(
 /// The directory a flag gives, else the config file's, else an error naming both ways.
 fn pick(
     flag: &Option<PathBuf>,
-    configured: Option<PathBuf>,
+    configured: Option<Directory>,
     key: &str,
     config_path: &Path,
 ) -> Result<PathBuf, Failure> {
-    flag.clone().or(configured).ok_or_else(|| {
-        Failure::Message(format!(
-            "no `{key}` directory: pass `--{key} DIR` or set `{key} = \"DIR\"` in `{}`",
-            config_path.display()
-        ))
-    })
+    flag.clone()
+        .or(configured.map(|Directory(dir)| dir))
+        .ok_or_else(|| {
+            Failure::Message(format!(
+                "no `{key}` directory: pass `--{key} DIR` or set `{key} = \"DIR\"` in `{}`",
+                config_path.display()
+            ))
+        })
 }
 
-/// Reads `manifests`, `out` and `docs` (strings, paths relative to the config file's
-/// directory), `required_providers` (provider names) and `required_strict` (a boolean).
+/// Reads the config file, reporting every mistake at its `file:line:col`.
 fn parse_config(path: &Path, text: &str) -> Result<Config, Diagnostics> {
-    let base = path.parent().unwrap_or_else(|| Path::new(""));
-    let mut diagnostics = Vec::new();
-    let error = |offset: usize, message: String| {
-        let (line, column) = Diagnostic::line_col(text, offset);
-        Diagnostic::at(path, line, column, message)
-    };
-    let (table, errors) = DeTable::parse_recoverable(text);
-    if !errors.is_empty() {
-        for e in errors {
-            let message = format!("invalid TOML: {}", e.message());
-            diagnostics.push(match e.span() {
-                Some(span) => error(span.start, message),
-                None => Diagnostic::file(path, message),
-            });
+    let at = |span: Option<Range<usize>>, message: String| match span {
+        Some(span) => {
+            let (line, column) = Diagnostic::line_col(text, span.start);
+            Diagnostic::at(path, line, column, message)
         }
+        None => Diagnostic::file(path, message),
+    };
+    let located = |e: toml::de::Error| at(e.span(), e.message().to_owned());
+    let (table, errors) = DeTable::parse_recoverable(text);
+    let mut diagnostics: Vec<Diagnostic> = errors
+        .iter()
+        .map(|e| at(e.span(), format!("invalid TOML: {}", e.message())))
+        .collect();
+    if diagnostics.is_empty() {
+        // `serde` stops at the first mistake: each key is read alone first, so that every
+        // mistake is reported.
+        for (key, value) in table.get_ref() {
+            let mut alone = DeTable::new();
+            alone.insert(key.clone(), value.clone());
+            let alone = Deserializer::from(Spanned::new(table.span(), alone));
+            diagnostics.extend(Config::deserialize(alone).err().map(located));
+        }
+    }
+    if !diagnostics.is_empty() {
         return Err(Diagnostics(diagnostics).sorted());
     }
-    let mut config = Config::default();
-    for (key, value) in table.get_ref().iter() {
-        let name = key.get_ref().as_ref();
-        if name == "required_providers" {
-            let words = match value.get_ref() {
-                DeValue::Array(words) => words.iter().collect(),
-                _ => Vec::new(),
-            };
-            if !matches!(value.get_ref(), DeValue::Array(_)) {
-                diagnostics.push(error(
-                    value.span().start,
-                    format!(
-                        "expected `required_providers` to be a list of provider names ({}), found {}",
-                        Dialect::ACCEPTED.join(", "),
-                        describe(value.get_ref())
-                    ),
-                ));
-            }
-            for word in words {
-                match word.get_ref() {
-                    DeValue::String(name) => match name.parse::<Dialect>() {
-                        Ok(dialect) => config.required_providers.push(dialect),
-                        Err(e) => diagnostics.push(error(word.span().start, e.to_string())),
-                    },
-                    other => diagnostics.push(error(
-                        word.span().start,
-                        format!("expected a provider name, found {}", describe(other)),
-                    )),
-                }
-            }
-            continue;
+    let mut config = Config::deserialize(Deserializer::from(table))
+        .map_err(|e| Diagnostics(vec![located(e)]))?;
+    // The directories are relative to the config file.
+    let base = path.parent().unwrap_or_else(|| Path::new(""));
+    let within = |dir: &mut Option<Directory>| {
+        if let Some(Directory(dir)) = dir {
+            *dir = base.join(&*dir);
         }
-        if name == "required_strict" {
-            match value.get_ref() {
-                DeValue::Boolean(strict) => config.required_strict = *strict,
-                other => diagnostics.push(error(
-                    value.span().start,
-                    format!(
-                        "expected `required_strict` to be true or false, found {}",
-                        describe(other)
-                    ),
-                )),
-            }
-            continue;
-        }
-        let slot = match name {
-            "manifests" => &mut config.manifests,
-            "out" => &mut config.out,
-            "docs" => &mut config.docs,
-            _ => {
-                let accepted: Vec<String> = CONFIG_KEYS.iter().map(|k| format!("`{k}`")).collect();
-                diagnostics.push(error(
-                    key.span().start,
-                    format!(
-                        "unknown key `{name}`, expected one of {}",
-                        accepted.join(", ")
-                    ),
-                ));
-                continue;
-            }
-        };
-        match value.get_ref() {
-            DeValue::String(dir) if !dir.trim().is_empty() => *slot = Some(base.join(dir.as_ref())),
-            other => diagnostics.push(error(
-                value.span().start,
-                format!(
-                    "expected `{name}` to be a directory path (a non-empty string), found {}",
-                    describe(other)
-                ),
-            )),
-        }
+    };
+    within(&mut config.manifests);
+    within(&mut config.out);
+    within(&mut config.docs);
+    Ok(config)
+}
+
+/// A string of the config file read by `read` (whose error is the message), `expecting` naming it
+/// in messages. A visitor, so that `toml` locates a refused string where it is written (in a list
+/// too).
+struct Text<T> {
+    expecting: &'static str,
+    read: fn(&str) -> Result<T, String>,
+}
+
+impl<T> Visitor<'_> for Text<T> {
+    type Value = T;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.expecting)
     }
-    if diagnostics.is_empty() {
-        Ok(config)
-    } else {
-        Err(Diagnostics(diagnostics).sorted())
+
+    fn visit_str<E: de::Error>(self, text: &str) -> Result<T, E> {
+        (self.read)(text).map_err(E::custom)
     }
 }
 
-/// `an empty string`, `an integer`, … for messages.
-fn describe(value: &DeValue<'_>) -> String {
-    match value {
-        DeValue::String(_) => "an empty string".to_owned(),
-        other => {
-            let word = other.type_str();
-            let article = if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
-                "an"
-            } else {
-                "a"
-            };
-            format!("{article} {word}")
+impl<'de> Deserialize<'de> for Directory {
+    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_str(Text {
+            expecting: "a directory path (a non-empty string)",
+            read: |text| match text.trim() {
+                "" => Err(
+                    "expected a directory path (a non-empty string), found an empty string".into(),
+                ),
+                _ => Ok(Directory(PathBuf::from(text))),
+            },
+        })
+    }
+}
+
+/// `required_providers`: provider names, each read by [`Dialect`]'s `FromStr`.
+fn providers<'de, D: de::Deserializer<'de>>(deserializer: D) -> Result<Vec<Dialect>, D::Error> {
+    struct Provider(Dialect);
+    impl<'de> Deserialize<'de> for Provider {
+        fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            deserializer.deserialize_str(Text {
+                expecting: "a provider name",
+                read: |text| text.parse().map(Provider).map_err(|e| e.to_string()),
+            })
         }
     }
+    let names = Vec::<Provider>::deserialize(deserializer)?;
+    Ok(names.into_iter().map(|Provider(dialect)| dialect).collect())
 }

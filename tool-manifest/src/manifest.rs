@@ -49,25 +49,36 @@
 //!
 //! The parser collects every mistake of a file (and [`load_dir`], reading the files one after
 //! another, every mistake of every file) rather than stopping at the first.
+//!
+//! The work is split by job: this module reads a manifest's keys; `schema_source` reads its
+//! schemas (a table or a JSON file) and checks them, `examples` checks its examples against them,
+//! `report` keeps the mistakes of all of it, located, and `limits` bounds it
+//! ([`MAX_MANIFEST_BYTES`], [`MAX_SCHEMA_DEPTH`], [`MAX_DIAGNOSTICS_PER_FILE`]).
 
 use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-use jsonschema::error::ValidationErrorKind;
 use serde_json::Value;
-use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
 use crate::check::{self, DeclaredName};
-use crate::codegen;
 use crate::diagnostic::{Diagnostic, Diagnostics};
-use crate::model::{self, ErrorSpec, ExampleSpec, Mode, Safety, ToolSpec};
-use crate::schema::join;
-use crate::schema::{self, Draft, closest, display_pointer, truncate};
+use crate::model::{self, ErrorSpec, ExampleSpec, Mode, RESERVED_CODES, Safety, ToolSpec};
+use crate::schema::{closest, truncate};
+use limits::QUOTE_LIMIT;
+use report::{Item, Report, toml_type};
+use schema_source::{LoadedSchema, SpanIndex};
 
+mod examples;
+mod limits;
 mod meta;
+mod report;
+mod schema_source;
+
+pub use limits::{MAX_DIAGNOSTICS_PER_FILE, MAX_MANIFEST_BYTES, MAX_SCHEMA_DEPTH};
+pub use schema_source::SCHEMA_FILE_KEY;
 
 /// The keys of a manifest, in the order they are documented.
 pub const KEYS: &[&str] = &[
@@ -88,110 +99,107 @@ pub const KEYS: &[&str] = &[
     "examples",
 ];
 
-/// The one key of a schema given as a file: `input = { file = "x.input.json" }`.
-pub const SCHEMA_FILE_KEY: &str = "file";
-
 /// The keys of one `[[errors]]` entry.
 pub const ERROR_KEYS: &[&str] = &["code", "message", "retryable", "recommended_action"];
 
 /// The keys of one `[[examples]]` entry.
 pub const EXAMPLE_KEYS: &[&str] = &["description", "input"];
 
-/// Codes the runtime returns itself; a tool may not declare them.
-pub use crate::model::RESERVED_CODES;
-
-/// Longest excerpt of a user-written value quoted in a message.
-const QUOTE_LIMIT: usize = 80;
-
-/// The largest manifest read, in bytes (1 MiB): a tool's declaration is a few kilobytes.
-pub const MAX_MANIFEST_BYTES: usize = 1 << 20;
-
-/// The deepest nesting of tables and arrays in `[input]`, `[output]` and an example's `input`
-/// (TOML itself stops at a few hundred levels; no tool's arguments need more than a handful).
-pub const MAX_SCHEMA_DEPTH: usize = 32;
-
-/// The longest diagnostic message, in characters (before invisible characters are escaped).
-const MESSAGE_LIMIT: usize = 1000;
-
-/// The most diagnostics reported for one file; the rest are counted.
-pub const MAX_DIAGNOSTICS_PER_FILE: usize = 100;
-
-/// One manifest, read: the spec when it is valid, every mistake otherwise, and the declared
-/// name (when there is one) for the whole-set checks.
-#[derive(Debug, Clone)]
-#[non_exhaustive]
-pub struct Parsed {
-    /// The tool, when the manifest has no mistake.
-    pub spec: Option<ToolSpec>,
-    /// The `name` value and where it is written, when it is a string.
-    pub name: Option<DeclaredName>,
-    /// Every mistake of the file.
-    pub diagnostics: Vec<Diagnostic>,
-    /// The schema files the manifest names (`input = { file = "…" }`), resolved.
-    pub files: Vec<PathBuf>,
-}
-
-/// Parses one manifest. `path` is used for messages, for the file-stem rule and as
-/// [`ToolSpec::source`] (as given: the caller decides whether it is relative).
+/// Parses one manifest. `path` is used for messages, for the file-stem rule, as the base of the
+/// schema files it names and as [`ToolSpec::source`] (as given: the caller decides whether it is
+/// relative).
 ///
 /// # Errors
 /// Every mistake of the file, sorted by location.
 pub fn parse_manifest(path: &Path, text: &str) -> Result<ToolSpec, Diagnostics> {
     let parsed = parse(path, text);
     match parsed.spec {
-        Some(spec) if parsed.diagnostics.is_empty() => Ok(spec),
-        _ => Err(Diagnostics(parsed.diagnostics).sorted()),
+        Some(spec) => Ok(spec),
+        None => Err(Diagnostics(parsed.diagnostics).sorted()),
+    }
+}
+
+/// A directory of manifests, loaded by [`load_dir`].
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Loaded {
+    /// The tools, sorted by name; every mistake of every file, sorted, when there is one.
+    pub specs: Result<Vec<ToolSpec>, Diagnostics>,
+    /// Every file the loading read or tried to read: each manifest, then the schema files it
+    /// names (`input = { file = "…" }`), also when a manifest has mistakes (what a build script
+    /// watches with `rerun-if-changed`).
+    pub files: Vec<PathBuf>,
+}
+
+/// Loads every `*.toml` file directly in `dir` (in file-name order; hidden files are skipped),
+/// then runs the whole-set checks (duplicate names).
+///
+/// A missing, unreadable or empty directory is a mistake about the directory itself; a file over
+/// [`MAX_MANIFEST_BYTES`] is refused from its size, without being read.
+pub fn load_dir(dir: &Path) -> Loaded {
+    let manifests = match manifest_files(dir) {
+        Ok(manifests) => manifests,
+        Err(d) => {
+            return Loaded {
+                specs: Err(Diagnostics(vec![d])),
+                files: Vec::new(),
+            };
+        }
+    };
+    let mut specs = Vec::new();
+    let mut names = Vec::new();
+    let mut diagnostics = Vec::new();
+    let mut files = Vec::new();
+    for (file, length) in manifests {
+        let parsed = load_file(&file, length);
+        files.push(file);
+        files.extend(parsed.files);
+        diagnostics.extend(parsed.diagnostics);
+        names.extend(parsed.name);
+        specs.extend(parsed.spec);
+    }
+    diagnostics.extend(check::duplicate_names(&names));
+    let specs = if diagnostics.is_empty() {
+        specs.sort_by(|a, b| a.name.cmp(&b.name));
+        Ok(specs)
+    } else {
+        Err(Diagnostics(diagnostics).sorted())
+    };
+    Loaded { specs, files }
+}
+
+/// One manifest, read: the spec when it is valid, every mistake otherwise, and the declared
+/// name (when there is one) for the whole-set checks.
+struct Parsed {
+    spec: Option<ToolSpec>,
+    name: Option<DeclaredName>,
+    diagnostics: Vec<Diagnostic>,
+    /// The schema files the manifest names, resolved.
+    files: Vec<PathBuf>,
+}
+
+impl Parsed {
+    /// A manifest refused as a whole.
+    fn refused(diagnostic: Diagnostic) -> Self {
+        Parsed {
+            spec: None,
+            name: None,
+            diagnostics: vec![diagnostic],
+            files: Vec::new(),
+        }
     }
 }
 
 /// Parses one manifest, keeping what the whole-set checks need even when it has mistakes.
-pub fn parse(path: &Path, text: &str) -> Parsed {
+fn parse(path: &Path, text: &str) -> Parsed {
     if text.len() > MAX_MANIFEST_BYTES {
-        return too_large(path, text);
-    }
-    let mut parser = Parser {
-        file: path.to_path_buf(),
-        text,
-        diagnostics: Vec::new(),
-        suppressed: 0,
-        first_suppressed: 0,
-        files: Vec::new(),
-    };
-    let (spec, name) = parser.manifest(path);
-    let mut diagnostics = parser.diagnostics;
-    if parser.suppressed > 0 {
-        let (line, column) = Diagnostic::line_col(text, parser.first_suppressed);
-        diagnostics.push(Diagnostic::at(
-            path,
-            line,
-            column,
-            format!(
-                "too many mistakes: {} more, the first of them here (only the first {MAX_DIAGNOSTICS_PER_FILE} are listed)",
-                parser.suppressed
-            ),
-        ));
-    }
-    Parsed {
-        spec: if diagnostics.is_empty() { spec } else { None },
-        name,
-        diagnostics,
-        files: parser.files,
-    }
-}
-
-/// A manifest over [`MAX_MANIFEST_BYTES`], located where it crosses the limit; nothing of it is
-/// parsed.
-fn too_large(path: &Path, text: &str) -> Parsed {
-    let mut end = MAX_MANIFEST_BYTES.min(text.len());
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    let (line, column) = Diagnostic::line_col(text, end);
-    Parsed {
-        spec: None,
-        name: None,
-        files: Vec::new(),
-        diagnostics: vec![Diagnostic::at(
+        // Located where the text crosses the limit; nothing of it is parsed.
+        let mut end = MAX_MANIFEST_BYTES;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        let (line, column) = Diagnostic::line_col(text, end);
+        return Parsed::refused(Diagnostic::at(
             path,
             line,
             column,
@@ -199,57 +207,25 @@ fn too_large(path: &Path, text: &str) -> Parsed {
                 "the manifest is {} bytes, more than the {MAX_MANIFEST_BYTES} a manifest may have (it crosses the limit here)",
                 text.len()
             ),
-        )],
+        ));
     }
-}
-
-/// Loads every `*.toml` file directly in `dir` (in file-name order; hidden files are skipped), then runs the whole-set
-/// checks (duplicate names).
-///
-/// # Errors
-/// Every diagnostic of every file, sorted; a missing, unreadable or empty directory is an error
-/// about the directory itself.
-pub fn load_dir(dir: &Path) -> Result<Vec<ToolSpec>, Diagnostics> {
-    load_dir_with_files(dir).0
-}
-
-/// [`load_dir`], and every schema file the manifests name (for a build script's
-/// `rerun-if-changed`), also when a manifest has mistakes.
-///
-/// # Errors
-/// As [`load_dir`], in the first of the pair.
-pub fn load_dir_with_files(dir: &Path) -> (Result<Vec<ToolSpec>, Diagnostics>, Vec<PathBuf>) {
-    let files = match manifest_files(dir) {
-        Ok(files) => files,
-        Err(d) => return (Err(Diagnostics(vec![d])), Vec::new()),
+    let mut parser = Parser {
+        report: Report::new(path, text),
+        files: Vec::new(),
     };
-    let mut specs = Vec::new();
-    let mut names = Vec::new();
-    let mut diagnostics = Vec::new();
-    let mut schema_files = Vec::new();
-    for (file, length) in &files {
-        let parsed = load_file(file, *length);
-        diagnostics.extend(parsed.diagnostics);
-        names.extend(parsed.name);
-        specs.extend(parsed.spec);
-        schema_files.extend(parsed.files);
+    let (spec, name) = parser.manifest(path);
+    let diagnostics = parser.report.into_diagnostics();
+    Parsed {
+        spec: spec.filter(|_| diagnostics.is_empty()),
+        name,
+        diagnostics,
+        files: parser.files,
     }
-    diagnostics.extend(check::duplicate_names(&names));
-    if !diagnostics.is_empty() {
-        return (Err(Diagnostics(diagnostics).sorted()), schema_files);
-    }
-    specs.sort_by(|a, b| a.name.cmp(&b.name));
-    (Ok(specs), schema_files)
 }
 
 /// Reads and parses one manifest of `length` bytes (as listed).
 fn load_file(file: &Path, length: u64) -> Parsed {
-    let refused = |message: String| Parsed {
-        spec: None,
-        name: None,
-        diagnostics: vec![Diagnostic::file(file, message)],
-        files: Vec::new(),
-    };
+    let refused = |message: String| Parsed::refused(Diagnostic::file(file, message));
     // A huge file is refused before it is read.
     if length > MAX_MANIFEST_BYTES as u64 {
         return refused(format!(
@@ -269,7 +245,7 @@ fn load_file(file: &Path, length: u64) -> Parsed {
 }
 
 /// The `*.toml` files directly in `dir` with their lengths, sorted.
-pub(crate) fn manifest_files(dir: &Path) -> Result<Vec<(PathBuf, u64)>, Diagnostic> {
+fn manifest_files(dir: &Path) -> Result<Vec<(PathBuf, u64)>, Diagnostic> {
     let entries = std::fs::read_dir(dir).map_err(|e| {
         let why = if e.kind() == std::io::ErrorKind::NotFound {
             "the manifest directory does not exist".to_owned()
@@ -307,8 +283,6 @@ pub(crate) fn manifest_files(dir: &Path) -> Result<Vec<(PathBuf, u64)>, Diagnost
     Ok(files)
 }
 
-type Item<'i> = Spanned<DeValue<'i>>;
-
 /// A table of a manifest with a fixed set of keys.
 #[derive(Debug, Clone, Copy)]
 struct Section {
@@ -333,125 +307,21 @@ const EXAMPLE_ENTRY: Section = Section {
     context: " in `[[examples]]`",
 };
 
-/// Where the keys and values of a TOML value converted to JSON are written, found by JSON
-/// Pointer when a message needs a location (the TOML tree is walked along the pointer: nothing is
-/// recorded for the many values that need no message).
-#[derive(Debug, Clone, Copy)]
-struct SpanIndex<'a, 'i> {
-    /// The converted value.
-    root: &'a Item<'i>,
-    /// Where its key is written.
-    key: usize,
-}
-
-impl SpanIndex<'_, '_> {
-    /// The key (when it has one) and the value of the nearest ancestor-or-self of `pointer`.
-    fn nearest(&self, pointer: &str) -> (Option<usize>, usize) {
-        let mut found = (Some(self.key), self.root.span().start);
-        let Some(rest) = pointer.strip_prefix('/') else {
-            return found;
-        };
-        let mut item = self.root;
-        for token in rest.split('/') {
-            let token = schema::pointer::unescape(token);
-            match item.get_ref() {
-                DeValue::Table(table) => match table.get_key_value(token.as_ref()) {
-                    Some((key, value)) => {
-                        found = (Some(key.span().start), value.span().start);
-                        item = value;
-                    }
-                    None => break,
-                },
-                DeValue::Array(items) => match token.parse().ok().and_then(|i: usize| items.get(i))
-                {
-                    Some(value) => {
-                        found = (None, value.span().start);
-                        item = value;
-                    }
-                    None => break,
-                },
-                _ => break,
-            }
-        }
-        found
-    }
-
-    /// Where a keyword is written: its key when it has one, else its value.
-    fn key_offset(&self, pointer: &str) -> usize {
-        let (key, value) = self.nearest(pointer);
-        key.unwrap_or(value)
-    }
-
-    /// Where a value is written.
-    fn value_offset(&self, pointer: &str) -> usize {
-        self.nearest(pointer).1
-    }
-}
-
-/// Where the nodes of a schema are written: in the manifest (located by [`SpanIndex`]) or in a
-/// JSON file (located by [`json_offset`]).
-#[derive(Debug, Clone, Copy)]
-enum Locator<'a, 'i> {
-    Toml(SpanIndex<'a, 'i>),
-    /// A JSON file and its text.
-    Json(&'a Path, &'a str),
-}
-
-/// A schema read from a manifest: the value (canonical: no `$schema` naming 2020-12), its
-/// draft and its compiled validator.
-struct LoadedSchema {
-    value: Value,
-    draft: Draft,
-    validator: jsonschema::Validator,
-    /// The validator of [`codegen::type_ranges`]'s schema, built when an example needs it.
-    ranges: std::cell::OnceCell<Option<jsonschema::Validator>>,
-}
-
-impl LoadedSchema {
-    /// The validator that refuses what the generated Rust types cannot hold; `None` when they
-    /// hold every value of the schema's integers' bounds.
-    fn ranges(&self) -> Option<&jsonschema::Validator> {
-        self.ranges
-            .get_or_init(|| {
-                let bounded = codegen::type_ranges(&self.value)?;
-                self.draft.options().build(&bounded).ok()
-            })
-            .as_ref()
-    }
-}
-
+/// Reads the keys of one manifest.
 struct Parser<'t> {
-    file: PathBuf,
-    text: &'t str,
-    diagnostics: Vec<Diagnostic>,
-    /// Mistakes past [`MAX_DIAGNOSTICS_PER_FILE`]: counted, not located (locating each costs a
-    /// pass over the text).
-    suppressed: usize,
-    /// Where the first of them is.
-    first_suppressed: usize,
+    report: Report<'t>,
     /// The schema files named so far.
     files: Vec<PathBuf>,
 }
 
 impl Parser<'_> {
     fn error(&mut self, offset: usize, message: impl Into<String>) {
-        if self.diagnostics.len() >= MAX_DIAGNOSTICS_PER_FILE {
-            if self.suppressed == 0 {
-                self.first_suppressed = offset;
-            }
-            self.suppressed += 1;
-            return;
-        }
-        // Messages quote what the file says: bounded, and with invisible or reordering
-        // characters escaped so that what is shown is what is written.
-        let message = truncate(&message.into(), MESSAGE_LIMIT);
-        let (line, column) = Diagnostic::line_col(self.text, offset);
-        self.diagnostics
-            .push(Diagnostic::at(&self.file, line, column, message));
+        self.report.error(offset, message);
     }
 
     fn manifest(&mut self, path: &Path) -> (Option<ToolSpec>, Option<DeclaredName>) {
-        let (document, errors) = DeTable::parse_recoverable(self.text);
+        let text = self.report.text();
+        let (document, errors) = DeTable::parse_recoverable(text);
         if !errors.is_empty() {
             for error in errors {
                 let message = format!("invalid TOML: {}", error.message());
@@ -459,14 +329,11 @@ impl Parser<'_> {
                     // TOML's limit on dotted keys has no location: point at the longest key.
                     message
                         .contains("recursion")
-                        .then(|| longest_key_line(self.text))
+                        .then(|| longest_key_line(text))
                         .flatten()
                 }) {
                     Some(offset) => self.error(offset, message),
-                    None => self.diagnostics.push(Diagnostic::file(
-                        &self.file,
-                        truncate(&message, MESSAGE_LIMIT),
-                    )),
+                    None => self.report.push(0, || Diagnostic::file(path, message)),
                 }
             }
             return (None, None);
@@ -476,12 +343,12 @@ impl Parser<'_> {
 
         let name = self
             .required(&document, "name", 0, TOP, "")
-            .and_then(|item| self.string(item, "name"));
+            .and_then(|item| self.report.string(item, "name"));
         let declared = name.as_ref().map(|(name, span)| {
-            let (line, column) = Diagnostic::line_col(self.text, span.start);
+            let (line, column) = self.report.line_col(span.start);
             DeclaredName {
                 name: name.clone(),
-                file: self.file.clone(),
+                file: path.to_path_buf(),
                 line,
                 column,
             }
@@ -493,20 +360,13 @@ impl Parser<'_> {
         let description = self.required_string(&document, "description", 0, TOP);
         let safety = self.word::<Safety>(&document, "safety", Safety::ACCEPTED);
         let mode = self.word::<Mode>(&document, "mode", Mode::ACCEPTED);
-        let category = match document.get("category") {
-            Some(item) => self.string(item, "category").map(|(c, _)| Some(c)),
-            None => Some(None),
-        };
-        let idempotent = self.optional_boolean(&document, "idempotent");
-        let open_world = self.optional_boolean(&document, "open_world");
-        let timeout_ms = match document.get("timeout") {
-            Some(item) => self.timeout(item).map(Some),
-            None => Some(None),
-        };
-        let max_output_bytes = match document.get("max_output_bytes") {
-            Some(item) => self.positive_integer(item, "max_output_bytes").map(Some),
-            None => Some(None),
-        };
+        let category = self.optional(&document, "category", |p, item, key| {
+            p.report.string(item, key).map(|(c, _)| c)
+        });
+        let idempotent = self.optional(&document, "idempotent", Self::boolean);
+        let open_world = self.optional(&document, "open_world", Self::boolean);
+        let timeout_ms = self.optional(&document, "timeout", Self::timeout);
+        let max_output_bytes = self.optional(&document, "max_output_bytes", Self::positive_integer);
 
         let input = match document.get_key_value("input") {
             Some((key, item)) => self.schema("input", key.span(), item),
@@ -543,6 +403,11 @@ impl Parser<'_> {
             Some(spec)
         })();
         (spec, declared)
+    }
+
+    /// `[input]` or `[output]`, read and checked by [`schema_source::load`].
+    fn schema(&mut self, which: &str, key: Range<usize>, item: &Item<'_>) -> Option<LoadedSchema> {
+        schema_source::load(&mut self.report, &mut self.files, which, key, item, KEYS)
     }
 
     fn check_name(&mut self, path: &Path, name: &str, offset: usize) {
@@ -619,32 +484,8 @@ impl Parser<'_> {
         section: Section,
     ) -> Option<String> {
         self.required(table, key, at, section, "")
-            .and_then(|item| self.string(item, key))
+            .and_then(|item| self.report.string(item, key))
             .map(|(s, _)| s)
-    }
-
-    /// A non-empty string.
-    fn string(&mut self, item: &Item<'_>, key: &str) -> Option<(String, Range<usize>)> {
-        match item.get_ref() {
-            DeValue::String(s) if s.trim().is_empty() => {
-                self.error(
-                    item.span().start,
-                    format!("expected `{key}` to be a non-empty string, found an empty one"),
-                );
-                None
-            }
-            DeValue::String(s) => Some((s.to_string(), item.span())),
-            other => {
-                self.error(
-                    item.span().start,
-                    format!(
-                        "expected `{key}` to be a string, found {}",
-                        toml_type(other)
-                    ),
-                );
-                None
-            }
-        }
     }
 
     fn boolean(&mut self, item: &Item<'_>, key: &str) -> Option<bool> {
@@ -663,24 +504,29 @@ impl Parser<'_> {
         }
     }
 
-    /// An optional boolean key: `Some(None)` when absent, `None` when it is not a boolean.
-    fn optional_boolean(&mut self, table: &DeTable<'_>, key: &str) -> Option<Option<bool>> {
-        match table.get(key) {
-            Some(item) => self.boolean(item, key).map(Some),
-            None => Some(None),
-        }
+    /// An optional key, its value read by `read`: `Some(None)` when absent, `None` when the value
+    /// has a mistake.
+    fn optional<T>(
+        &mut self,
+        table: &DeTable<'_>,
+        key: &str,
+        read: impl FnOnce(&mut Self, &Item<'_>, &str) -> Option<T>,
+    ) -> Option<Option<T>> {
+        table
+            .get(key)
+            .map_or(Some(None), |item| read(self, item, key).map(Some))
     }
 
     /// `timeout`: a duration string, read by [`model::parse_timeout`], in milliseconds.
-    fn timeout(&mut self, item: &Item<'_>) -> Option<u64> {
-        let (text, span) = self.string(item, "timeout")?;
+    fn timeout(&mut self, item: &Item<'_>, key: &str) -> Option<u64> {
+        let (text, span) = self.report.string(item, key)?;
         match model::parse_timeout(&text) {
             Ok(ms) => Some(ms),
             Err(why) => {
                 self.error(
                     span.start,
                     format!(
-                        "expected `timeout` to be a time limit like \"30s\", \"500ms\" or \"2m\", found {:?}: {why}",
+                        "expected `{key}` to be a time limit like \"30s\", \"500ms\" or \"2m\", found {:?}: {why}",
                         truncate(&text, QUOTE_LIMIT)
                     ),
                 );
@@ -720,235 +566,12 @@ impl Parser<'_> {
         let item = self.required(table, key, 0, TOP, &hint)?;
         let (word, span) = match item.get_ref() {
             DeValue::String(s) => (s.to_string(), item.span()),
-            _ => self.string(item, key)?,
+            _ => self.report.string(item, key)?,
         };
         match word.parse::<T>() {
             Ok(value) => Some(value),
             Err(e) => {
                 self.error(span.start, e.to_string());
-                None
-            }
-        }
-    }
-
-    /// `[input]` or `[output]` (`which`): a table converted to JSON, or a JSON file
-    /// (`{ file = "…" }`); its draft read from `$schema`, meta-validated against that draft and
-    /// compiled. Returns the canonical schema and its validator (for the examples). The
-    /// `default` and `examples` keywords inside are annotations: JSON Schema does not require
-    /// them to match, and neither does the manifest.
-    fn schema(&mut self, which: &str, key: Range<usize>, item: &Item<'_>) -> Option<LoadedSchema> {
-        let DeValue::Table(table) = item.get_ref() else {
-            self.error(
-                item.span().start,
-                format!(
-                    "expected `{which}` to be a table (a JSON Schema object) or `{{ {SCHEMA_FILE_KEY} = \"….json\" }}`, found {}",
-                    toml_type(item.get_ref())
-                ),
-            );
-            return None;
-        };
-        let index = SpanIndex {
-            root: item,
-            key: key.start,
-        };
-        let file_ref = match table.get(SCHEMA_FILE_KEY) {
-            Some(file) if table.len() == 1 => Some(file),
-            _ => None,
-        };
-        let json_path;
-        let json_text;
-        let (mut schema, locator) = match file_ref {
-            Some(file) => {
-                let (name, span) = self.string(file, SCHEMA_FILE_KEY)?;
-                json_path = self.file.parent().unwrap_or(Path::new("")).join(&name);
-                let (schema, text) = self.schema_file(&json_path, span.start, which)?;
-                json_text = text;
-                (schema, Locator::Json(&json_path, &json_text))
-            }
-            None => {
-                let schema = self.json_of(item, "", Some(key))?;
-                // A manifest key written after `[input]` lands in the schema, where JSON Schema
-                // ignores it: a mistake, not a schema's choice.
-                let misplaced: Vec<&str> = table
-                    .keys()
-                    .map(|k| k.get_ref().as_ref())
-                    .filter(|k| KEYS.contains(k) && schema::keywords::keyword(k).is_none())
-                    .collect();
-                if !misplaced.is_empty() {
-                    for key in misplaced {
-                        self.error(
-                            index.key_offset(&schema::join("", key)),
-                            format!(
-                                "`{key}` is a manifest key, not a JSON Schema keyword: keys after `[{which}]` belong to the {which} schema, move it above `[{which}]`"
-                            ),
-                        );
-                    }
-                    return None;
-                }
-                (schema, Locator::Toml(index))
-            }
-        };
-        let draft = match schema::read_draft(&mut schema) {
-            Ok(draft) => draft,
-            Err(issue) => {
-                self.report(locator, &issue.pointer, true, issue.message);
-                return None;
-            }
-        };
-        let validator = self.compile(&schema, draft, locator, which)?;
-        Some(LoadedSchema {
-            value: schema,
-            draft,
-            validator,
-            ranges: std::cell::OnceCell::new(),
-        })
-    }
-
-    /// Reads a schema file named at `offset`: JSON text of at most [`MAX_MANIFEST_BYTES`].
-    fn schema_file(&mut self, path: &Path, offset: usize, which: &str) -> Option<(Value, String)> {
-        self.files.push(path.to_path_buf());
-        let shown = path.display().to_string();
-        let text = match std::fs::metadata(path) {
-            Ok(meta) if meta.len() > MAX_MANIFEST_BYTES as u64 => {
-                self.error(
-                    offset,
-                    format!(
-                        "the {which} schema file `{}` is {} bytes, more than the {MAX_MANIFEST_BYTES} a schema may have",
-                        truncate(&shown, QUOTE_LIMIT),
-                        meta.len()
-                    ),
-                );
-                return None;
-            }
-            _ => match std::fs::read_to_string(path) {
-                Ok(text) => text,
-                Err(e) => {
-                    self.error(
-                        offset,
-                        format!(
-                            "cannot read the {which} schema file `{}`: {e}",
-                            truncate(&shown, QUOTE_LIMIT)
-                        ),
-                    );
-                    return None;
-                }
-            },
-        };
-        match serde_json::from_str::<Value>(&text) {
-            Ok(value) => {
-                // A number `serde_json` reads as another one would be validated, exported and
-                // documented as that other number: refused where it is written.
-                let mut exact = true;
-                for literal in crate::json_text::literals(&text).unwrap_or_default() {
-                    let Some(why) = crate::json_text::inexact(literal.text) else {
-                        continue;
-                    };
-                    exact = false;
-                    let (line, column) = Diagnostic::line_col(&text, literal.offset);
-                    self.diagnostics.push(Diagnostic::at(
-                        path,
-                        line,
-                        column,
-                        truncate(
-                            &format!(
-                                "the number {} at `{}` cannot be read exactly: {why}",
-                                truncate(literal.text, QUOTE_LIMIT / 2),
-                                display_pointer(&literal.pointer)
-                            ),
-                            MESSAGE_LIMIT,
-                        ),
-                    ));
-                }
-                exact.then_some((value, text))
-            }
-            Err(e) => {
-                self.diagnostics.push(Diagnostic::at(
-                    path,
-                    e.line(),
-                    e.column().max(1),
-                    truncate(
-                        &format!("the {which} schema file is not JSON: {e}"),
-                        MESSAGE_LIMIT,
-                    ),
-                ));
-                None
-            }
-        }
-    }
-
-    /// A mistake at `pointer` of a schema: at its key (`key`) or its value in a manifest, or
-    /// named by its pointer in a JSON file.
-    fn report(&mut self, locator: Locator<'_, '_>, pointer: &str, key: bool, message: String) {
-        match locator {
-            Locator::Toml(index) => {
-                let offset = if key {
-                    index.key_offset(pointer)
-                } else {
-                    index.value_offset(pointer)
-                };
-                self.error(offset, message);
-            }
-            Locator::Json(path, text) => {
-                if self.diagnostics.len() >= MAX_DIAGNOSTICS_PER_FILE {
-                    self.suppressed += 1;
-                    return;
-                }
-                let message = truncate(&message, MESSAGE_LIMIT);
-                self.diagnostics
-                    .push(match json_offset(text, pointer, key) {
-                        Some(offset) => {
-                            let (line, column) = Diagnostic::line_col(text, offset);
-                            Diagnostic::at(path, line, column, message)
-                        }
-                        None => Diagnostic::file(
-                            path,
-                            format!("at `{}`: {message}", display_pointer(pointer)),
-                        ),
-                    });
-            }
-        }
-    }
-
-    /// Meta-validates against the schema's draft, then builds the validator (which checks
-    /// what the meta-schema cannot, such as regular expressions).
-    fn compile(
-        &mut self,
-        schema: &Value,
-        draft: Draft,
-        locator: Locator<'_, '_>,
-        which: &str,
-    ) -> Option<jsonschema::Validator> {
-        let meta = draft.meta_validator();
-        let mut seen = Vec::new();
-        for error in meta.iter_errors(schema) {
-            let (pointer, what) = meta::describe(&error, draft);
-            let message = format!(
-                "the {which} schema is not valid JSON Schema ({}) at `{}`: {what}",
-                draft.name(),
-                display_pointer(&pointer),
-            );
-            if !seen.contains(&message) {
-                self.report(locator, &pointer, false, message.clone());
-                seen.push(message);
-            }
-        }
-        if !seen.is_empty() {
-            return None;
-        }
-        match draft.options().build(schema) {
-            Ok(validator) => Some(validator),
-            Err(error) => {
-                let pointer = error.instance_path().as_str().to_owned();
-                self.report(
-                    locator,
-                    &pointer,
-                    false,
-                    format!(
-                        "the {which} schema cannot be compiled at `{}`: {}",
-                        display_pointer(&pointer),
-                        truncate(&error.to_string(), QUOTE_LIMIT * 2)
-                    ),
-                );
                 None
             }
         }
@@ -970,7 +593,7 @@ impl Parser<'_> {
             self.unknown_keys(table, ERROR_ENTRY);
             let code = self
                 .required(table, "code", at, ERROR_ENTRY, "")
-                .and_then(|i| self.string(i, "code"));
+                .and_then(|i| self.report.string(i, "code"));
             if let Some((code, span)) = &code {
                 self.check_code(code, span.start, &mut codes);
             }
@@ -1013,7 +636,7 @@ impl Parser<'_> {
         }
         match codes.get(code) {
             Some(first) => {
-                let (line, _) = Diagnostic::line_col(self.text, *first);
+                let (line, _) = self.report.line_col(*first);
                 self.error(
                     offset,
                     format!("duplicate error code `{shown}`, first declared at line {line}"),
@@ -1064,18 +687,12 @@ impl Parser<'_> {
                     None
                 }
                 Some((key, item)) => {
-                    let index = SpanIndex {
-                        root: item,
-                        key: key.span().start,
-                    };
-                    self.json_of(item, "", Some(key.span())).map(|v| (v, index))
+                    let label = format!("example {number}");
+                    self.arguments(&label, item, Some(key.span()), key.span().start, input)
                 }
             };
-            if let (Some((value, index)), Some(schema)) = (&example_input, input) {
-                self.validate_example(&format!("example {number}"), value, index, schema);
-            }
             match (description, example_input) {
-                (Some(description), Some((input, _))) => {
+                (Some(description), Some(input)) => {
                     specs.push(ExampleSpec::new(description, input))
                 }
                 _ => ok = false,
@@ -1117,103 +734,33 @@ impl Parser<'_> {
                 ok = false;
                 continue;
             }
-            let index = SpanIndex {
-                root: entry,
-                key: key.span().start,
-            };
-            let Some(value) = self.json_of(entry, "", None) else {
-                ok = false;
-                continue;
-            };
-            if let Some(schema) = input {
-                let errors = self.diagnostics.len();
-                self.validate_example(&format!("input example {}", i + 1), &value, &index, schema);
-                ok &= self.diagnostics.len() == errors;
+            let label = format!("input example {}", i + 1);
+            match self.arguments(&label, entry, None, key.span().start, input) {
+                Some(value) => values.push(value),
+                None => ok = false,
             }
-            values.push(value);
         }
         ok.then_some(values)
     }
 
-    /// Validates an example against the input schema, then, when it is valid, against the
-    /// ranges of the generated Rust integers: an example the generated `Input` cannot hold
-    /// would pass `check` and fail the tool's own test of it.
-    fn validate_example(
+    /// The arguments of an example (`label`: `example 2`, `input example 1`) converted to JSON and
+    /// checked against the input schema by [`examples::check`]. `own_key` is where the
+    /// arguments' own key is written (an entry of an array has none), `key` where a mistake about
+    /// them as a whole points.
+    fn arguments(
         &mut self,
-        number: &str,
-        value: &Value,
-        index: &SpanIndex,
-        schema: &LoadedSchema,
-    ) {
-        let errors = self.diagnostics.len();
-        self.schema_errors(number, value, index, &schema.validator);
-        if self.diagnostics.len() > errors {
-            return;
+        label: &str,
+        item: &Item<'_>,
+        own_key: Option<Range<usize>>,
+        key: usize,
+        input: Option<&LoadedSchema>,
+    ) -> Option<Value> {
+        let value = schema_source::json_of(&mut self.report, item, "", own_key)?;
+        if let Some(schema) = input {
+            let index = SpanIndex::new(item, key);
+            examples::check(&mut self.report, label, &value, &index, schema);
         }
-        let Some(ranges) = schema.ranges() else {
-            return;
-        };
-        for error in ranges.iter_errors(value) {
-            let leaf = match meta::deepest(&error) {
-                meta::Deepest::Leaf(leaf, _) | meta::Deepest::Types(leaf, _) => leaf,
-            };
-            let pointer = leaf.instance_path().as_str().to_owned();
-            let limit = match leaf.kind() {
-                ValidationErrorKind::Minimum { limit }
-                | ValidationErrorKind::Maximum { limit }
-                | ValidationErrorKind::ExclusiveMaximum { limit } => Some(limit),
-                _ => None,
-            };
-            let expected = match limit.and_then(codegen::IntegerRange::bounded_by) {
-                Some(range) => format!(
-                    "expected an integer from {} to {} (`{}`)",
-                    range.min, range.max, range.rust
-                ),
-                None => "expected a smaller integer".to_owned(),
-            };
-            self.error(
-                index.value_offset(&pointer),
-                format!(
-                    "{number} cannot be held by the generated Rust type at `{}`: {expected}, found {}",
-                    display_pointer(&pointer),
-                    truncate(&leaf.instance().to_string(), QUOTE_LIMIT)
-                ),
-            );
-        }
-    }
-
-    fn schema_errors(
-        &mut self,
-        number: &str,
-        value: &Value,
-        index: &SpanIndex,
-        validator: &jsonschema::Validator,
-    ) {
-        for error in validator.iter_errors(value) {
-            let pointer = error.instance_path().as_str().to_owned();
-            if let ValidationErrorKind::AdditionalProperties { unexpected } = error.kind() {
-                // Point at each unexpected key rather than at the object holding it.
-                for name in unexpected {
-                    let at = join(&pointer, name);
-                    self.error(
-                        index.key_offset(&at),
-                        format!(
-                            "{number} fails the input schema at `{at}`: unexpected property `{}` (the schema does not allow other properties)",
-                            truncate(name, QUOTE_LIMIT)
-                        ),
-                    );
-                }
-                continue;
-            }
-            self.error(
-                index.value_offset(&pointer),
-                format!(
-                    "{number} fails the input schema at `{}`: {}",
-                    display_pointer(&pointer),
-                    truncate(&error.to_string(), QUOTE_LIMIT * 2)
-                ),
-            );
-        }
+        Some(value)
     }
 
     /// The entries of an array of tables (`[[errors]]`, or `errors = [{ ... }]`); wrong shapes
@@ -1243,122 +790,6 @@ impl Parser<'_> {
         }
         Some(entries)
     }
-
-    /// Converts a TOML value to JSON. Integers stay integers and floats stay floats; a datetime
-    /// or a non-finite float has no JSON form. `pointer` is the JSON Pointer of `item`, `key`
-    /// where its key is written.
-    fn json_of(
-        &mut self,
-        item: &Item<'_>,
-        pointer: &str,
-        key: Option<Range<usize>>,
-    ) -> Option<Value> {
-        let offset = item.span().start;
-        if matches!(item.get_ref(), DeValue::Array(_) | DeValue::Table(_)) {
-            let level = pointer.bytes().filter(|b| *b == b'/').count() + 1;
-            if level > MAX_SCHEMA_DEPTH {
-                self.error(
-                    key.as_ref().map_or(offset, |k| k.start),
-                    format!(
-                        "tables and arrays are nested deeper than {MAX_SCHEMA_DEPTH} levels at `{}`, expected at most {MAX_SCHEMA_DEPTH}",
-                        truncate(display_pointer(pointer), QUOTE_LIMIT)
-                    ),
-                );
-                return None;
-            }
-        }
-        match item.get_ref() {
-            DeValue::String(s) => Some(Value::String(s.to_string())),
-            DeValue::Boolean(b) => Some(Value::Bool(*b)),
-            DeValue::Integer(i) => match i64::from_str_radix(i.as_str(), i.radix()) {
-                Ok(n) => Some(Value::from(n)),
-                Err(_) => {
-                    self.error(offset, format!("integer `{i}` does not fit in 64 bits"));
-                    None
-                }
-            },
-            DeValue::Float(f) => match f
-                .as_str()
-                .parse::<f64>()
-                .ok()
-                .and_then(serde_json::Number::from_f64)
-            {
-                Some(n) => Some(Value::Number(n)),
-                None => {
-                    self.error(
-                        offset,
-                        format!("float `{f}` has no JSON form, expected a finite number"),
-                    );
-                    None
-                }
-            },
-            DeValue::Datetime(d) => {
-                self.error(
-                    offset,
-                    format!("datetime `{d}` has no JSON form, expected a string (write it in quotes: \"{d}\")"),
-                );
-                None
-            }
-            // Every element is converted (and its mistakes reported) even after one fails.
-            DeValue::Array(items) => {
-                let values: Vec<Option<Value>> = items
-                    .iter()
-                    .enumerate()
-                    .map(|(i, element)| self.json_of(element, &format!("{pointer}/{i}"), None))
-                    .collect();
-                values.into_iter().collect::<Option<_>>().map(Value::Array)
-            }
-            DeValue::Table(table) => {
-                let entries: Vec<Option<(String, Value)>> = table
-                    .iter()
-                    .map(|(k, v)| {
-                        let name: &str = k.get_ref();
-                        let value = self.json_of(v, &join(pointer, name), Some(k.span()));
-                        value.map(|value| (name.to_owned(), value))
-                    })
-                    .collect();
-                entries
-                    .into_iter()
-                    .collect::<Option<_>>()
-                    .map(Value::Object)
-            }
-        }
-    }
-}
-
-/// Where the node at `pointer` of a JSON text is written: its key when `key` and it has one,
-/// else its value (the nearest ancestor when the pointer leads nowhere). `jsonc-parser` keeps
-/// the ranges `serde_json` does not; it reads the text strictly, as JSON. `None` when it cannot.
-fn json_offset(text: &str, pointer: &str, key: bool) -> Option<usize> {
-    use jsonc_parser::ast::Value as Node;
-    use jsonc_parser::common::Ranged;
-    let mut node = crate::json_text::parse(text)?;
-    let mut found = (None, node.range().start);
-    for token in schema::JsonPointer::from_escaped(pointer).tokens() {
-        let next = match node {
-            Node::Object(object) => object
-                .properties
-                .into_iter()
-                .find(|p| p.name.as_str() == token)
-                .map(|p| (Some(p.range.start), p.value)),
-            Node::Array(array) => token
-                .parse::<usize>()
-                .ok()
-                .and_then(|i| array.elements.into_iter().nth(i))
-                .map(|v| (None, v)),
-            _ => None,
-        };
-        let Some((key_at, value)) = next else {
-            break;
-        };
-        found = (key_at, value.range().start);
-        node = value;
-    }
-    Some(if key {
-        found.0.unwrap_or(found.1)
-    } else {
-        found.1
-    })
 }
 
 /// The start of the line whose key (before `=`, or in a `[table]` header) has the most dotted
@@ -1395,12 +826,6 @@ fn misspelled(table: &DeTable<'_>, key: &str, section: Section) -> bool {
         let word = k.get_ref().as_ref();
         !allowed.contains(&word) && closest(word, allowed) == Some(key)
     })
-}
-
-/// `a string`, `an integer`, … for messages.
-fn toml_type(value: &DeValue<'_>) -> String {
-    let word = value.type_str();
-    format!("{} {word}", schema::article(word))
 }
 
 #[cfg(test)]
@@ -1522,19 +947,6 @@ input = { pane_id = "main", anchors = [{ time = 1, price = 2.5 }], width = 2 }
                 "26:13: datetime `1979-05-27` has no JSON form, expected a string (write it in quotes: \"1979-05-27\")"
                     .to_owned(),
             ]
-        );
-    }
-
-    #[test]
-    fn meta_schema_violations_point_at_the_value() {
-        let text = VALID.replace("minItems = 1", "minItems = -1");
-        let found = errors(&text);
-        assert_eq!(found.len(), 1, "{found:?}");
-        assert!(
-            found[0].starts_with(
-                "20:12: the input schema is not valid JSON Schema (2020-12) at `/properties/anchors/minItems`: `minItems` must be at least 0, found -1"
-            ),
-            "{found:?}"
         );
     }
 

@@ -288,9 +288,39 @@ fn a_bad_config_file_is_located() {
     assert_eq!(output.status.code(), Some(2));
     assert_eq!(
         stderr(&output),
-        "error: tool-manifest.toml:2:1: unknown key `output`, expected one of `manifests`, `out`, `docs`, `required_providers`, `required_strict`\n\
-         error: tool-manifest.toml:3:8: expected `docs` to be a directory path (a non-empty string), found an integer\n\
+        "error: tool-manifest.toml:2:1: unknown field `output`, expected one of `manifests`, `out`, `docs`, `required_providers`, `required_strict`\n\
+         error: tool-manifest.toml:3:8: invalid type: integer `3`, expected a directory path (a non-empty string)\n\
          2 errors\n"
+    );
+}
+
+#[test]
+fn a_bad_provider_or_directory_is_located_where_it_is_written() {
+    let root = repository();
+    let config = root.path().join("tool-manifest.toml");
+    std::fs::write(
+        &config,
+        "manifests = \"tools\"\nout = \" \"\nrequired_providers = [\"mcp\", \"claude\"]\n",
+    )
+    .expect("config");
+    let output = run(root.path(), &["generate"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        stderr(&output),
+        "error: tool-manifest.toml:2:7: expected a directory path (a non-empty string), found an empty string\n\
+         error: tool-manifest.toml:3:30: unknown dialect `claude`, expected one of `mcp`, `openai`, `openai-responses`, `anthropic`, `gemini`\n\
+         2 errors\n"
+    );
+    std::fs::write(
+        &config,
+        format!("{CONFIG}required_providers = [\"mcp\", 3]\n"),
+    )
+    .expect("config");
+    let output = run(root.path(), &["generate"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        stderr(&output),
+        "error: tool-manifest.toml:4:30: invalid type: integer `3`, expected a provider name\n"
     );
 }
 
@@ -598,7 +628,9 @@ fn a_tool_strict_mode_cannot_express_is_exported_without_it_unless_strict_is_req
     let bad = run(root.path(), &["generate"]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(
-        stderr(&bad).contains("expected `required_strict` to be true or false"),
+        stderr(&bad).contains(
+            "error: tool-manifest.toml:4:19: invalid type: string \"yes\", expected a boolean\n"
+        ),
         "{}",
         stderr(&bad)
     );

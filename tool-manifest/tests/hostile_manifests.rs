@@ -223,7 +223,7 @@ fn a_huge_file_in_a_directory_is_refused_and_the_others_still_checked() {
         format!("name = \"wrong\"\n{}", &HEAD[11..]),
     )
     .expect("write");
-    let diagnostics = load_dir(dir.path()).expect_err("refused");
+    let diagnostics = load_dir(dir.path()).specs.expect_err("refused");
     let text = diagnostics.to_string();
     assert!(
         text.contains("huge.toml: the manifest is 67108864 bytes, more than the 1048576"),
@@ -268,6 +268,53 @@ fn a_flood_of_mistakes_is_cut_to_a_bounded_list() {
             .count()
             == 1,
         "that mistake is not listed: {summary}"
+    );
+}
+
+/// Mistakes of every kind count toward the bound: invalid TOML, and those of a schema file.
+#[test]
+fn floods_of_syntax_and_schema_file_mistakes_are_cut_too() {
+    let lines: String = (0..1_000).map(|i| format!("k{i} = \n")).collect();
+    let diagnostics = errors(&format!("{HEAD}{lines}"));
+    assert_eq!(
+        diagnostics.0.len(),
+        MAX_DIAGNOSTICS_PER_FILE + 1,
+        "{diagnostics}"
+    );
+    assert!(
+        diagnostics
+            .0
+            .iter()
+            .any(|d| d.message.starts_with("too many mistakes")),
+        "{diagnostics}"
+    );
+
+    let dir = tempfile::tempdir().expect("temp dir");
+    let numbers: Vec<String> = (0..1_000).map(|_| "-0".to_owned()).collect();
+    std::fs::write(
+        dir.path().join("t.input.json"),
+        format!("{{\"enum\": [{}]}}", numbers.join(", ")),
+    )
+    .expect("schema file");
+    std::fs::write(
+        dir.path().join("t.toml"),
+        format!("{HEAD}input = {{ file = \"t.input.json\" }}\n"),
+    )
+    .expect("manifest");
+    let diagnostics = load_dir(dir.path()).specs.expect_err("refused");
+    assert_eq!(diagnostics.0.len(), MAX_DIAGNOSTICS_PER_FILE + 1);
+    let summary = diagnostics.0.last().expect("a summary");
+    assert_eq!(
+        (summary.line, summary.column),
+        (6, 18),
+        "located where the manifest names the file: {summary}"
+    );
+    assert!(
+        summary.message.starts_with(&format!(
+            "too many mistakes: {} more",
+            1_000 - MAX_DIAGNOSTICS_PER_FILE
+        )),
+        "{summary}"
     );
 }
 

@@ -363,7 +363,7 @@ fn duplicate_names_across_files_point_at_the_second() {
         with(&HEADER.replace("\"probe\"", "\"b_probe\""), INPUT),
     )
     .expect("write b");
-    let diagnostics = load_dir(dir.path()).expect_err("duplicate names");
+    let diagnostics = load_dir(dir.path()).specs.expect_err("duplicate names");
     let shown: Vec<String> = diagnostics
         .0
         .iter()
@@ -396,7 +396,7 @@ fn duplicate_names_across_files_point_at_the_second() {
 fn a_missing_or_empty_directory_is_a_clear_error() {
     let dir = tempfile::tempdir().expect("temp dir");
     let missing = dir.path().join("nowhere");
-    let err = load_dir(&missing).expect_err("missing");
+    let err = load_dir(&missing).specs.expect_err("missing");
     assert_eq!(err.0.len(), 1);
     assert_eq!(err.0[0].file, missing);
     assert_eq!(err.0[0].message, "the manifest directory does not exist");
@@ -404,7 +404,7 @@ fn a_missing_or_empty_directory_is_a_clear_error() {
     std::fs::write(dir.path().join("README.md"), "not a manifest").expect("write");
     std::fs::write(dir.path().join(".#probe.toml"), "an editor's lock file").expect("write");
     std::fs::create_dir(dir.path().join("nested.toml")).expect("a directory is not a manifest");
-    let err = load_dir(dir.path()).expect_err("empty");
+    let err = load_dir(dir.path()).specs.expect_err("empty");
     assert_eq!(
         err.0[0].message,
         "no manifests in this directory, expected one `<tool name>.toml` file per tool"
@@ -434,7 +434,7 @@ fn errors_of_several_files_are_all_reported_sorted() {
         with(&HEADER.replace("\"probe\"", "\"c\""), INPUT),
     )
     .expect("write c");
-    let err = load_dir(dir.path()).expect_err("two bad files");
+    let err = load_dir(dir.path()).specs.expect_err("two bad files");
     let shown: Vec<String> = err
         .0
         .iter()
@@ -506,7 +506,7 @@ fn with_schema_file(schema: &str) -> Result<toolwright_manifest::ToolSpec, Vec<S
     )
     .expect("manifest");
     std::fs::write(dir.path().join("probe.input.json"), schema).expect("schema file");
-    match load_dir(dir.path()) {
+    match load_dir(dir.path()).specs {
         Ok(mut specs) => Ok(specs.remove(0)),
         Err(diagnostics) => Err(diagnostics
             .0
@@ -597,11 +597,52 @@ fn a_missing_schema_file_is_reported_at_its_name() {
         with(HEADER, "input = { file = \"nowhere.json\" }\n"),
     )
     .expect("manifest");
-    let err = load_dir(dir.path()).expect_err("no such file");
+    let err = load_dir(dir.path()).specs.expect_err("no such file");
     let d = &err.0[0];
     assert_eq!((d.line, d.column), (6, 18), "{d}");
     assert!(
         d.message.starts_with("cannot read the input schema file"),
         "{d}"
     );
+}
+
+/// What a build script watches: every manifest, then the schema files it names, read or not,
+/// also when the manifests have mistakes.
+#[test]
+fn the_files_read_are_listed_with_or_without_mistakes() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = |name: &str| dir.path().join(name);
+    std::fs::write(
+        file("probe.toml"),
+        with(
+            HEADER,
+            "input = { file = \"probe.input.json\" }\noutput = { file = \"probe.output.json\" }\n",
+        ),
+    )
+    .expect("manifest");
+    std::fs::write(file("probe.input.json"), r#"{"type": "object"}"#).expect("schema file");
+    std::fs::write(file("a.toml"), with(&HEADER.replace("probe", "a"), INPUT)).expect("manifest");
+    let loaded = load_dir(dir.path());
+    assert_eq!(
+        loaded.files,
+        [
+            file("a.toml"),
+            file("probe.toml"),
+            file("probe.input.json"),
+            file("probe.output.json")
+        ]
+    );
+    let err = loaded.specs.expect_err("the output schema file is missing");
+    assert!(
+        err.0[0]
+            .message
+            .starts_with("cannot read the output schema file"),
+        "{err}"
+    );
+
+    std::fs::write(file("probe.output.json"), r#"{"type": "object"}"#).expect("schema file");
+    let loaded = load_dir(dir.path());
+    assert_eq!(loaded.files.len(), 4, "{:?}", loaded.files);
+    let specs = loaded.specs.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(specs.len(), 2);
 }

@@ -16,7 +16,9 @@ use toolwright_runtime::handler::ToolMeta;
 
 fn manifests() -> Vec<ToolSpec> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tools");
-    manifest::load_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+    manifest::load_dir(&dir)
+        .specs
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
 }
 
 fn declared(name: &str) -> ToolSpec {

@@ -211,7 +211,7 @@ fn the_manifest_mistakes_shown_are_what_the_generator_prints() {
     )
     .expect("write");
 
-    let printed = match manifest::load_dir(&tools) {
+    let printed = match manifest::load_dir(&tools).specs {
         Ok(_) => panic!("the manifests have mistakes"),
         Err(diagnostics) => format!("{diagnostics}\n"),
     };

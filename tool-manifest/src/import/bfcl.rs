@@ -142,7 +142,7 @@ mod tests {
     use super::*;
 
     fn json(text: &str) -> Json {
-        serde_json::from_str(text).expect("json")
+        Json::parse(text).expect("json")
     }
 
     fn mapped(pointer: &str, from: &str, to: Option<&'static str>) -> Mapped {

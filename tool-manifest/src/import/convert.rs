@@ -3,87 +3,20 @@
 use std::collections::HashSet;
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::str::FromStr;
 
 use serde::Serialize;
 
 use super::bfcl;
 use super::json::Json;
-use super::source::{self, Found, Refused};
+use super::source::{self, Format, Found, Refused};
 use crate::codegen::snake_case;
 use crate::json_text;
 use crate::model::default_title;
 use crate::model::{Mode, Safety, is_valid_tool_name};
-use crate::schema::{display_pointer, truncate};
-
-/// How many characters of a number a message quotes.
-const NUMBER_QUOTE_LIMIT: usize = 40;
+use crate::schema::display_pointer;
 
 /// The longest tool name (`^[a-z][a-z0-9_]{0,63}$`).
 const MAX_NAME: usize = 64;
-
-/// What the input holds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Format {
-    /// Each definition by its shape: `inputSchema` is MCP, `type: "function"` OpenAI, `{name,
-    /// parameters}` OpenAI or BFCL (BFCL when its schema names a BFCL type).
-    #[default]
-    Auto,
-    /// MCP `Tool` objects; schemas kept as published.
-    Mcp,
-    /// OpenAI function definitions; schemas kept as published.
-    OpenAi,
-    /// BFCL function docs (or MCP-shaped records holding BFCL schemas); schemas mapped.
-    Bfcl,
-}
-
-impl Format {
-    /// Every format, in the order they are documented.
-    pub const ALL: &'static [Format] = &[Format::Auto, Format::Mcp, Format::OpenAi, Format::Bfcl];
-
-    /// The spelling of `--from`.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Format::Auto => "auto",
-            Format::Mcp => "mcp",
-            Format::OpenAi => "openai",
-            Format::Bfcl => "bfcl",
-        }
-    }
-}
-
-impl fmt::Display for Format {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// A word that is not a [`Format`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UnknownFormat(pub String);
-
-impl fmt::Display for UnknownFormat {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let accepted: Vec<&str> = Format::ALL.iter().map(|f| f.as_str()).collect();
-        write!(f, "expected the format to be ")?;
-        f.write_str(&crate::model::quoted_list(&accepted))?;
-        write!(f, ", found {:?}", self.0)
-    }
-}
-
-impl std::error::Error for UnknownFormat {}
-
-impl FromStr for Format {
-    type Err = UnknownFormat;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Format::ALL
-            .iter()
-            .copied()
-            .find(|f| f.as_str() == s)
-            .ok_or_else(|| UnknownFormat(s.to_owned()))
-    }
-}
 
 /// Why an imported tool's safety needs a person's review: it was not declared read-only, so it
 /// is `destructive`, which may be more than the tool does.
@@ -253,16 +186,9 @@ impl fmt::Display for Line {
 }
 
 /// An input that cannot be read at all: not JSON, or none of the accepted shapes.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
 pub struct InputError(pub String);
-
-impl fmt::Display for InputError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for InputError {}
 
 /// What [`read`] found.
 #[derive(Debug, Clone, PartialEq)]
@@ -297,11 +223,9 @@ pub fn read(text: &str, format: Format) -> Result<Reading, InputError> {
         match converted {
             Ok(tool) => reading.tools.push(tool),
             Err(refused) => {
-                reading.report.push(Line::Error(format!(
-                    "{}: {}; the tool is skipped",
-                    source::shown(&refused.place),
-                    refused.message
-                )));
+                reading
+                    .report
+                    .push(Line::Error(format!("{refused}; the tool is skipped")));
                 reading.refused += 1;
             }
         }
@@ -310,29 +234,24 @@ pub fn read(text: &str, format: Format) -> Result<Reading, InputError> {
 }
 
 /// Every JSON value of the text, with the line it starts on (JSON Lines hold several).
+/// `serde_json` finds where each value ends, and says why a text is not JSON; each value is then
+/// read into a [`Json`], its numbers as written.
 fn parse(text: &str) -> Result<Vec<(usize, Json)>, InputError> {
     let mut values = Vec::new();
-    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Json>();
+    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<serde_json::Value>();
     let (mut counted, mut line) = (0, 1);
     while let Some(next) = stream.next() {
-        let mut value = next.map_err(|e| InputError(format!("the input is not JSON: {e}")))?;
+        next.map_err(|e| InputError(format!("the input is not JSON: {e}")))?;
         let end = stream.byte_offset();
         // The value starts at the first character that is not white space after the last one.
         let before = text.get(counted..end).unwrap_or("");
         let start = counted + (before.len() - before.trim_start().len());
-        // Each number keeps the text it is written with.
-        let literals = text.get(start..end).and_then(json_text::literals);
-        let attached = literals.is_some_and(|literals| {
-            let mut texts = literals.iter().map(|l| l.text);
-            value.attach_numbers(&mut texts) && texts.next().is_none()
-        });
-        if !attached {
-            return Err(InputError(format!(
-                "the JSON value starting at line {} cannot be read with its numbers as written",
-                line + text.get(counted..start).unwrap_or("").matches('\n').count()
-            )));
-        }
         line += text.get(counted..start).unwrap_or("").matches('\n').count();
+        let value = text.get(start..end).and_then(Json::parse).ok_or_else(|| {
+            InputError(format!(
+                "the JSON value starting at line {line} cannot be read with its numbers as written"
+            ))
+        })?;
         values.push((line, value));
         line += text.get(start..end).unwrap_or("").matches('\n').count();
         counted = end;
@@ -500,26 +419,19 @@ fn schema_text(
             )));
         }
     }
+    let refused = |message: String| Refused {
+        place: source::join(place, key),
+        message,
+    };
+    let text = schema
+        .pretty()
+        .map_err(|e| refused(format!("cannot be written as JSON: {e}")))?;
     // A number `serde_json` would read as another one is refused: the manifest loader, the
     // registry and the exports all read the schema with `serde_json`.
-    let mut numbers = Vec::new();
-    schema.numbers("", &mut numbers);
-    for (pointer, text) in &numbers {
-        if let Some(why) = json_text::inexact(text) {
-            return Err(Refused {
-                place: source::join(place, key),
-                message: format!(
-                    "the number {} at `{}` cannot be kept exactly: {why}",
-                    truncate(text, NUMBER_QUOTE_LIMIT),
-                    display_pointer(pointer)
-                ),
-            });
-        }
+    match json_text::inexact_numbers(&text, "kept").into_iter().next() {
+        Some((_, message)) => Err(refused(message)),
+        None => Ok(text),
     }
-    schema.pretty().map_err(|e| Refused {
-        place: source::join(place, key),
-        message: format!("cannot be written as JSON: {e}"),
-    })
 }
 
 /// What [`write`](fn@write) did.

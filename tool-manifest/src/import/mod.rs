@@ -34,7 +34,5 @@ mod source;
 mod tests;
 
 pub use bfcl::{Mapped, TYPES as BFCL_TYPES};
-pub use convert::{
-    Format, InputError, Line, Outcome, Reading, Review, Tool, UnknownFormat, read, valid_name,
-    write,
-};
+pub use convert::{InputError, Line, Outcome, Reading, Review, Tool, read, valid_name, write};
+pub use source::{Format, UnknownFormat};

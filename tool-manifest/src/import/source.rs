@@ -1,8 +1,69 @@
 //! The shapes tool definitions come in, read into one [`Found`] per tool with the place of
 //! every value in the input (`tools[3].inputSchema`), for messages.
 
-use super::Format;
+use std::fmt;
+use std::str::FromStr;
+
 use super::json::Json;
+
+/// What the input holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Format {
+    /// Each definition by its shape: `inputSchema` is MCP, `type: "function"` OpenAI, `{name,
+    /// parameters}` OpenAI or BFCL (BFCL when its schema names a BFCL type).
+    #[default]
+    Auto,
+    /// MCP `Tool` objects; schemas kept as published.
+    Mcp,
+    /// OpenAI function definitions; schemas kept as published.
+    OpenAi,
+    /// BFCL function docs (or MCP-shaped records holding BFCL schemas); schemas mapped.
+    Bfcl,
+}
+
+impl Format {
+    /// Every format, in the order they are documented.
+    pub const ALL: &'static [Format] = &[Format::Auto, Format::Mcp, Format::OpenAi, Format::Bfcl];
+
+    /// The spelling of `--from`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Format::Auto => "auto",
+            Format::Mcp => "mcp",
+            Format::OpenAi => "openai",
+            Format::Bfcl => "bfcl",
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A word that is not a [`Format`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("expected the format to be {}, found {:?}", accepted(), .0)]
+pub struct UnknownFormat(pub String);
+
+/// `"auto", "mcp", "openai" or "bfcl"`.
+fn accepted() -> String {
+    let words: Vec<&str> = Format::ALL.iter().map(|f| f.as_str()).collect();
+    crate::model::quoted_list(&words)
+}
+
+impl FromStr for Format {
+    type Err = UnknownFormat;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Format::ALL
+            .iter()
+            .copied()
+            .find(|f| f.as_str() == s)
+            .ok_or_else(|| UnknownFormat(s.to_owned()))
+    }
+}
 
 /// A tool definition as found in the input, before it is turned into a manifest.
 #[derive(Debug, Clone, PartialEq)]
@@ -26,7 +87,8 @@ pub(crate) struct Found {
 }
 
 /// A definition that cannot be imported: where, and why.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}: {message}", shown(place))]
 pub(crate) struct Refused {
     pub place: String,
     pub message: String,
@@ -38,6 +100,11 @@ impl Refused {
             place: place.into(),
             message: message.into(),
         }
+    }
+
+    /// `expected <what>, found <the kind of value found>`.
+    fn expected(place: impl Into<String>, what: &str, found: &Json) -> Self {
+        Refused::new(place, format!("expected {what}, found {}", found.kind()))
     }
 }
 
@@ -161,12 +228,10 @@ enum Shape {
 /// names the offending value.
 pub(crate) fn read(place: &str, value: &Json, format: Format) -> Result<Found, Refused> {
     let Json::Object(_) = value else {
-        return Err(Refused::new(
+        return Err(Refused::expected(
             shown(place),
-            format!(
-                "expected a tool definition (an object), found {}",
-                value.kind()
-            ),
+            "a tool definition (an object)",
+            value,
         ));
     };
     let shape = shape(place, value, format)?;
@@ -176,10 +241,7 @@ pub(crate) fn read(place: &str, value: &Json, format: Format) -> Result<Found, R
             match value.get("function") {
                 Some(function @ Json::Object(_)) => (place, function),
                 Some(other) => {
-                    return Err(Refused::new(
-                        place,
-                        format!("expected an object, found {}", other.kind()),
-                    ));
+                    return Err(Refused::expected(place, "an object", other));
                 }
                 None => return Err(Refused::new(place, "missing")),
             }
@@ -192,10 +254,7 @@ pub(crate) fn read(place: &str, value: &Json, format: Format) -> Result<Found, R
             return Err(Refused::new(join(&place, "name"), "empty"));
         }
         Some(other) => {
-            return Err(Refused::new(
-                join(&place, "name"),
-                format!("expected a string, found {}", other.kind()),
-            ));
+            return Err(Refused::expected(join(&place, "name"), "a string", other));
         }
         None => return Err(Refused::new(join(&place, "name"), "missing")),
     };
@@ -203,9 +262,10 @@ pub(crate) fn read(place: &str, value: &Json, format: Format) -> Result<Found, R
         None => None,
         Some(a @ Json::Object(_)) => Some(a),
         Some(other) => {
-            return Err(Refused::new(
+            return Err(Refused::expected(
                 join(&place, "annotations"),
-                format!("expected an object, found {}", other.kind()),
+                "an object",
+                other,
             ));
         }
     };
@@ -214,9 +274,10 @@ pub(crate) fn read(place: &str, value: &Json, format: Format) -> Result<Found, R
         match annotations.and_then(|a| a.field(key)) {
             None => Ok(None),
             Some(Json::Bool(b)) => Ok(Some(*b)),
-            Some(other) => Err(Refused::new(
+            Some(other) => Err(Refused::expected(
                 join(&annotation_place, key),
-                format!("expected a boolean, found {}", other.kind()),
+                "a boolean",
+                other,
             )),
         }
     };
@@ -325,10 +386,7 @@ fn text(record: &Json, place: &str, key: &str) -> Result<Option<String>, Refused
         None => Ok(None),
         Some(Json::String(s)) if s.trim().is_empty() => Ok(None),
         Some(Json::String(s)) => Ok(Some(s.clone())),
-        Some(other) => Err(Refused::new(
-            join(place, key),
-            format!("expected a string, found {}", other.kind()),
-        )),
+        Some(other) => Err(Refused::expected(join(place, key), "a string", other)),
     }
 }
 
@@ -337,9 +395,6 @@ fn schema(record: &Json, place: &str, key: &str) -> Result<Option<Json>, Refused
     match record.field(key) {
         None => Ok(None),
         Some(schema @ Json::Object(_)) => Ok(Some(schema.clone())),
-        Some(other) => Err(Refused::new(
-            join(place, key),
-            format!("expected an object, found {}", other.kind()),
-        )),
+        Some(other) => Err(Refused::expected(join(place, key), "an object", other)),
     }
 }

@@ -26,7 +26,7 @@ fn notes(reading: &Reading) -> Vec<String> {
 
 /// `text` pretty-printed by `serde_json`, as the import writes a schema it keeps.
 fn pretty(text: &str) -> String {
-    let value: super::json::Json = serde_json::from_str(text).expect("json");
+    let value = super::json::Json::parse(text).expect("json");
     value.pretty().expect("pretty")
 }
 

@@ -297,16 +297,10 @@ fn type_names(kind: &TypeKind) -> Vec<&'static str> {
     }
 }
 
-/// The JSON type name of a value (`string`, `array`).
+/// The JSON type name of a value (`string`, `array`): its [`json_kind`] without the article.
 fn kind_name(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
+    let kind = json_kind(value);
+    kind.split_once(' ').map_or(kind, |(_, name)| name)
 }
 
 /// `a string`, `a boolean or an object`, `a boolean, an object or an array`.
