@@ -2,7 +2,7 @@
 
 use toolwright_runtime::{DeclaredError, ToolError, ToolMeta};
 
-use super::{comparisons, drawings, market, panes, settings, user};
+use super::declared;
 use crate::chart::{ChartError, DrawingKind, IndicatorName, SettingKey};
 use crate::tools;
 use toolwright_runtime::Failure;
@@ -80,35 +80,39 @@ fn outcome<E: DeclaredError>(failure: Failure<E>) -> (&'static str, ToolError) {
     (failure.code(), failure.into())
 }
 
+/// [`declared`] for each tool whose chart method can fail.
 macro_rules! mappings {
-    ($($module:ident::$tool:ident => $map:ident),+ $(,)?) => {
-        vec![$((&tools::$tool::META, (|e| outcome($module::$map(e))) as Mapping)),+]
+    ($($tool:ident),+ $(,)?) => {
+        vec![$((
+            &tools::$tool::META,
+            (|e| outcome(declared::<tools::$tool::Error>(e))) as Mapping,
+        )),+]
     };
 }
 
 fn every_mapping() -> Vec<(&'static ToolMeta, Mapping)> {
     mappings![
-        comparisons::comparison_create => comparison_create_error,
-        comparisons::comparisons_clear => comparisons_clear_error,
-        comparisons::comparisons_list => comparisons_list_error,
-        drawings::drawing_create => drawing_create_error,
-        drawings::drawing_delete => drawing_delete_error,
-        drawings::drawing_update => drawing_update_error,
-        drawings::drawings_clear => drawings_clear_error,
-        drawings::drawings_copy => drawings_copy_error,
-        drawings::drawings_list => drawings_list_error,
-        market::indicators_query => indicators_query_error,
-        market::market_bars_query => market_bars_query_error,
-        market::market_timeshare_query => market_timeshare_query_error,
-        market::market_timeshare_range_query => market_timeshare_range_query_error,
-        panes::pane_create => pane_create_error,
-        panes::pane_replace_content => pane_replace_content_error,
-        panes::panes_clear => panes_clear_error,
-        panes::panes_list => panes_list_error,
-        settings::settings_reset => settings_reset_error,
-        settings::settings_update => settings_update_error,
-        user::ask_user => ask_user_error,
-        user::web_search => web_search_error,
+        ask_user,
+        comparison_create,
+        comparisons_clear,
+        comparisons_list,
+        drawing_create,
+        drawing_delete,
+        drawing_update,
+        drawings_clear,
+        drawings_copy,
+        drawings_list,
+        indicators_query,
+        market_bars_query,
+        market_timeshare_query,
+        market_timeshare_range_query,
+        pane_create,
+        pane_replace_content,
+        panes_clear,
+        panes_list,
+        settings_reset,
+        settings_update,
+        web_search,
     ]
 }
 
