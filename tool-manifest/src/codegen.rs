@@ -396,6 +396,8 @@ impl<'o> ExternTypes<'o> {
                     "extern type `{key}`: expected the path of a generated type, `tool::Type` or `*::Type`"
                 )));
             };
+            // A path of identifiers, checked here rather than by the compiler in the generated
+            // file (`syn` is a dependency only with the `format` feature).
             let mut segments = path.strip_prefix("::").unwrap_or(path).split("::");
             let raw_ok = |s: &str| !matches!(s, "crate" | "self" | "super" | "Self");
             let segment = |s: &str| {
