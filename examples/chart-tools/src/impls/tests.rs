@@ -189,10 +189,10 @@ fn reads_back<T: DeserializeOwned + Serialize>(word: &Value) -> bool {
 fn string_enums(at: &str, schema: &Value, found: &mut Vec<(String, Vec<Value>)>) {
     match schema {
         Value::Object(object) => {
-            if let Some(Value::Array(words)) = object.get("enum") {
-                if words.iter().all(Value::is_string) {
-                    found.push((at.to_owned(), words.clone()));
-                }
+            if let Some(Value::Array(words)) = object.get("enum")
+                && words.iter().all(Value::is_string)
+            {
+                found.push((at.to_owned(), words.clone()));
             }
             for (key, value) in object {
                 string_enums(&format!("{at}/{key}"), value, found);
@@ -221,16 +221,44 @@ fn the_chart_enums_read_every_word_of_the_manifests() {
     let readers: [(&str, &str, Option<Reads>); 14] = [
         // `code_interpreter`'s language is a generated enum; the interpreter reads it.
         ("code_interpreter", "/properties/language", None),
-        ("drawing_create", "/properties/kind", Some(reads_back::<DrawingKind>)),
-        ("drawing_create", "/properties/style/properties/line_style", Some(line_style)),
-        ("drawing_update", "/properties/style/properties/line_style", Some(line_style)),
+        (
+            "drawing_create",
+            "/properties/kind",
+            Some(reads_back::<DrawingKind>),
+        ),
+        (
+            "drawing_create",
+            "/properties/style/properties/line_style",
+            Some(line_style),
+        ),
+        (
+            "drawing_update",
+            "/properties/style/properties/line_style",
+            Some(line_style),
+        ),
         ("indicators_query", "/properties/name", Some(indicator)),
         ("market_bars_query", "/properties/interval", Some(interval)),
         ("pane_create", "/properties/interval", Some(interval)),
-        ("pane_create", "/properties/kind", Some(reads_back::<PaneKind>)),
-        ("pane_create", "/properties/indicators/items/properties/name", Some(indicator)),
-        ("pane_replace_content", "/properties/interval", Some(interval)),
-        ("pane_replace_content", "/properties/indicators/items/properties/name", Some(indicator)),
+        (
+            "pane_create",
+            "/properties/kind",
+            Some(reads_back::<PaneKind>),
+        ),
+        (
+            "pane_create",
+            "/properties/indicators/items/properties/name",
+            Some(indicator),
+        ),
+        (
+            "pane_replace_content",
+            "/properties/interval",
+            Some(interval),
+        ),
+        (
+            "pane_replace_content",
+            "/properties/indicators/items/properties/name",
+            Some(indicator),
+        ),
         ("settings_get", "/properties/keys/items", Some(setting)),
         ("settings_reset", "/properties/keys/items", Some(setting)),
         ("settings_update", "/properties/key", Some(setting)),
@@ -245,7 +273,10 @@ fn the_chart_enums_read_every_word_of_the_manifests() {
                 .iter()
                 .find(|(tool, at, _)| *tool == meta.name && *at == pointer)
             else {
-                panic!("`{}` has a string enum at `{pointer}` no chart enum is listed for", meta.name);
+                panic!(
+                    "`{}` has a string enum at `{pointer}` no chart enum is listed for",
+                    meta.name
+                );
             };
             seen += 1;
             let Some(reads) = reads else { continue };

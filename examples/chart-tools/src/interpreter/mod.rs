@@ -220,8 +220,7 @@ async fn code_interpreter(
 ) -> Result<CodeOutput, Failure<Error>> {
     let Some(interpreter) = chart.interpreter() else {
         return Err(Failure::new(Error::SandboxUnavailable)
-            .detail("The host installed no execution provider.")
-            .into());
+            .detail("The host installed no execution provider."));
     };
     if let Some(reason) = interpreter.refusal() {
         return Err(Failure::NotAllowed(reason));
@@ -229,8 +228,7 @@ async fn code_interpreter(
     if input.code.contains('\0') {
         // Python source cannot hold one, and no process argument can carry one.
         return Err(Failure::new(Error::CodeExecutionFailed)
-            .detail("The code contains a NUL character (`\\0`); remove it.")
-            .into());
+            .detail("The code contains a NUL character (`\\0`); remove it."));
     }
     let request = ExecutionRequest {
         language: match input.language {
@@ -242,7 +240,7 @@ async fn code_interpreter(
         interpreter.provider().run(&request).await.map_err(|e| {
             Failure::new(Error::SandboxUnavailable).detail(capitalized(&e.to_string()))
         })?;
-    Ok(answer(execution)?)
+    answer(execution)
 }
 
 /// A successful run's output, or `CODE_EXECUTION_FAILED` with what the model needs to fix it.
