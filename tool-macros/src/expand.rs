@@ -353,16 +353,25 @@ pub(crate) fn definition(function: &ToolFn<'_>, tool: &Tool<'_>, spans: Spans) -
     // errors point at them.
     let (input_span, output_span) = (input.span(), output.span());
 
-    let (input_fns, return_fns, meta, statics) = match tool {
+    // The metadata the adapter reads, and the one the definition holds (for a code-first tool,
+    // the same with its `source`, see `code_first_meta`).
+    let (input_fns, return_fns, meta, def_meta, statics) = match tool {
         Tool::CodeFirst(code_first) => {
             let input_fns = quote_spanned!(input_span=>
                 ::toolwright_runtime::__private::code_first_input::<#input>());
             let return_fns = quote_spanned!(output_span=>
                 ::toolwright_runtime::__private::code_first_return::<#output>());
-            let meta = code_first_meta(code_first, ident, spans);
+            let meta = code_first_meta(code_first, spans);
             let input_fns =
                 quote_spanned!(at=> const __INPUT: #private::InputFns<#input> = #input_fns #semi);
-            (input_fns, return_fns, quote_spanned!(at=> &__META), meta)
+            let located = quote_spanned!(at=> #private::located::<#ident>(&__LOCATED, &__META));
+            (
+                input_fns,
+                return_fns,
+                quote_spanned!(at=> &__META),
+                located,
+                meta,
+            )
         }
         Tool::Manifest(_) => {
             let input_fns = quote_spanned!(input_span=>
@@ -372,10 +381,12 @@ pub(crate) fn definition(function: &ToolFn<'_>, tool: &Tool<'_>, spans: Spans) -
             let input_fns = quote_spanned! {at=>
                 const __INPUT: #private::BoundInputFns<#input> = #input_fns #semi
             };
+            let meta = quote_spanned!(at=> &__MANIFEST_META);
             (
                 input_fns,
                 return_fns,
-                quote_spanned!(at=> &__MANIFEST_META),
+                meta.clone(),
+                meta,
                 TokenStream::new(),
             )
         }
@@ -428,7 +439,7 @@ pub(crate) fn definition(function: &ToolFn<'_>, tool: &Tool<'_>, spans: Spans) -
             #input_fns
             const __RETURN: #private::ReturnFns<#output> = #return_fns #semi
             #statics
-            #private::#constructor(#meta, #adapter)
+            #private::#constructor(#def_meta, #adapter)
         },
         spans,
     );
@@ -565,7 +576,13 @@ fn braces(tokens: TokenStream, spans: Spans) -> Group {
     group
 }
 
-fn code_first_meta(tool: &CodeFirst, ident: &syn::Ident, spans: Spans) -> TokenStream {
+/// The frozen metadata of a code-first tool, `__META`, and `__LOCATED`, where the same with its
+/// `source` (the function's path, `crate::module::f`) is written once, when the definition is
+/// first taken: the path is the `type_name` of the hidden type named like the function. Not a
+/// `concat!(module_path!(), …)` in `__META`: rustc hashes a built-in macro's expansion with the
+/// position of its call, so after an edit that moves the tools below it, every one of them
+/// would be checked again.
+fn code_first_meta(tool: &CodeFirst, spans: Spans) -> TokenStream {
     let CodeFirst {
         name,
         title,
@@ -600,7 +617,7 @@ fn code_first_meta(tool: &CodeFirst, ident: &syn::Ident, spans: Spans) -> TokenS
         quote_spanned!(at=> .max_output_bytes(#bytes))
     });
     let [name, title, description] = [name, title, description].map(|text| string(text, at));
-    let item = string(&format!("::{}", ident.unraw()), at);
+    let private = quote_spanned!(at=> ::toolwright_runtime::__private);
     quote_spanned! {at=>
         static __META: ::toolwright_runtime::__private::ToolMeta = ::toolwright_runtime::__private::ToolMeta::new(
             #name,
@@ -615,8 +632,8 @@ fn code_first_meta(tool: &CodeFirst, ident: &syn::Ident, spans: Spans) -> TokenS
         #open_world
         #timeout_ms
         #max_output_bytes
-        .errors(__RETURN.errors)
-        .source(::core::concat!(::core::module_path!(), #item)) #semi
+        .errors(__RETURN.errors) #semi
+        static __LOCATED: #private::OnceLock<#private::ToolMeta> = #private::OnceLock::new() #semi
     }
 }
 

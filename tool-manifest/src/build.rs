@@ -60,6 +60,7 @@ pub struct Builder {
     providers: Vec<Dialect>,
     required_strict: bool,
     fallback_warnings: bool,
+    options: codegen::Options,
     #[cfg(feature = "format")]
     format: bool,
 }
@@ -83,6 +84,7 @@ impl Builder {
             providers: Dialect::ALL.to_vec(),
             required_strict: false,
             fallback_warnings: true,
+            options: codegen::Options::default(),
             #[cfg(feature = "format")]
             format: false,
         }
@@ -102,6 +104,31 @@ impl Builder {
     #[must_use]
     pub fn fallback_warnings(mut self, warn: bool) -> Self {
         self.fallback_warnings = warn;
+        self
+    }
+
+    /// Whether the generated types also derive schemars' `JsonSchema`, for a crate that wants
+    /// schemars' schema of them besides the manifest's, which `META` holds and the registry
+    /// uses (see [`codegen::Options::derive_json_schema`]). Default: false.
+    #[must_use]
+    pub fn derive_json_schema(mut self, derive: bool) -> Self {
+        self.options.derive_json_schema = derive;
+        self
+    }
+
+    /// Uses an existing Rust type for a generated one, as prost-build's `extern_path` does: the
+    /// generated type's path (`"drawing_create::Anchor"`, or `"*::Interval"` for the type of that
+    /// name in every tool) → the Rust path of the type (`"crate::chart::Anchor"`). The generated
+    /// code uses the type wherever it would have used the generated one and writes no type for
+    /// it, so that a shape several tools share is one type. The type must deserialize every
+    /// value the schema accepts and implement what the types around it derive (see
+    /// [`codegen::Options::extern_types`]); a mapping that matches no generated type fails the
+    /// build ([`BuildError::Codegen`]).
+    #[must_use]
+    pub fn extern_type(mut self, generated: &str, rust: &str) -> Self {
+        self.options
+            .extern_types
+            .insert(generated.to_owned(), rust.to_owned());
         self
     }
 
@@ -179,7 +206,7 @@ impl Builder {
     /// Loads the manifests, generates the Rust code and writes it, unless the file already
     /// holds exactly that code. Returns the path of the generated file. Each input schema node
     /// typed `serde_json::Value` for want of a precise type is a `cargo:warning` that names the
-    /// manifest, the node's pointer and why ([`codegen::generate_with_fallbacks`]).
+    /// manifest, the node's pointer and why ([`codegen::generate_with`]).
     ///
     /// # Errors
     /// Every manifest mistake at once ([`BuildError::Manifests`], files named relative to the
@@ -281,7 +308,8 @@ impl Builder {
             }
         }
 
-        let generated = codegen::generate_with_fallbacks(&specs).map_err(BuildError::Codegen)?;
+        let generated =
+            codegen::generate_with(&specs, &self.options).map_err(BuildError::Codegen)?;
         // A node typed `serde_json::Value` though its schema says more: one line each, naming
         // the manifest, the node and why.
         for fallback in generated
@@ -405,7 +433,8 @@ pub enum BuildError {
     /// The manifests have mistakes; every one is listed at its `file:line:col`.
     #[error("the tool manifests have mistakes:\n{0}")]
     Manifests(#[from] Diagnostics),
-    /// An input schema names a draft the generator does not read, or a name is unusable.
+    /// An input schema names a draft the generator does not read, a name is unusable, or an
+    /// [extern type](Builder::extern_type) is not one.
     #[error("cannot generate Rust code: {0}")]
     Codegen(#[from] CodegenError),
     /// A required provider cannot express a tool (each violation: tool, pointer, rule).

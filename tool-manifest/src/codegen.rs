@@ -17,9 +17,13 @@
 //! Per tool it holds a module named after the tool (raw when it is a keyword, `r#match`;
 //! `_self`, `_super` and `_crate` for the three names Rust refuses even raw) with:
 //!
-//! - `Input`: the typed arguments (serde `Serialize`/`Deserialize`, schemars `JsonSchema`), with
-//!   one named type per nested object and per string enum;
-//! - `Error`: an enum of the declared error codes, implementing `DeclaredError`;
+//! - `Input`: the typed arguments (serde `Serialize`/`Deserialize`), with one named type per
+//!   nested object and per string enum;
+//! - `Error`: an enum of the declared error codes, implementing `DeclaredError`, with
+//!   `from_code` (`Error::from_code("PANE_NOT_FOUND")` is `Some(Error::PaneNotFound)`, a code
+//!   the tool does not declare `None`) and `TryFrom<&str>` (the unknown code as the error), so
+//!   that a function generic over the tools' `Error`s can turn a code into any of them (every
+//!   variant is without data);
 //! - `META`: the frozen `ToolMeta`.
 //!
 //! and, at the top level, `ALL`: every tool's metadata sorted by name. The generated code refers
@@ -79,16 +83,41 @@
 //!
 //! Where a node's schema says more than "any value" and it is still typed `serde_json::Value`
 //! (an `enum` of other values than strings, overlapping `anyOf` branches or types, a recursive
-//! reference, integer bounds past `i128`, …), [`generate_with_fallbacks`] names the node and why,
+//! reference, integer bounds past `i128`, …), [`generate_with`] names the node and why,
 //! and the build script prints it as a `cargo:warning`.
 //!
 //! A property not in `required` is an `Option` with `#[serde(default)]`; `deny_unknown_fields`
-//! is set exactly when `additionalProperties = false` without `patternProperties`. Validation
-//! keywords are copied onto the fields' schemars schemas so the derived schema stays close to
-//! the manifest's.
+//! is set exactly when `additionalProperties = false` without `patternProperties`.
+//!
+//! ## One schema
+//!
+//! The schema of a manifest-bound tool is its manifest's, frozen in `META`: the generated types
+//! derive no schemars `JsonSchema`, which would be a second schema of the same arguments.
+//! [`Options::derive_json_schema`] (`Builder::derive_json_schema`) puts the derive back for a
+//! crate that wants schemars' schema of the types too; the validation keywords are then copied
+//! onto the fields' schemars schemas so that it stays close to the manifest's.
+//!
+//! ## Existing Rust types
+//!
+//! [`Options::extern_types`] (`Builder::extern_type`, after prost-build's `extern_path`) maps a
+//! generated type, named by its path (`drawing_create::Anchor`, or `*::Interval` for the type of
+//! that name in every tool), to an existing Rust type (`crate::chart::Anchor`): the generated
+//! code uses it for every node that would have been that type and writes no type for it (nor
+//! for the types nested in it), so that a shape several tools share is one type. The generator
+//! cannot see the type, so it is the crate's to make it fit:
+//!
+//! - it deserializes every value the node's schema accepts, as serde reads it from the JSON
+//!   words of the schema (an enum's variants renamed to the manifest's words: `"1m"`, not
+//!   `M1`; integers also written as integral floats, `2.0`, which the registry reads again as
+//!   integers when the type refuses them);
+//! - it implements what the generated types around it derive: `Debug`, `Clone`, `PartialEq`,
+//!   `serde::Serialize` and `serde::Deserialize` (and `schemars::JsonSchema` with
+//!   `derive_json_schema`).
+//!
+//! The registry validates every call against the manifest's schema first, so the type needs to
+//! refuse nothing. A mapping that matches no generated type is an error.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt;
 
 use serde_json::Value;
 
@@ -133,8 +162,13 @@ impl CodegenError {
 
 /// A node of an input schema the generator types as `serde_json::Value` although the schema
 /// says more about its values than "any JSON value" (the call is still validated against the
-/// whole schema; the tool reads the value itself).
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// whole schema; the tool reads the value itself). A warning, not an error: the build script
+/// prints it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "tool `{tool}`: input schema at `{}` falls back to `serde_json::Value`: {reason}",
+    display_pointer(pointer)
+)]
 #[non_exhaustive]
 pub struct Fallback {
     /// The tool.
@@ -145,19 +179,20 @@ pub struct Fallback {
     pub reason: String,
 }
 
-impl fmt::Display for Fallback {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "tool `{}`: input schema at `{}` falls back to `serde_json::Value`: {}",
-            self.tool,
-            display_pointer(&self.pointer),
-            self.reason
-        )
-    }
+/// How [`generate_with`] writes the code; [`Builder`](crate::Builder) sets it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Options {
+    /// Whether the generated types also derive schemars' `JsonSchema` (see "One schema" above).
+    /// Default: false.
+    pub derive_json_schema: bool,
+    /// Generated types replaced by existing Rust types (see "Existing Rust types" above): the
+    /// generated type's path (`tool::Type`, or `*::Type` for every tool; a tool's own mapping
+    /// wins) → the Rust path of the type to use (`crate::chart::Anchor`).
+    pub extern_types: BTreeMap<String, String>,
 }
 
-/// What [`generate_with_fallbacks`] produces.
+/// What [`generate_with`] produces.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Generated {
@@ -168,7 +203,8 @@ pub struct Generated {
     pub fallbacks: Vec<Fallback>,
 }
 
-/// Generates the Rust file for a set of tools: one module per tool and the sorted `ALL` list.
+/// Generates the Rust file for a set of tools with the default [`Options`]: one module per tool
+/// and the sorted `ALL` list.
 ///
 /// The result starts with [`HEADER`], has one blank line between items and depends only on the
 /// set of specs, not on their order.
@@ -177,15 +213,17 @@ pub struct Generated {
 /// When two specs share a name, a name is not a valid tool name, or an input schema names a
 /// draft the generator does not read (the error names the tool and the JSON Pointer).
 pub fn generate(specs: &[ToolSpec]) -> Result<String, CodegenError> {
-    generate_with_fallbacks(specs).map(|generated| generated.code)
+    generate_with(specs, &Options::default()).map(|generated| generated.code)
 }
 
-/// [`generate`], with the nodes typed `serde_json::Value` for want of a precise type (the
-/// build script prints each as a `cargo:warning`).
+/// [`generate`] with `options`, and the nodes typed `serde_json::Value` for want of a precise
+/// type (the build script prints each as a `cargo:warning`).
 ///
 /// # Errors
-/// As [`generate`].
-pub fn generate_with_fallbacks(specs: &[ToolSpec]) -> Result<Generated, CodegenError> {
+/// As [`generate`], and an [extern type](Options::extern_types) whose generated path is not
+/// `tool::Type` or `*::Type`, whose Rust path is not a path, or that matches no generated type.
+pub fn generate_with(specs: &[ToolSpec], options: &Options) -> Result<Generated, CodegenError> {
+    let externs = ExternTypes::parse(&options.extern_types)?;
     let mut sorted: Vec<&ToolSpec> = specs.iter().collect();
     sorted.sort_by(|a, b| a.name.cmp(&b.name));
     for pair in sorted.windows(2) {
@@ -196,17 +234,18 @@ pub fn generate_with_fallbacks(specs: &[ToolSpec]) -> Result<Generated, CodegenE
         }
     }
 
-    let mut out = Out::default();
+    let mut out = Out::new(options.derive_json_schema);
     out.line(HEADER);
     out.blank();
     let mut fallbacks = Vec::new();
     let mut modules = Vec::with_capacity(sorted.len());
-    for spec in sorted {
+    let mut used = BTreeSet::new();
+    for spec in &sorted {
         let module = module_name(&spec.name)?;
         let draft = Draft::of(&spec.input_schema)
             .map_err(|message| CodegenError::new(&spec.name, "/$schema", message))?;
         let tree = SchemaTree::parse(&spec.input_schema, draft);
-        let mut types = types::TypeGen::new(&spec.name, &tree);
+        let mut types = types::TypeGen::new(&spec.name, &tree, externs.of(&spec.name));
         let input = types.root();
         let items: Vec<&TypeDef<'_>> = std::iter::once(&input)
             .chain(types.items.iter().flatten())
@@ -219,7 +258,9 @@ pub fn generate_with_fallbacks(specs: &[ToolSpec]) -> Result<Generated, CodegenE
             pointer: pointer.clone(),
             reason: reason.clone(),
         }));
+        used.append(&mut types.used_externs);
     }
+    externs.check_used(&used, &sorted)?;
     rust::all_static(&mut out, &modules);
     Ok(Generated {
         code: out.text,
@@ -295,7 +336,7 @@ impl IntegerRange {
 pub(crate) fn type_ranges(schema: &Value) -> Option<Value> {
     let draft = Draft::of(schema).ok()?;
     let tree = SchemaTree::parse(schema, draft);
-    let mut types = types::TypeGen::new("", &tree);
+    let mut types = types::TypeGen::new("", &tree, BTreeMap::new());
     types.root();
     if types.integers.is_empty() {
         return None;
@@ -334,6 +375,79 @@ fn module_name(tool: &str) -> Result<String, CodegenError> {
         "self" | "super" | "crate" => format!("_{tool}"),
         _ => ident(tool),
     })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Extern types
+
+/// [`Options::extern_types`], checked: `(tool, type name, Rust path, key)`, the tool `*` for
+/// every tool.
+struct ExternTypes<'o>(Vec<(&'o str, &'o str, &'o str, &'o str)>);
+
+impl<'o> ExternTypes<'o> {
+    fn parse(map: &'o BTreeMap<String, String>) -> Result<Self, CodegenError> {
+        let mut externs = Vec::with_capacity(map.len());
+        for (key, path) in map {
+            let wrong = |message: String| CodegenError::new(key, "", message);
+            let Some((tool, name)) = key.rsplit_once("::").filter(|(tool, name)| {
+                (*tool == "*" || is_valid_tool_name(tool)) && is_ident(name)
+            }) else {
+                return Err(wrong(format!(
+                    "extern type `{key}`: expected the path of a generated type, `tool::Type` or `*::Type`"
+                )));
+            };
+            // A path of identifiers, checked here rather than by the compiler in the generated
+            // file (`syn` is a dependency only with the `format` feature).
+            let mut segments = path.strip_prefix("::").unwrap_or(path).split("::");
+            let raw_ok = |s: &str| !matches!(s, "crate" | "self" | "super" | "Self");
+            let segment = |s: &str| {
+                s.strip_prefix("r#")
+                    .map_or(is_ident(s), |r| is_ident(r) && raw_ok(r))
+            };
+            if !segments.all(segment) {
+                return Err(wrong(format!(
+                    "extern type `{key}`: `{path}` is not the path of a Rust type (`crate::module::Type`)"
+                )));
+            }
+            externs.push((tool, name, path.as_str(), key.as_str()));
+        }
+        Ok(ExternTypes(externs))
+    }
+
+    /// The types replaced in `tool`: its name → the Rust path (a tool's own mapping over one of
+    /// `*`) and the keys of the mappings that match it (both count as used).
+    fn of(&self, tool: &str) -> BTreeMap<&'o str, (&'o str, Vec<&'o str>)> {
+        let mut types: BTreeMap<&str, (&str, Vec<&str>)> = BTreeMap::new();
+        let every = self.0.iter().filter(|e| e.0 == "*");
+        for &(_, name, path, key) in every.chain(self.0.iter().filter(|e| e.0 == tool)) {
+            let entry = types.entry(name).or_default();
+            entry.0 = path;
+            entry.1.push(key);
+        }
+        types
+    }
+
+    /// An error for the first mapping no generated type used.
+    fn check_used(&self, used: &BTreeSet<&str>, specs: &[&ToolSpec]) -> Result<(), CodegenError> {
+        let Some(&(tool, name, _, key)) = self.0.iter().find(|e| !used.contains(e.3)) else {
+            return Ok(());
+        };
+        let message = match specs.iter().any(|s| s.name == tool) {
+            _ if tool == "*" => {
+                format!("extern type `{key}`: no tool has a generated type `{name}`")
+            }
+            true => format!("extern type `{key}`: `{tool}` has no generated type `{name}`"),
+            false => format!("extern type `{key}`: no tool is named `{tool}`"),
+        };
+        Err(CodegenError::new(tool, "", message))
+    }
+}
+
+/// Is `name` an identifier: an ASCII letter or `_`, then letters, digits and `_`?
+fn is_ident(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && name != "_"
 }
 
 // ---------------------------------------------------------------------------------------------

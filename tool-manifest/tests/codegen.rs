@@ -142,6 +142,20 @@ fn generate(specs: &[ToolSpec]) -> String {
     codegen::generate(specs).expect("the specs generate")
 }
 
+/// The code of `specs` with `options`.
+fn generate_with(specs: &[ToolSpec], options: &codegen::Options) -> String {
+    codegen::generate_with(specs, options)
+        .expect("the specs generate")
+        .code
+}
+
+/// [`generate`], the types deriving `JsonSchema` too.
+fn generate_deriving(specs: &[ToolSpec]) -> String {
+    let mut options = codegen::Options::default();
+    options.derive_json_schema = true;
+    generate_with(specs, &options)
+}
+
 #[test]
 fn simple_tool() {
     insta::assert_snapshot!(generate(&[simple()]));
@@ -250,11 +264,17 @@ fn adversarial_names_and_strings_are_rust() {
         // Long lines stay whole.
         "        #[serde(rename = \"a_very_long_property_name_that_does_not_fit_on_one_line_with_its_attribute_around_it\")]\n",
         "Error::AVeryLongErrorCodeThatPushesItsMatchArmPastTheMarginOfTheLine => \"A_VERY_LONG_ERROR_CODE_THAT_PUSHES_ITS_MATCH_ARM_PAST_THE_MARGIN_OF_THE_LINE\",\n",
-        // Numbers that need a suffix in `json!`.
+    ] {
+        assert!(code.contains(expected), "no {expected:?} in\n{code}");
+    }
+    // Numbers that need a suffix in `json!`, in the schemars attributes of the derive.
+    let derived = generate_deriving(std::slice::from_ref(&tool));
+    assert_rust(&derived);
+    for expected in [
         "\"default\" = 4102444800u64",
         "\"minimum\" = -5000000000i64",
     ] {
-        assert!(code.contains(expected), "no {expected:?} in\n{code}");
+        assert!(derived.contains(expected), "no {expected:?} in\n{derived}");
     }
     // A comment cannot be closed or opened by a description: there are no block comments.
     assert!(!code.contains("/**"), "{code}");
@@ -607,7 +627,8 @@ fn fallbacks(properties: Value) -> Vec<(String, String)> {
         "properties": properties,
         "$defs": {"node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/node"}}}}
     });
-    let generated = codegen::generate_with_fallbacks(&[tool]).expect("generated");
+    let generated =
+        codegen::generate_with(&[tool], &codegen::Options::default()).expect("generated");
     generated
         .fallbacks
         .iter()
@@ -760,7 +781,7 @@ fn a_quote_and_hashes_are_plain_string_literals() {
 }
 
 /// Values that `json!` cannot take as tokens (its recursion passes the compiler's limit) are
-/// JSON text parsed when the schema is derived.
+/// JSON text parsed when the schema is derived (with `derive_json_schema`).
 #[test]
 fn large_schema_values_are_json_text() {
     let numbers: Vec<u32> = (1..=126).collect();
@@ -774,7 +795,7 @@ fn large_schema_values_are_json_text() {
             "weights": {"type": "object", "additionalProperties": {"type": "integer"}, "default": object}
         }
     });
-    let code = generate(&[tool]);
+    let code = generate_deriving(&[tool]);
     assert_rust(&code);
     let parse =
         ".parse::<::toolwright_runtime::__private::serde_json::Value>().unwrap_or_default()";
@@ -1071,4 +1092,183 @@ fn a_required_provider_that_cannot_express_a_tool_fails_the_build_others_warn() 
         .required_providers(&[toolwright_manifest::dialect::Dialect::Mcp])
         .compile()
         .expect("MCP takes a map");
+}
+
+/// The schema of a generated type is the manifest's: the types derive schemars' `JsonSchema`
+/// only when asked to.
+#[test]
+fn the_types_derive_json_schema_only_when_asked() {
+    let code = generate(&[rich()]);
+    assert!(
+        !code.contains("JsonSchema") && !code.contains("schemars"),
+        "{code}"
+    );
+
+    let derived = generate_deriving(&[rich()]);
+    let file = assert_rust(&derived);
+    let derives = derived
+        .matches("::toolwright_runtime::__private::schemars::JsonSchema)]")
+        .count();
+    let crates = derived
+        .matches("#[schemars(crate = \"::toolwright_runtime::__private::schemars\")]")
+        .count();
+    // Every type but `Error`, which is no input.
+    assert_eq!(derives, file.types.len() - 1, "{derived}");
+    assert_eq!(crates, derives, "{derived}");
+    assert!(derived.contains("#[schemars(extend(\"pattern\" = \"^[a-z]+$\"))]"));
+
+    // The builder passes the option on.
+    let root = tempfile::tempdir().expect("a temp dir");
+    fs::create_dir(root.path().join("tools")).expect("tools dir");
+    fs::write(root.path().join("tools/panes_list.toml"), PANES_LIST).expect("manifest");
+    let read = |builder: Builder| {
+        fs::read_to_string(builder.compile().expect("compiles")).expect("written")
+    };
+    assert!(!read(builder(root.path())).contains("JsonSchema"));
+    assert!(read(builder(root.path()).derive_json_schema(true)).contains("JsonSchema"));
+}
+
+fn externs(pairs: &[(&str, &str)]) -> codegen::Options {
+    let mut options = codegen::Options::default();
+    for (generated, rust) in pairs {
+        options
+            .extern_types
+            .insert((*generated).to_owned(), (*rust).to_owned());
+    }
+    options
+}
+
+#[test]
+fn an_extern_type_replaces_the_generated_type_and_what_it_holds() {
+    let options = externs(&[
+        ("drawing_create::Anchor", "crate::chart::Anchor"),
+        ("*::Kind", "crate::chart::Kind"),
+        ("drawing_create::Style", "::chart::Style"),
+    ]);
+    let code = generate_with(&[rich(), simple()], &options);
+    let file = assert_rust(&code);
+    for expected in [
+        "pub anchors: Vec<crate::chart::Anchor>,",
+        "pub kind: crate::chart::Kind,",
+        "pub style: Option<::chart::Style>,",
+    ] {
+        assert!(code.contains(expected), "no {expected:?} in\n{code}");
+    }
+    // No type of its own, nor for the types inside `Style` (`StyleKind`, `LineOptions`).
+    assert_eq!(file.types, ["Input", "Error", "Input", "Error"], "{code}");
+    // The metadata keeps the manifest's schema.
+    let schema: Value = serde_json::from_str(&file.meta("input_schema")[0]).expect("JSON");
+    let mut declared = rich().input_schema;
+    declared.as_object_mut().map(|o| o.remove("$schema"));
+    assert_eq!(schema, declared);
+}
+
+#[test]
+fn a_tools_own_extern_type_wins_over_one_for_every_tool() {
+    let options = externs(&[
+        ("*::Kind", "crate::every::Kind"),
+        ("drawing_create::Kind", "crate::own::Kind"),
+    ]);
+    let code = generate_with(&[rich()], &options);
+    assert!(code.contains("pub kind: crate::own::Kind,"), "{code}");
+    assert!(!code.contains("crate::every::Kind"), "{code}");
+}
+
+#[test]
+fn an_extern_type_may_be_a_whole_input_or_a_nullable_enum() {
+    let options = externs(&[
+        ("panes_list::Input", "crate::NoArgs"),
+        ("drawing_create::Kind", "crate::r#type::Kind"),
+    ]);
+    let mut tool = rich();
+    tool.input_schema["properties"]["kind"]["enum"] = json!(["trend_line", null]);
+    tool.input_schema["properties"]["kind"]
+        .as_object_mut()
+        .expect("an object")
+        .remove("type");
+    let code = generate_with(&[empty(), tool], &options);
+    assert_rust(&code);
+    assert!(code.contains("pub type Input = crate::NoArgs;"), "{code}");
+    assert!(
+        code.contains("pub kind: Option<crate::r#type::Kind>,"),
+        "{code}"
+    );
+}
+
+#[test]
+fn an_extern_type_that_replaces_nothing_or_is_no_path_is_an_error() {
+    let error = |generated: &str, rust: &str| {
+        codegen::generate_with(&[rich()], &externs(&[(generated, rust)]))
+            .expect_err("refused")
+            .to_string()
+    };
+    let cases = [
+        (
+            "drawing_create::Anchr",
+            "crate::Anchor",
+            "extern type `drawing_create::Anchr`: `drawing_create` has no generated type `Anchr`",
+        ),
+        (
+            "drawing_delete::Anchor",
+            "crate::Anchor",
+            "extern type `drawing_delete::Anchor`: no tool is named `drawing_delete`",
+        ),
+        (
+            "*::Nothing",
+            "crate::Nothing",
+            "extern type `*::Nothing`: no tool has a generated type `Nothing`",
+        ),
+        (
+            "Anchor",
+            "crate::Anchor",
+            "extern type `Anchor`: expected the path of a generated type, `tool::Type` or `*::Type`",
+        ),
+        (
+            "drawing_create::Anchor",
+            "crate::Anchor<u8>",
+            "extern type `drawing_create::Anchor`: `crate::Anchor<u8>` is not the path of a Rust type",
+        ),
+        (
+            "drawing_create::Anchor",
+            "",
+            "extern type `drawing_create::Anchor`: `` is not the path of a Rust type",
+        ),
+        (
+            "drawing_create::Anchor",
+            "r#crate::Anchor",
+            "`r#crate::Anchor` is not the path of a Rust type",
+        ),
+    ];
+    for (generated, rust, expected) in cases {
+        let message = error(generated, rust);
+        assert!(message.contains(expected), "{message}");
+    }
+    // The build fails with it.
+    let root = tempfile::tempdir().expect("a temp dir");
+    fs::create_dir(root.path().join("tools")).expect("tools dir");
+    fs::write(root.path().join("tools/panes_list.toml"), PANES_LIST).expect("manifest");
+    let failed = builder(root.path())
+        .extern_type("panes_list::Pane", "crate::Pane")
+        .compile();
+    assert!(
+        matches!(&failed, Err(BuildError::Codegen(e)) if e.message.contains("no generated type `Pane`")),
+        "{failed:?}"
+    );
+}
+
+#[test]
+fn the_error_enum_reads_its_codes() {
+    let code = generate(&[rich(), empty()]);
+    for expected in [
+        "pub fn from_code(code: &str) -> Option<Self> {",
+        "\"PANE_NOT_FOUND\" => Some(Error::PaneNotFound),",
+        "\"DATE_OUT_OF_RANGE\" => Some(Error::DateOutOfRange),",
+        "_ => None,",
+        // A tool without codes reads none.
+        "pub fn from_code(_code: &str) -> Option<Self> {",
+        "impl<'a> ::core::convert::TryFrom<&'a str> for Error {",
+        "Self::from_code(code).ok_or(code)",
+    ] {
+        assert!(code.contains(expected), "no {expected:?} in\n{code}");
+    }
 }

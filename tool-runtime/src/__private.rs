@@ -14,6 +14,7 @@ use std::future::Future;
 pub use schemars;
 pub use serde;
 pub use serde_json;
+pub use std::sync::OnceLock;
 
 // What generated code and the macros' expansions name, under one path that the runtime's
 // public modules can move around without breaking them.
@@ -41,14 +42,9 @@ fn input_schema<T: schemars::JsonSchema>() -> Value {
     schema.to_value()
 }
 
-/// The input of a tool: deserialized from the validated arguments ([`InputDeserialize`]),
-/// described by a schema ([`InputJsonSchema`]). Two traits, so that a type missing one of them
-/// is told which.
-pub trait ToolInput: InputDeserialize + InputJsonSchema {}
-
-impl<T: InputDeserialize + InputJsonSchema> ToolInput for T {}
-
-/// The deserialization half of [`ToolInput`].
+/// The input of a tool is deserialized from the validated arguments ([`InputDeserialize`]); a
+/// code-first tool's is also described by a schema ([`InputJsonSchema`]). Two traits, so that
+/// a type missing one of them is told which.
 #[diagnostic::on_unimplemented(
     message = "the input of a tool must derive `Deserialize`, `{Self}` does not",
     label = "the tool's arguments are deserialized into this type",
@@ -59,7 +55,7 @@ pub trait InputDeserialize: DeserializeOwned {}
 #[diagnostic::do_not_recommend]
 impl<T: DeserializeOwned> InputDeserialize for T {}
 
-/// The schema half of [`ToolInput`]: `JsonSchema` of schemars 1, the version this crate
+/// The schema of a code-first tool's input: `JsonSchema` of schemars 1, the version this crate
 /// re-exports. A type deriving another major version's `JsonSchema` has a trait of the same
 /// name that is not this one; the note says so.
 #[diagnostic::on_unimplemented(
@@ -199,7 +195,7 @@ pub struct InputFns<I> {
 pub const fn code_first_input<I: InputDeserialize + InputJsonSchema>() -> InputFns<I> {
     InputFns {
         schema: input_schema::<I>,
-        deserialize: deserialize_lenient::<I>,
+        deserialize: deserialize::<I>,
     }
 }
 
@@ -210,17 +206,12 @@ pub struct BoundInputFns<I> {
     pub deserialize: fn(&Value) -> Result<I, ToolError>,
 }
 
-/// The input of a manifest-bound tool: exactly the generated `Input` of its manifest.
-pub const fn manifest_input<I: ManifestInput<E>, E: ToolInput>() -> BoundInputFns<I> {
+/// The input of a manifest-bound tool: exactly the generated `Input` of its manifest, which
+/// only deserializes (its schema is the manifest's, in `META`).
+pub const fn manifest_input<I: ManifestInput<E>, E: InputDeserialize>() -> BoundInputFns<I> {
     BoundInputFns {
         deserialize: deserialize_as::<I, E>,
     }
-}
-
-/// Deserializes validated arguments; an error (which validation should have made impossible)
-/// names the JSON Pointer of the value that failed, as `serde_path_to_error` tracks it.
-fn deserialize<I: ToolInput>(args: &Value) -> Result<I, ToolError> {
-    read(args).map_err(|(pointer, error)| input_error(&pointer, &error))
 }
 
 /// `args` read as `I`, or the JSON Pointer of the value that failed and why.
@@ -245,10 +236,13 @@ fn input_error(pointer: &str, error: &serde_json::Error) -> ToolError {
     ToolError::Input(format!("{at}: {error}"))
 }
 
-/// [`deserialize`] for a code-first tool, whose input type is the user's: its integer fields
-/// cannot be given the [`integral`] reader of the generated inputs, so an integral float
-/// (`2.0`, `1e2`), which JSON Schema counts as an integer and validation accepts, would fail
-/// them. When reading fails, every integral float within `i64` or `u64` is written as that
+/// Deserializes validated arguments; an error (which validation should have made impossible)
+/// names the JSON Pointer of the value that failed, as `serde_path_to_error` tracks it.
+///
+/// The generated types read integers with [`integral`], but a type of the user's (a code-first
+/// input, an existing type a generated input uses) reads them as its fields do, so an integral
+/// float (`2.0`, `1e2`), which JSON Schema counts as an integer and validation accepts, would
+/// fail them. When reading fails, every integral float within `i64` or `u64` is written as that
 /// integer and the arguments are read once more: a call that reads as it is costs nothing
 /// more, and keeps its numbers as sent.
 ///
@@ -256,7 +250,7 @@ fn input_error(pointer: &str, error: &serde_json::Error) -> ToolError {
 /// this rewrote (the second then says what is wrong with the number, `integer 300, expected
 /// u8`, quoting it as the integer it was read as; or with the next value), the first one
 /// otherwise.
-fn deserialize_lenient<I: ToolInput>(args: &Value) -> Result<I, ToolError> {
+fn deserialize<I: DeserializeOwned>(args: &Value) -> Result<I, ToolError> {
     let (pointer, error) = match read(args) {
         Ok(input) => return Ok(input),
         Err(failed) => failed,
@@ -452,7 +446,7 @@ impl<'de, T: Integral<'de>> Integral<'de> for BTreeMap<String, T> {
     }
 }
 
-fn deserialize_as<I: ManifestInput<E>, E: ToolInput>(args: &Value) -> Result<I, ToolError> {
+fn deserialize_as<I: ManifestInput<E>, E: DeserializeOwned>(args: &Value) -> Result<I, ToolError> {
     deserialize::<E>(args).map(I::from_expected)
 }
 
@@ -538,6 +532,14 @@ where
         }
         Err(error) => Box::pin(std::future::ready(Err(error))),
     }
+}
+
+/// The metadata of a code-first tool with its `source`, the path of its function
+/// (`crate::module::f`): the `type_name` of `T`, the hidden type `#[tool]` names like the
+/// function, next to it. Written into `cell` once. (A `module_path!()` in the tool's `static`
+/// would say the same, at the cost of checking every tool after an edit again.)
+pub fn located<T>(cell: &'static OnceLock<ToolMeta>, meta: &ToolMeta) -> &'static ToolMeta {
+    cell.get_or_init(|| meta.source(std::any::type_name::<T>()))
 }
 
 /// Builds the [`ToolDef`](ToolDef) of a tool taking `&C` or no context.
@@ -939,7 +941,7 @@ mod tests {
 
     #[test]
     fn a_code_first_input_reads_integral_floats_and_reports_what_is_still_wrong() {
-        let read = |args: Value| match deserialize_lenient::<Plain>(&args) {
+        let read = |args: Value| match deserialize::<Plain>(&args) {
             Ok(plain) => Ok((plain.n, plain.s)),
             Err(ToolError::Input(message)) => Err(message),
             Err(other) => panic!("an input error: {other:?}"),

@@ -17,7 +17,7 @@
 //! as a JSON line (tracing-subscriber's JSON formatter, as `chart-tools --trace json`) to a
 //! sink: over `direct/valid`, the two give the price of tracing. The traced case runs last.
 
-use chart_tools::chart::{Anchor, Chart, Drawing, StyleChange};
+use chart_tools::chart::{Chart, Drawing};
 use chart_tools::tools::drawing_create;
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde::Deserialize as _;
@@ -42,29 +42,16 @@ fn invalid_input() -> Value {
     })
 }
 
-/// What the tool does, without the registry: deserialize, convert (with the tool's own
-/// conversions of the generated enums), call.
+/// What the tool does, without the registry: deserialize (the input holds the chart's own
+/// anchor, kind and style types), call.
 fn direct(chart: &mut Chart, arguments: &Value) -> Drawing {
     let input = drawing_create::Input::deserialize(arguments).expect("valid arguments");
-    let anchors = input
-        .anchors
-        .into_iter()
-        .map(|a| Anchor {
-            time: a.time,
-            price: a.price,
-        })
-        .collect();
-    let style = input.style.map(|s| StyleChange {
-        color: s.color,
-        width: s.width,
-        line_style: s.line_style.map(Into::into),
-    });
     chart
         .drawing_create(
             &input.pane_id,
-            input.kind.into(),
-            anchors,
-            style,
+            input.kind,
+            input.anchors,
+            input.style,
             input.text,
         )
         .expect("the example succeeds")

@@ -1,4 +1,5 @@
-//! The typed inputs, error codes and frozen metadata generated from `tools/*.toml`.
+//! The typed inputs, error codes and frozen metadata generated from `tools/*.toml` and
+//! `shared/*.toml`.
 //!
 //! The manifests cover every construct the generator supports; the tests check that the
 //! generated types accept the manifests' examples and that the metadata is what was declared.
@@ -17,4 +18,56 @@
 /// ```
 pub mod tools {
     include!(concat!(env!("OUT_DIR"), "/tools.rs"));
+}
+
+/// The same tools, their types also deriving schemars' `JsonSchema`
+/// (`Builder::derive_json_schema`).
+pub mod schemas {
+    include!(concat!(env!("OUT_DIR"), "/schemas.rs"));
+}
+
+/// The tools of `shared/`, whose shapes are the types of [`shapes`] (`Builder::extern_type`).
+pub mod shared {
+    include!(concat!(env!("OUT_DIR"), "/shared.rs"));
+}
+
+/// The crate's own types for the shapes the tools of `shared/` have in common.
+pub mod shapes {
+    use serde::{Deserialize, Serialize};
+
+    /// A point on a chart: `*::Anchor`.
+    #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+    pub struct Anchor {
+        /// Bar time, seconds since the epoch (an `i64` read without the generated code's
+        /// reader of integral floats).
+        pub time: i64,
+        /// Price level.
+        pub price: f64,
+    }
+
+    /// A bar interval, its variants spelled as the manifests' words: `*::Interval`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+    pub enum Interval {
+        /// `1m`.
+        #[serde(rename = "1m")]
+        M1,
+        /// `1h`.
+        #[serde(rename = "1h")]
+        H1,
+        /// `1d`.
+        #[serde(rename = "1d")]
+        D1,
+    }
+
+    /// The whole input of `bars_mark`: `bars_mark::Input`.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    pub struct Mark {
+        /// Where.
+        pub at: Anchor,
+        /// The bars it is on.
+        pub interval: Interval,
+        /// Shown next to it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub label: Option<String>,
+    }
 }

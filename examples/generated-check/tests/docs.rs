@@ -2,7 +2,7 @@
 //! exactly what was declared.
 
 use generated_check::tools;
-use toolwright_manifest::{ToolSpec, docs};
+use toolwright_manifest::{ToolSpec, codegen, docs};
 
 fn specs() -> Vec<ToolSpec> {
     tools::ALL
@@ -53,6 +53,14 @@ fn the_index_lists_every_tool_under_its_declared_safety() {
 fn the_frozen_metadata_regenerates_the_same_code() {
     // Nothing is lost on the way from manifest to frozen metadata: generating from the frozen
     // form gives back the very file the build script wrote.
-    let code = toolwright_manifest::codegen::generate(&specs()).expect("generates");
+    let code = codegen::generate(&specs()).expect("generates");
     assert_eq!(code, include_str!(concat!(env!("OUT_DIR"), "/tools.rs")));
+    // And with the option the build script gave the second file.
+    let mut options = codegen::Options::default();
+    options.derive_json_schema = true;
+    let code = codegen::generate_with(&specs(), &options).expect("generates");
+    assert_eq!(
+        code.code,
+        include_str!(concat!(env!("OUT_DIR"), "/schemas.rs"))
+    );
 }

@@ -1,6 +1,7 @@
 //! The code generated from `tools/*.toml` compiles, accepts the declared examples and carries
 //! exactly the declared metadata.
 
+use generated_check::schemas;
 use generated_check::tools::{
     self, _self, big_values, doc_fences, draft07_ranges, draft2019_pairs, drawing_create,
     mapping_rules, market_bars_query, panes_list, quote_hashes, settings_update,
@@ -188,6 +189,42 @@ fn error_variants_return_their_declared_codes() {
     }
 }
 
+/// `Error::from_code` of each declared code, through `TryFrom<&str>` too, as generic code reads
+/// it.
+fn codes_read_back<E>(meta: &ToolMeta, from_code: fn(&str) -> Option<E>)
+where
+    E: DeclaredError + for<'a> TryFrom<&'a str, Error = &'a str> + std::fmt::Debug,
+{
+    for error in meta.errors {
+        let read = from_code(error.code).expect("a declared code");
+        assert_eq!(read.code(), error.code);
+        assert_eq!(E::try_from(error.code).map(|e| e.code()), Ok(error.code));
+    }
+    assert!(from_code("TOOL_FAILED").is_none());
+    assert_eq!(
+        E::try_from("NOT_DECLARED").map(|e| e.code()),
+        Err("NOT_DECLARED")
+    );
+}
+
+#[test]
+fn declared_codes_read_back_as_their_variants() {
+    assert_eq!(
+        drawing_create::Error::from_code("PANE_NOT_FOUND"),
+        Some(drawing_create::Error::PaneNotFound)
+    );
+    assert_eq!(drawing_create::Error::from_code("pane_not_found"), None);
+    codes_read_back(&drawing_create::META, drawing_create::Error::from_code);
+    codes_read_back(
+        &market_bars_query::META,
+        market_bars_query::Error::from_code,
+    );
+    codes_read_back(&settings_update::META, settings_update::Error::from_code);
+    codes_read_back(&doc_fences::META, doc_fences::Error::from_code);
+    // A tool without codes reads none.
+    codes_read_back(&panes_list::META, panes_list::Error::from_code);
+}
+
 #[test]
 fn string_enums_are_rust_enums_with_the_declared_spellings() {
     let input: drawing_create::Input = serde_json::from_value(json!({
@@ -271,7 +308,8 @@ fn renamed_nullable_and_map_fields_follow_the_schema() {
     assert_eq!(back["paneId"], json!("main"));
 }
 
-/// The schemars schema of a generated input has the manifest's properties and required list.
+/// The schemars schema of a generated input (with `derive_json_schema`) has the manifest's
+/// properties and required list.
 fn derived_schema_matches<T: schemars::JsonSchema>(meta: &ToolMeta) {
     let derived = serde_json::to_value(schemars::schema_for!(T)).expect("schema serializes");
     let declared = meta.input_schema.to_value().expect("schema JSON");
@@ -318,22 +356,22 @@ fn derived_schema_matches<T: schemars::JsonSchema>(meta: &ToolMeta) {
 
 #[test]
 fn derived_schemas_stay_close_to_the_manifests() {
-    derived_schema_matches::<drawing_create::Input>(&drawing_create::META);
-    derived_schema_matches::<market_bars_query::Input>(&market_bars_query::META);
-    derived_schema_matches::<panes_list::Input>(&panes_list::META);
-    derived_schema_matches::<settings_update::Input>(&settings_update::META);
-    derived_schema_matches::<_self::Input>(&_self::META);
-    derived_schema_matches::<big_values::Input>(&big_values::META);
-    derived_schema_matches::<doc_fences::Input>(&doc_fences::META);
-    derived_schema_matches::<quote_hashes::Input>(&quote_hashes::META);
+    derived_schema_matches::<schemas::drawing_create::Input>(&drawing_create::META);
+    derived_schema_matches::<schemas::market_bars_query::Input>(&market_bars_query::META);
+    derived_schema_matches::<schemas::panes_list::Input>(&panes_list::META);
+    derived_schema_matches::<schemas::settings_update::Input>(&settings_update::META);
+    derived_schema_matches::<schemas::_self::Input>(&_self::META);
+    derived_schema_matches::<schemas::big_values::Input>(&big_values::META);
+    derived_schema_matches::<schemas::doc_fences::Input>(&doc_fences::META);
+    derived_schema_matches::<schemas::quote_hashes::Input>(&quote_hashes::META);
 
-    let derived =
-        serde_json::to_value(schemars::schema_for!(market_bars_query::Input)).expect("serializes");
+    let derived = serde_json::to_value(schemars::schema_for!(schemas::market_bars_query::Input))
+        .expect("serializes");
     assert_eq!(derived["properties"]["limit"]["maximum"], json!(1000));
     assert_eq!(derived["properties"]["symbol"]["maxLength"], json!(32));
 
-    let derived =
-        serde_json::to_value(schemars::schema_for!(settings_update::Input)).expect("serializes");
+    let derived = serde_json::to_value(schemars::schema_for!(schemas::settings_update::Input))
+        .expect("serializes");
     let declared = settings_update::META
         .input_schema
         .to_value()

@@ -7,6 +7,7 @@
 
 use std::path::Path;
 
+use generated_check::schemas;
 use generated_check::tools::{self, _self, big_values, doc_fences, quote_hashes};
 use serde_json::{Value, json};
 use toolwright_manifest::{ToolSpec, manifest};
@@ -80,7 +81,8 @@ fn a_quote_and_255_hashes_are_kept_in_every_text() {
     let input: quote_hashes::Input =
         serde_json::from_str(meta.examples[0].input).expect("the example deserializes");
     assert_eq!(input.text, hashes);
-    let derived = serde_json::to_value(schemars::schema_for!(quote_hashes::Input)).expect("JSON");
+    let derived =
+        serde_json::to_value(schemars::schema_for!(schemas::quote_hashes::Input)).expect("JSON");
     assert_eq!(derived["properties"]["text"]["default"], json!(hashes));
     assert_eq!(
         derived["properties"]["text"]["examples"],
@@ -101,7 +103,8 @@ fn large_defaults_reach_the_derived_schema() {
     assert_eq!(given.len(), 45);
     assert_eq!(given.get("k45"), Some(&45));
 
-    let derived = serde_json::to_value(schemars::schema_for!(big_values::Input)).expect("JSON");
+    let derived =
+        serde_json::to_value(schemars::schema_for!(schemas::big_values::Input)).expect("JSON");
     assert_eq!(derived["properties"]["levels"]["default"], json!(levels));
     assert_eq!(derived["properties"]["levels"]["examples"], json!([levels]));
     assert_eq!(derived["properties"]["weights"]["default"], json!(weights));

@@ -31,8 +31,8 @@ const MODULE_ALLOW: &str = "missing_docs, unknown_lints, clippy::doc_lazy_contin
 const SERDE_CRATE: &str = "::toolwright_runtime::__private::serde";
 const SCHEMARS_CRATE: &str = "::toolwright_runtime::__private::schemars";
 const SERDE_DERIVES: &str = "::toolwright_runtime::__private::serde::Serialize, \
-    ::toolwright_runtime::__private::serde::Deserialize, \
-    ::toolwright_runtime::__private::schemars::JsonSchema";
+    ::toolwright_runtime::__private::serde::Deserialize";
+const JSON_SCHEMA_DERIVE: &str = "::toolwright_runtime::__private::schemars::JsonSchema";
 const JSON_VALUE: &str = "::toolwright_runtime::__private::serde_json::Value";
 const JSON: &str = "::toolwright_runtime::__private::serde_json";
 const JSON_MAP: &str = "::toolwright_runtime::__private::serde_json::Map<String, ::toolwright_runtime::__private::serde_json::Value>";
@@ -61,6 +61,8 @@ pub(super) enum Ty {
     Object,
     /// A type declared in the tool's module.
     Named(String),
+    /// An existing Rust type, by its path (see `Options::extern_types`).
+    Extern(String),
     Vec(Box<Ty>),
     Option(Box<Ty>),
     /// `BTreeMap<String, T>`.
@@ -79,7 +81,7 @@ impl fmt::Display for Ty {
             Ty::Unit => f.write_str("()"),
             Ty::Value => f.write_str(JSON_VALUE),
             Ty::Object => f.write_str(JSON_MAP),
-            Ty::Named(name) => f.write_str(name),
+            Ty::Named(name) | Ty::Extern(name) => f.write_str(name),
             Ty::Vec(item) => write!(f, "Vec<{item}>"),
             Ty::Option(inner) => write!(f, "Option<{inner}>"),
             Ty::Map(value) => write!(f, "::std::collections::BTreeMap<String, {value}>"),
@@ -202,14 +204,39 @@ pub(super) struct ErrorVariant<'a> {
     pub message: &'a str,
 }
 
-/// The text being written, and the depth of the lines to come.
+/// The text being written, the depth of the lines to come, and whether the types derive
+/// schemars' `JsonSchema` too.
 #[derive(Debug, Default)]
 pub(super) struct Out {
     pub text: String,
     depth: usize,
+    json_schema: bool,
 }
 
 impl Out {
+    pub fn new(json_schema: bool) -> Self {
+        Out {
+            json_schema,
+            ..Out::default()
+        }
+    }
+
+    /// `#[derive(…)]` of a type: the `std` derives, serde's and, when asked for, `JsonSchema`;
+    /// then `#[serde(crate = …{serde})]` (`serde` starts with `, `) and the
+    /// `#[schemars(crate = …)]` that goes with the derive.
+    fn derives(&mut self, std: &str, serde: &str) {
+        let schema = if self.json_schema {
+            format!(", {JSON_SCHEMA_DERIVE}")
+        } else {
+            String::new()
+        };
+        self.line(format_args!("#[derive({std}, {SERDE_DERIVES}{schema})]"));
+        self.line(format_args!("#[serde(crate = {SERDE_CRATE:?}{serde})]"));
+        if self.json_schema {
+            self.line(format_args!("#[schemars(crate = {SCHEMARS_CRATE:?})]"));
+        }
+    }
+
     /// A line at the current depth.
     pub fn line(&mut self, text: impl fmt::Display) {
         for _ in 0..self.depth {
@@ -365,17 +392,17 @@ pub(super) fn tool_module(
 
 fn struct_def(out: &mut Out, def: &StructDef<'_>) {
     doc(out, &def.doc);
-    let default = if def.default { "Default, " } else { "" };
-    out.line(format_args!(
-        "#[derive(Debug, Clone, PartialEq, {default}{SERDE_DERIVES})]"
-    ));
+    let derives = if def.default {
+        "Debug, Clone, PartialEq, Default"
+    } else {
+        "Debug, Clone, PartialEq"
+    };
     let deny = if def.deny_unknown_fields {
         ", deny_unknown_fields"
     } else {
         ""
     };
-    out.line(format_args!("#[serde(crate = {SERDE_CRATE:?}{deny})]"));
-    out.line(format_args!("#[schemars(crate = {SCHEMARS_CRATE:?})]"));
+    out.derives(derives, deny);
     if def.fields.is_empty() && def.extra.is_none() {
         out.line(format_args!("pub struct {} {{}}", def.name));
         return;
@@ -413,10 +440,10 @@ fn struct_def(out: &mut Out, def: &StructDef<'_>) {
                 ));
             }
         }
-        if field.presence == Presence::RequiredNullable {
+        if field.presence == Presence::RequiredNullable && out.json_schema {
             out.line("#[schemars(required)]");
         }
-        if !field.extend.is_empty() {
+        if !field.extend.is_empty() && out.json_schema {
             let pairs: Vec<String> = field
                 .extend
                 .iter()
@@ -484,11 +511,7 @@ fn default_fn(ident: &str) -> String {
 
 fn tuple_def(out: &mut Out, def: &TupleDef<'_>) {
     doc(out, def.doc);
-    out.line(format_args!(
-        "#[derive(Debug, Clone, PartialEq, {SERDE_DERIVES})]"
-    ));
-    out.line(format_args!("#[serde(crate = {SERDE_CRATE:?})]"));
-    out.line(format_args!("#[schemars(crate = {SCHEMARS_CRATE:?})]"));
+    out.derives("Debug, Clone, PartialEq", "");
     let elements: Vec<String> = def
         .elements
         .iter()
@@ -509,17 +532,10 @@ fn tuple_def(out: &mut Out, def: &TupleDef<'_>) {
 
 fn union_def(out: &mut Out, def: &UnionDef<'_>) {
     doc(out, def.doc);
-    out.line(format_args!(
-        "#[derive(Debug, Clone, PartialEq, {SERDE_DERIVES})]"
-    ));
     match def.tag {
-        Some(tag) => out.line(format_args!(
-            "#[serde(crate = {SERDE_CRATE:?}, tag = {})]",
-            lit(tag)
-        )),
-        None => out.line(format_args!("#[serde(crate = {SERDE_CRATE:?}, untagged)]")),
+        Some(tag) => out.derives("Debug, Clone, PartialEq", &format!(", tag = {}", lit(tag))),
+        None => out.derives("Debug, Clone, PartialEq", ", untagged"),
     }
-    out.line(format_args!("#[schemars(crate = {SCHEMARS_CRATE:?})]"));
     allow_shared_affixes(out, def.variants.len());
     out.open(format_args!("pub enum {} {{", def.name));
     for variant in &def.variants {
@@ -566,11 +582,7 @@ fn json_value(value: &Value) -> String {
 
 fn enum_def(out: &mut Out, def: &EnumDef<'_>) {
     doc(out, def.doc);
-    out.line(format_args!(
-        "#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, {SERDE_DERIVES})]"
-    ));
-    out.line(format_args!("#[serde(crate = {SERDE_CRATE:?})]"));
-    out.line(format_args!("#[schemars(crate = {SCHEMARS_CRATE:?})]"));
+    out.derives("Debug, Clone, Copy, PartialEq, Eq, Hash", "");
     allow_shared_affixes(out, def.variants.len());
     out.open(format_args!("pub enum {} {{", def.name));
     for (variant, rename) in &def.variants {
@@ -650,6 +662,38 @@ fn error_enum(out: &mut Out, tool: &str, variants: &[ErrorVariant<'_>]) {
         }
         out.close("}");
     }
+    out.close("}");
+    out.close("}");
+    out.blank();
+    // `from_code`, and `TryFrom<&str>` for code generic over the tools' `Error`s.
+    out.open("impl Error {");
+    doc(
+        out,
+        &format!("The value of a code `{tool}` declares; `None` for any other code."),
+    );
+    if variants.is_empty() {
+        out.open("pub fn from_code(_code: &str) -> Option<Self> {");
+        out.line("None");
+    } else {
+        out.open("pub fn from_code(code: &str) -> Option<Self> {");
+        out.open("match code {");
+        for variant in variants {
+            out.line(format_args!(
+                "{} => Some(Error::{}),",
+                lit(variant.code),
+                variant.ident
+            ));
+        }
+        out.line("_ => None,");
+        out.close("}");
+    }
+    out.close("}");
+    out.close("}");
+    out.blank();
+    out.open("impl<'a> ::core::convert::TryFrom<&'a str> for Error {");
+    out.line("type Error = &'a str;");
+    out.open("fn try_from(code: &'a str) -> Result<Self, &'a str> {");
+    out.line("Self::from_code(code).ok_or(code)");
     out.close("}");
     out.close("}");
 }

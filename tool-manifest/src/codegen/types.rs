@@ -1,7 +1,7 @@
 //! The Rust types of a schema, read from the schema model's tree (see the mapping table in the
 //! module docs of [`crate::codegen`]).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Number, Value};
 
@@ -74,10 +74,19 @@ pub(super) struct TypeGen<'t, 'a> {
     pub fallbacks: Vec<(String, String)>,
     /// Every `integer` node typed as a Rust integer, with that type.
     pub integers: Vec<(String, Ty)>,
+    /// The generated types replaced by existing Rust types: name → Rust path, and the keys of
+    /// the mappings that match it (see [`crate::codegen::Options::extern_types`]).
+    externs: BTreeMap<&'a str, (&'a str, Vec<&'a str>)>,
+    /// The keys of the mappings used.
+    pub used_externs: BTreeSet<&'a str>,
 }
 
 impl<'t, 'a> TypeGen<'t, 'a> {
-    pub fn new(tool: &'a str, tree: &'t SchemaTree<'a>) -> Self {
+    pub fn new(
+        tool: &'a str,
+        tree: &'t SchemaTree<'a>,
+        externs: BTreeMap<&'a str, (&'a str, Vec<&'a str>)>,
+    ) -> Self {
         TypeGen {
             tool,
             tree,
@@ -88,7 +97,16 @@ impl<'t, 'a> TypeGen<'t, 'a> {
             reason: None,
             fallbacks: Vec::new(),
             integers: Vec::new(),
+            externs,
+            used_externs: BTreeSet::new(),
         }
+    }
+
+    /// The existing Rust type that replaces the generated type `name`, when one does.
+    fn external(&mut self, name: &str) -> Option<Ty> {
+        let (path, keys) = self.externs.get(name)?;
+        self.used_externs.extend(keys.iter().copied());
+        Some(Ty::Extern((*path).to_owned()))
     }
 
     /// `serde_json::Value`, for `why` (recorded at the node being typed).
@@ -108,6 +126,11 @@ impl<'t, 'a> TypeGen<'t, 'a> {
             doc.push_str(description);
         }
         self.taken.insert("Input".to_owned());
+        if let Some(ty) = self.external("Input") {
+            let doc = doc.into();
+            let name = "Input".to_owned();
+            return TypeDef::Alias { doc, name, ty };
+        }
         match root.object() {
             Some(object) if single_type(object) == Some(Kind::Object) => {
                 TypeDef::Struct(self.object_struct(object, "Input", doc.into(), None, 0))
@@ -313,6 +336,9 @@ impl<'t, 'a> TypeGen<'t, 'a> {
                 return Ty::Vec(Box::new(Ty::Value));
             }
             let name = self.claim_name(object, hint, parent);
+            if let Some(ty) = self.external(&name) {
+                return ty;
+            }
             let slot = self.reserve();
             let elements = prefix
                 .iter()
@@ -341,6 +367,9 @@ impl<'t, 'a> TypeGen<'t, 'a> {
     fn object(&mut self, object: &'t Object<'a>, hint: &str, parent: &str, depth: usize) -> Ty {
         if !object.properties().is_empty() {
             let name = self.claim_name(object, hint, parent);
+            if let Some(ty) = self.external(&name) {
+                return ty;
+            }
             let doc = object.text("description").unwrap_or_default().into();
             let slot = self.reserve();
             let def = self.object_struct(object, &name, doc, None, depth);
@@ -469,6 +498,11 @@ impl<'t, 'a> TypeGen<'t, 'a> {
             return if nullable { Ty::Unit } else { Ty::Value };
         }
         let name = self.claim_name(object, hint, parent);
+        // `type: ["string", "null"]` already wraps the type in an `Option`.
+        let nullable = nullable && object.types.is_none();
+        if let Some(ty) = self.external(&name) {
+            return optional_if(nullable, ty);
+        }
         let mut taken = BTreeSet::new();
         let variants = words
             .iter()
@@ -490,8 +524,7 @@ impl<'t, 'a> TypeGen<'t, 'a> {
             name: name.clone(),
             variants,
         })));
-        // `type: ["string", "null"]` already wraps the type in an `Option`.
-        optional_if(nullable && object.types.is_none(), Ty::Named(name))
+        optional_if(nullable, Ty::Named(name))
     }
 
     /// `anyOf` / `oneOf`: `Option<T>` for `T` or `null`; an internally tagged enum for objects
@@ -573,6 +606,9 @@ impl<'t, 'a> TypeGen<'t, 'a> {
             distinct.then_some((*name, words))
         })?;
         let name = self.claim_name(object, hint, parent);
+        if let Some(ty) = self.external(&name) {
+            return Some(ty);
+        }
         let slot = self.reserve();
         let mut taken = BTreeSet::new();
         let mut variants = Vec::with_capacity(objects.len());
@@ -642,6 +678,9 @@ impl<'t, 'a> TypeGen<'t, 'a> {
             }
         }
         let name = self.claim_name(object, hint, parent);
+        if let Some(ty) = self.external(&name) {
+            return Some(ty);
+        }
         let slot = self.reserve();
         let mut variants = Vec::with_capacity(branches.len());
         for (kind, branch) in branches {

@@ -69,7 +69,7 @@ fn check_rust(code: &str) -> Parsed {
             "a blank line after {before:?} (line {at}):\n{code}"
         );
         assert!(
-            after.is_some_and(|l| ["///", "#[", "pub ", "impl "]
+            after.is_some_and(|l| ["///", "#[", "pub ", "impl ", "impl<"]
                 .iter()
                 .any(|start| l.starts_with(start))),
             "a blank line before {after:?} (line {at}):\n{code}"

@@ -1,7 +1,7 @@
 //! Drawings on panes: `drawings_list`, `drawing_create`, `drawing_update`, `drawing_delete`,
 //! `drawings_copy`, `drawings_clear`.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::Chart;
 use super::error::ChartError;
@@ -54,8 +54,9 @@ word_enum! {
     }
 }
 
-/// A point of a drawing: a bar time and a price.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+/// A point of a drawing: a bar time and a price (also the anchors of the `drawing_create` and
+/// `drawing_update` inputs).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Anchor {
     /// Unix seconds, inside the pane's loaded bars.
     pub time: i64,
@@ -84,14 +85,18 @@ impl Default for Style {
     }
 }
 
-/// A change of style: unset fields keep their value.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+/// A change of style: unset fields keep their value (the `style` of the `drawing_create` and
+/// `drawing_update` inputs).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct StyleChange {
     /// `#rrggbb`.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub color: Option<String>,
     /// Line width in pixels.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub width: Option<i64>,
     /// Stroke.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub line_style: Option<LineStyle>,
 }
 

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::Chart;
 use super::error::ChartError;
@@ -28,7 +28,7 @@ word_enum! {
 }
 
 /// The parameters of an indicator. Only those that apply to the indicator may be set.
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
 pub struct IndicatorParams {
     /// Look-back length in bars (`sma`, `ema`, `rsi`, `bollinger_bands`, `atr`).
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -1,6 +1,6 @@
 //! Panes: `panes_list`, `pane_create`, `pane_replace_content`, `panes_clear`.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::Chart;
 use super::error::ChartError;
@@ -38,12 +38,15 @@ pub struct Pane {
     pub indicators: Vec<Indicator>,
 }
 
-/// An indicator requested for a pane: a name and optional parameters.
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// An indicator requested for a pane: a name and optional parameters (an item of the
+/// `indicators` of the `pane_create` and `pane_replace_content` inputs, the parameters beside
+/// the name).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct IndicatorRequest {
     /// Which indicator.
     pub name: IndicatorName,
     /// Its parameters; unset ones take the indicator's defaults.
+    #[serde(flatten)]
     pub params: IndicatorParams,
 }
 

@@ -2,18 +2,10 @@
 
 use toolwright_runtime::tool;
 
-use super::declared_errors;
-use crate::chart::{Chart, ChartError, ComparisonView, ComparisonsCleared, ComparisonsList};
+use super::declared;
+use crate::chart::{Chart, ComparisonView, ComparisonsCleared, ComparisonsList};
 use crate::tools;
 use toolwright_runtime::{Changed, Failure};
-
-declared_errors!(comparisons_list_error: tools::comparisons_list::Error { PaneNotFound });
-declared_errors!(comparison_create_error: tools::comparison_create::Error {
-    PaneNotFound,
-    InstrumentNotFound,
-    ComparisonExists,
-});
-declared_errors!(comparisons_clear_error: tools::comparisons_clear::Error { PaneNotFound });
 
 #[tool(manifest = crate::tools::comparisons_list)]
 pub(crate) fn comparisons_list(
@@ -22,7 +14,7 @@ pub(crate) fn comparisons_list(
 ) -> Result<ComparisonsList, Failure<tools::comparisons_list::Error>> {
     chart
         .comparisons_list(input.pane_id.as_deref())
-        .map_err(comparisons_list_error)
+        .map_err(declared)
 }
 
 #[tool(manifest = crate::tools::comparison_create)]
@@ -32,7 +24,7 @@ pub(crate) fn comparison_create(
 ) -> Result<ComparisonView, Failure<tools::comparison_create::Error>> {
     chart
         .comparison_create(&input.symbol, input.pane_id.as_deref())
-        .map_err(comparison_create_error)
+        .map_err(declared)
 }
 
 #[tool(manifest = crate::tools::comparisons_clear)]
@@ -42,7 +34,7 @@ pub(crate) fn comparisons_clear(
 ) -> Result<Changed<ComparisonsCleared>, Failure<tools::comparisons_clear::Error>> {
     let cleared = chart
         .comparisons_clear(input.pane_id.as_deref())
-        .map_err(comparisons_clear_error)?;
+        .map_err(declared)?;
     let changed = !cleared.removed.is_empty();
     Ok(Changed::new(cleared, changed))
 }

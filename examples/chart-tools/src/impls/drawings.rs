@@ -3,35 +3,10 @@
 
 use toolwright_runtime::tool;
 
-use super::declared_errors;
-use crate::chart::{
-    Anchor, Chart, ChartError, Drawing, DrawingDeleted, DrawingsCleared, DrawingsCopied,
-    DrawingsList, StyleChange,
-};
+use super::declared;
+use crate::chart::{Chart, Drawing, DrawingDeleted, DrawingsCleared, DrawingsCopied, DrawingsList};
 use crate::tools;
 use toolwright_runtime::{Changed, Failure};
-
-declared_errors!(drawings_list_error: tools::drawings_list::Error { PaneNotFound });
-declared_errors!(drawing_create_error: tools::drawing_create::Error {
-    PaneNotFound,
-    DateOutOfRange,
-    AnchorCountMismatch,
-    TextRequired,
-});
-declared_errors!(drawing_update_error: tools::drawing_update::Error {
-    DrawingNotFound,
-    DateOutOfRange,
-    AnchorCountMismatch,
-    NothingToChange,
-});
-declared_errors!(drawing_delete_error: tools::drawing_delete::Error { DrawingNotFound });
-declared_errors!(drawings_copy_error: tools::drawings_copy::Error {
-    PaneNotFound,
-    SamePane,
-    DrawingNotFound,
-    DateOutOfRange,
-});
-declared_errors!(drawings_clear_error: tools::drawings_clear::Error { PaneNotFound });
 
 #[tool(manifest = crate::tools::drawings_list)]
 pub(crate) fn drawings_list(
@@ -40,30 +15,7 @@ pub(crate) fn drawings_list(
 ) -> Result<DrawingsList, Failure<tools::drawings_list::Error>> {
     chart
         .drawings_list(input.pane_id.as_deref())
-        .map_err(drawings_list_error)
-}
-
-/// The anchors and style change of a `drawing_create` or `drawing_update` input.
-macro_rules! anchors {
-    ($anchors:expr) => {
-        $anchors
-            .into_iter()
-            .map(|a| Anchor {
-                time: a.time,
-                price: a.price,
-            })
-            .collect::<Vec<_>>()
-    };
-}
-
-macro_rules! style_change {
-    ($style:expr) => {
-        $style.map(|s| StyleChange {
-            color: s.color,
-            width: s.width,
-            line_style: s.line_style.map(Into::into),
-        })
-    };
+        .map_err(declared)
 }
 
 #[tool(manifest = crate::tools::drawing_create)]
@@ -74,12 +26,12 @@ pub(crate) fn drawing_create(
     chart
         .drawing_create(
             &input.pane_id,
-            input.kind.into(),
-            anchors!(input.anchors),
-            style_change!(input.style),
+            input.kind,
+            input.anchors,
+            input.style,
             input.text,
         )
-        .map_err(drawing_create_error)
+        .map_err(declared)
 }
 
 #[tool(manifest = crate::tools::drawing_update)]
@@ -92,13 +44,8 @@ pub(crate) fn drawing_update(
         .ok()
         .and_then(|list| list.drawings.into_iter().find(|d| d.id == input.drawing_id));
     let after = chart
-        .drawing_update(
-            &input.drawing_id,
-            input.anchors.map(|anchors| anchors!(anchors)),
-            style_change!(input.style),
-            input.text,
-        )
-        .map_err(drawing_update_error)?;
+        .drawing_update(&input.drawing_id, input.anchors, input.style, input.text)
+        .map_err(declared)?;
     let changed = before.as_ref() != Some(&after);
     Ok(Changed::new(after, changed))
 }
@@ -108,9 +55,7 @@ pub(crate) fn drawing_delete(
     chart: &mut Chart,
     input: tools::drawing_delete::Input,
 ) -> Result<DrawingDeleted, Failure<tools::drawing_delete::Error>> {
-    chart
-        .drawing_delete(&input.drawing_id)
-        .map_err(drawing_delete_error)
+    chart.drawing_delete(&input.drawing_id).map_err(declared)
 }
 
 #[tool(manifest = crate::tools::drawings_copy)]
@@ -124,7 +69,7 @@ pub(crate) fn drawings_copy(
             &input.to_pane_id,
             input.drawing_ids.as_deref(),
         )
-        .map_err(drawings_copy_error)?;
+        .map_err(declared)?;
     let changed = !copied.copied.is_empty();
     Ok(Changed::new(copied, changed))
 }
@@ -136,7 +81,7 @@ pub(crate) fn drawings_clear(
 ) -> Result<Changed<DrawingsCleared>, Failure<tools::drawings_clear::Error>> {
     let cleared = chart
         .drawings_clear(input.pane_id.as_deref())
-        .map_err(drawings_clear_error)?;
+        .map_err(declared)?;
     let changed = !cleared.removed.is_empty();
     Ok(Changed::new(cleared, changed))
 }

@@ -3,28 +3,10 @@
 
 use toolwright_runtime::tool;
 
-use super::declared_errors;
-use crate::chart::{BarsQuery, Chart, ChartError, IndicatorsQuery, InstrumentMatches, Timeshare};
+use super::declared;
+use crate::chart::{BarsQuery, Chart, IndicatorsQuery, InstrumentMatches, Timeshare};
 use crate::tools;
 use toolwright_runtime::Failure;
-
-declared_errors!(indicators_query_error: tools::indicators_query::Error {
-    PaneNotFound,
-    IndicatorNotFound,
-});
-declared_errors!(market_bars_query_error: tools::market_bars_query::Error {
-    InstrumentNotFound,
-    DateOutOfRange,
-    InvalidTimeRange,
-});
-declared_errors!(market_timeshare_query_error: tools::market_timeshare_query::Error {
-    InstrumentNotFound,
-});
-declared_errors!(market_timeshare_range_query_error: tools::market_timeshare_range_query::Error {
-    InstrumentNotFound,
-    DateOutOfRange,
-    InvalidTimeRange,
-});
 
 #[tool(manifest = crate::tools::indicators_query)]
 pub(crate) fn indicators_query(
@@ -32,8 +14,8 @@ pub(crate) fn indicators_query(
     input: tools::indicators_query::Input,
 ) -> Result<IndicatorsQuery, Failure<tools::indicators_query::Error>> {
     chart
-        .indicators_query(&input.pane_id, input.name.map(Into::into), input.limit)
-        .map_err(indicators_query_error)
+        .indicators_query(&input.pane_id, input.name, input.limit)
+        .map_err(declared)
 }
 
 #[tool(manifest = crate::tools::instruments_query_name)]
@@ -52,12 +34,12 @@ pub(crate) fn market_bars_query(
     chart
         .market_bars_query(
             &input.symbol,
-            input.interval.into(),
+            input.interval,
             input.from,
             input.to,
             input.limit,
         )
-        .map_err(market_bars_query_error)
+        .map_err(declared)
 }
 
 #[tool(manifest = crate::tools::market_timeshare_query)]
@@ -67,7 +49,7 @@ pub(crate) fn market_timeshare_query(
 ) -> Result<Timeshare, Failure<tools::market_timeshare_query::Error>> {
     chart
         .market_timeshare_query(&input.symbol)
-        .map_err(market_timeshare_query_error)
+        .map_err(declared)
 }
 
 #[tool(manifest = crate::tools::market_timeshare_range_query)]
@@ -77,5 +59,5 @@ pub(crate) fn market_timeshare_range_query(
 ) -> Result<Timeshare, Failure<tools::market_timeshare_range_query::Error>> {
     chart
         .market_timeshare_range_query(&input.symbol, input.from, input.to)
-        .map_err(market_timeshare_range_query_error)
+        .map_err(declared)
 }

@@ -4,9 +4,11 @@
 //!
 //! - Reads take `&Chart`, writes `&mut Chart`; the manifest decides which, and the attribute
 //!   checks it at compile time.
+//! - The inputs hold the chart's own types where a manifest's shape is one (an anchor, a style,
+//!   an interval, …: see `build.rs`), so they go to the chart as they come.
 //! - A [`ChartError`] becomes the code the tool declares for it, with the error's guidance as the
-//!   detail. A chart error the tool does not declare (the chart's methods share one error type,
-//!   and some of its codes cannot happen for a given tool) becomes `TOOL_FAILED`.
+//!   detail ([`declared`]). A chart error the tool does not declare (the chart's methods share one
+//!   error type, and some of its codes cannot happen for a given tool) becomes `TOOL_FAILED`.
 //! - A write that changed nothing (clearing what is already empty, setting a value it already
 //!   has) answers with `stateChanged: false` ([`toolwright_runtime::Changed`]).
 
@@ -21,7 +23,6 @@ mod market;
 mod panes;
 mod settings;
 mod user;
-mod words;
 
 #[cfg(test)]
 mod tests;
@@ -58,35 +59,16 @@ pub fn tool_defs() -> Vec<ToolDef<Chart>> {
     .to_vec()
 }
 
-/// Writes `fn $name(ChartError) -> Failure<$error>`: each listed variant of [`ChartError`] becomes
-/// the variant of the same name of the tool's generated error enum, with the chart error's
-/// guidance as the detail; every other variant is a chart error the tool does not declare, which
-/// the registry reports as `TOOL_FAILED`.
-macro_rules! declared_errors {
-    ($name:ident: $error:ty {}) => {
-        pub(crate) fn $name(error: ChartError) -> ::toolwright_runtime::Failure<$error> {
-            $crate::impls::undeclared(&error)
-        }
-    };
-    ($name:ident: $error:ty { $($variant:ident),+ $(,)? }) => {
-        pub(crate) fn $name(error: ChartError) -> ::toolwright_runtime::Failure<$error> {
-            type Declared = $error;
-            let code = match error {
-                $(ChartError::$variant { .. } => Declared::$variant,)+
-                #[allow(unreachable_patterns)]
-                other => return $crate::impls::undeclared(&other),
-            };
-            ::toolwright_runtime::Failure::new(code).detail(error.detail()).into()
-        }
-    };
-}
-pub(crate) use declared_errors;
-
-/// A chart error whose code the tool does not declare: `TOOL_FAILED`.
-pub(crate) fn undeclared<E>(error: &ChartError) -> Failure<E> {
-    Failure::Failed(format!(
-        "unexpected chart error `{}`: {}",
-        error.code(),
-        error.detail()
-    ))
+/// A chart error as the code the tool declares for it, with the error's guidance as the detail
+/// (`E` is the tool's generated `Error`, which reads a code with `TryFrom<&str>`); a chart error
+/// whose code the tool does not declare is `TOOL_FAILED`.
+pub(crate) fn declared<E: TryFrom<&'static str>>(error: ChartError) -> Failure<E> {
+    match E::try_from(error.code()) {
+        Ok(code) => Failure::new(code).detail(error.detail()),
+        Err(_) => Failure::Failed(format!(
+            "unexpected chart error `{}`: {}",
+            error.code(),
+            error.detail()
+        )),
+    }
 }

@@ -2,54 +2,17 @@
 
 use toolwright_runtime::tool;
 
-use super::declared_errors;
-use crate::chart::{
-    Chart, ChartError, IndicatorParams, IndicatorRequest, PaneView, PanesCleared, PanesList,
-};
+use super::declared;
+use crate::chart::{Chart, PaneView, PanesCleared, PanesList};
 use crate::tools;
 use toolwright_runtime::{Changed, Failure};
-
-declared_errors!(panes_list_error: tools::panes_list::Error {});
-declared_errors!(pane_create_error: tools::pane_create::Error {
-    InstrumentNotFound,
-    IndicatorParametersInvalid,
-    PaneLimitReached,
-});
-declared_errors!(pane_replace_content_error: tools::pane_replace_content::Error {
-    PaneNotFound,
-    InstrumentNotFound,
-    IndicatorParametersInvalid,
-    NothingToChange,
-});
-declared_errors!(panes_clear_error: tools::panes_clear::Error {});
 
 #[tool(manifest = crate::tools::panes_list)]
 pub(crate) fn panes_list(
     chart: &Chart,
     _input: tools::panes_list::Input,
 ) -> Result<PanesList, Failure<tools::panes_list::Error>> {
-    chart.panes_list().map_err(panes_list_error)
-}
-
-/// The indicator requests of a `pane_create` or `pane_replace_content` input.
-macro_rules! indicator_requests {
-    ($indicators:expr) => {
-        $indicators
-            .iter()
-            .map(|i| {
-                IndicatorRequest::with_params(
-                    i.name.into(),
-                    IndicatorParams {
-                        period: i.period,
-                        fast_period: i.fast_period,
-                        slow_period: i.slow_period,
-                        signal_period: i.signal_period,
-                        std_dev: i.std_dev,
-                    },
-                )
-            })
-            .collect::<Vec<_>>()
-    };
+    chart.panes_list().map_err(declared)
 }
 
 #[tool(manifest = crate::tools::pane_create)]
@@ -57,15 +20,14 @@ pub(crate) fn pane_create(
     chart: &mut Chart,
     input: tools::pane_create::Input,
 ) -> Result<PaneView, Failure<tools::pane_create::Error>> {
-    let indicators = indicator_requests!(input.indicators.unwrap_or_default());
     chart
         .pane_create(
-            input.kind.into(),
+            input.kind,
             input.symbol.as_deref(),
-            input.interval.map(Into::into),
-            &indicators,
+            input.interval,
+            &input.indicators.unwrap_or_default(),
         )
-        .map_err(pane_create_error)
+        .map_err(declared)
 }
 
 #[tool(manifest = crate::tools::pane_replace_content)]
@@ -74,15 +36,14 @@ pub(crate) fn pane_replace_content(
     input: tools::pane_replace_content::Input,
 ) -> Result<Changed<PaneView>, Failure<tools::pane_replace_content::Error>> {
     let before = pane_view(chart, &input.pane_id);
-    let indicators = input.indicators.map(|list| indicator_requests!(list));
     let after = chart
         .pane_replace_content(
             &input.pane_id,
             input.symbol.as_deref(),
-            input.interval.map(Into::into),
-            indicators.as_deref(),
+            input.interval,
+            input.indicators.as_deref(),
         )
-        .map_err(pane_replace_content_error)?;
+        .map_err(declared)?;
     let changed = before.as_ref() != Some(&after);
     Ok(Changed::new(after, changed))
 }
@@ -92,7 +53,7 @@ pub(crate) fn panes_clear(
     chart: &mut Chart,
     _input: tools::panes_clear::Input,
 ) -> Result<Changed<PanesCleared>, Failure<tools::panes_clear::Error>> {
-    let cleared = chart.panes_clear().map_err(panes_clear_error)?;
+    let cleared = chart.panes_clear().map_err(declared)?;
     let changed = !cleared.removed_panes.is_empty();
     Ok(Changed::new(cleared, changed))
 }

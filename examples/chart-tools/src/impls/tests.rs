@@ -1,10 +1,17 @@
-//! Every chart error reaches the model as the code its tool declares, or as `TOOL_FAILED`.
+//! Every chart error reaches the model as the code its tool declares, or as `TOOL_FAILED`; the
+//! chart's enums, which the inputs hold, read every word the manifests give them.
 
 use toolwright_runtime::handler::ToolMeta;
 use toolwright_runtime::{DeclaredError, ToolError};
 
-use super::{comparisons, drawings, market, panes, settings, user};
-use crate::chart::{ChartError, DrawingKind, IndicatorName, SettingKey};
+use super::declared;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::chart::{
+    ChartError, DrawingKind, IndicatorName, Interval, LineStyle, PaneKind, SettingKey,
+};
 use crate::tools;
 use toolwright_runtime::Failure;
 
@@ -81,35 +88,39 @@ fn outcome<E: DeclaredError>(failure: Failure<E>) -> (&'static str, ToolError) {
     (failure.code(), failure.into())
 }
 
+/// [`declared`] for each tool whose chart method can fail.
 macro_rules! mappings {
-    ($($module:ident::$tool:ident => $map:ident),+ $(,)?) => {
-        vec![$((&tools::$tool::META, (|e| outcome($module::$map(e))) as Mapping)),+]
+    ($($tool:ident),+ $(,)?) => {
+        vec![$((
+            &tools::$tool::META,
+            (|e| outcome(declared::<tools::$tool::Error>(e))) as Mapping,
+        )),+]
     };
 }
 
 fn every_mapping() -> Vec<(&'static ToolMeta, Mapping)> {
     mappings![
-        comparisons::comparison_create => comparison_create_error,
-        comparisons::comparisons_clear => comparisons_clear_error,
-        comparisons::comparisons_list => comparisons_list_error,
-        drawings::drawing_create => drawing_create_error,
-        drawings::drawing_delete => drawing_delete_error,
-        drawings::drawing_update => drawing_update_error,
-        drawings::drawings_clear => drawings_clear_error,
-        drawings::drawings_copy => drawings_copy_error,
-        drawings::drawings_list => drawings_list_error,
-        market::indicators_query => indicators_query_error,
-        market::market_bars_query => market_bars_query_error,
-        market::market_timeshare_query => market_timeshare_query_error,
-        market::market_timeshare_range_query => market_timeshare_range_query_error,
-        panes::pane_create => pane_create_error,
-        panes::pane_replace_content => pane_replace_content_error,
-        panes::panes_clear => panes_clear_error,
-        panes::panes_list => panes_list_error,
-        settings::settings_reset => settings_reset_error,
-        settings::settings_update => settings_update_error,
-        user::ask_user => ask_user_error,
-        user::web_search => web_search_error,
+        ask_user,
+        comparison_create,
+        comparisons_clear,
+        comparisons_list,
+        drawing_create,
+        drawing_delete,
+        drawing_update,
+        drawings_clear,
+        drawings_copy,
+        drawings_list,
+        indicators_query,
+        market_bars_query,
+        market_timeshare_query,
+        market_timeshare_range_query,
+        pane_create,
+        pane_replace_content,
+        panes_clear,
+        panes_list,
+        settings_reset,
+        settings_update,
+        web_search,
     ]
 }
 
@@ -167,4 +178,117 @@ fn every_fallible_tool_has_a_mapping() {
         ChartError::CODES,
         "one sample of every chart error"
     );
+}
+
+/// Whether `word` reads as a `T` that writes it back.
+fn reads_back<T: DeserializeOwned + Serialize>(word: &Value) -> bool {
+    serde_json::from_value::<T>(word.clone())
+        .is_ok_and(|value| serde_json::to_value(value).ok().as_ref() == Some(word))
+}
+
+/// The string enums of the manifests' inputs, by tool and JSON Pointer.
+fn string_enums(at: &str, schema: &Value, found: &mut Vec<(String, Vec<Value>)>) {
+    match schema {
+        Value::Object(object) => {
+            if let Some(Value::Array(words)) = object.get("enum")
+                && words.iter().all(Value::is_string)
+            {
+                found.push((at.to_owned(), words.clone()));
+            }
+            for (key, value) in object {
+                string_enums(&format!("{at}/{key}"), value, found);
+            }
+        }
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                string_enums(&format!("{at}/{i}"), item, found);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The inputs hold the chart's enums where the manifests have a string enum (`build.rs` maps
+/// the generated types to them), so each must read every word its manifests declare: a word
+/// added to a manifest without a chart counterpart fails here, as does a string enum of a new
+/// manifest that is not listed.
+#[test]
+fn the_chart_enums_read_every_word_of_the_manifests() {
+    type Reads = fn(&Value) -> bool;
+    let interval: Reads = reads_back::<Interval>;
+    let indicator: Reads = reads_back::<IndicatorName>;
+    let setting: Reads = reads_back::<SettingKey>;
+    let line_style: Reads = reads_back::<LineStyle>;
+    let readers: [(&str, &str, Option<Reads>); 14] = [
+        // `code_interpreter`'s language is a generated enum; the interpreter reads it.
+        ("code_interpreter", "/properties/language", None),
+        (
+            "drawing_create",
+            "/properties/kind",
+            Some(reads_back::<DrawingKind>),
+        ),
+        (
+            "drawing_create",
+            "/properties/style/properties/line_style",
+            Some(line_style),
+        ),
+        (
+            "drawing_update",
+            "/properties/style/properties/line_style",
+            Some(line_style),
+        ),
+        ("indicators_query", "/properties/name", Some(indicator)),
+        ("market_bars_query", "/properties/interval", Some(interval)),
+        ("pane_create", "/properties/interval", Some(interval)),
+        (
+            "pane_create",
+            "/properties/kind",
+            Some(reads_back::<PaneKind>),
+        ),
+        (
+            "pane_create",
+            "/properties/indicators/items/properties/name",
+            Some(indicator),
+        ),
+        (
+            "pane_replace_content",
+            "/properties/interval",
+            Some(interval),
+        ),
+        (
+            "pane_replace_content",
+            "/properties/indicators/items/properties/name",
+            Some(indicator),
+        ),
+        ("settings_get", "/properties/keys/items", Some(setting)),
+        ("settings_reset", "/properties/keys/items", Some(setting)),
+        ("settings_update", "/properties/key", Some(setting)),
+    ];
+    let mut seen = 0;
+    for meta in tools::ALL {
+        let schema = meta.input_schema.to_value().expect("the schema is JSON");
+        let mut found = Vec::new();
+        string_enums("", &schema, &mut found);
+        for (pointer, words) in found {
+            let Some((_, _, reads)) = readers
+                .iter()
+                .find(|(tool, at, _)| *tool == meta.name && *at == pointer)
+            else {
+                panic!(
+                    "`{}` has a string enum at `{pointer}` no chart enum is listed for",
+                    meta.name
+                );
+            };
+            seen += 1;
+            let Some(reads) = reads else { continue };
+            for word in &words {
+                assert!(
+                    reads(word),
+                    "`{}` at `{pointer}`: the chart does not read {word}",
+                    meta.name
+                );
+            }
+        }
+    }
+    assert_eq!(seen, readers.len(), "every listed enum is in a manifest");
 }

@@ -2,13 +2,10 @@
 
 use toolwright_runtime::tool;
 
-use super::declared_errors;
-use crate::chart::{Chart, ChartError, SearchResults, UserAnswer};
+use super::declared;
+use crate::chart::{Chart, SearchResults, UserAnswer};
 use crate::tools;
 use toolwright_runtime::Failure;
-
-declared_errors!(web_search_error: tools::web_search::Error { SearchQueryEmpty });
-declared_errors!(ask_user_error: tools::ask_user::Error { UserUnavailable });
 
 #[tool(manifest = crate::tools::web_search)]
 pub(crate) fn web_search(
@@ -17,7 +14,7 @@ pub(crate) fn web_search(
 ) -> Result<SearchResults, Failure<tools::web_search::Error>> {
     chart
         .web_search(&input.query, input.limit)
-        .map_err(web_search_error)
+        .map_err(declared)
 }
 
 #[tool(manifest = crate::tools::ask_user)]
@@ -27,5 +24,5 @@ pub(crate) fn ask_user(
 ) -> Result<UserAnswer, Failure<tools::ask_user::Error>> {
     chart
         .ask_user(&input.question, &input.options.unwrap_or_default())
-        .map_err(ask_user_error)
+        .map_err(declared)
 }
