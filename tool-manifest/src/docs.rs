@@ -38,7 +38,7 @@ use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag};
 use serde_json::Value;
 use unicode_general_category::{GeneralCategory, get_general_category};
 
-use crate::dialect::{required_names, types_of};
+use crate::schema::walk::{required, type_names};
 use crate::model::{Safety, ToolSpec, format_timeout};
 use crate::schema::canonical_json;
 
@@ -339,7 +339,7 @@ fn input_rows<'a>(schema: &'a Value, prefix: &str, rows: &mut Vec<Row<'a>>) {
     let Some(Value::Object(properties)) = node.get("properties") else {
         return;
     };
-    let required = required_names(node);
+    let required = required(node);
     // Sorted by name (whatever the map's own order).
     let mut entries: Vec<(&String, &Value)> = properties.iter().collect();
     entries.sort_by(|a, b| a.0.cmp(b.0));
@@ -352,7 +352,7 @@ fn input_rows<'a>(schema: &'a Value, prefix: &str, rows: &mut Vec<Row<'a>>) {
             .unwrap_or_default();
         rows.push(Row {
             ty: type_name(property),
-            required: required.contains(name),
+            required: required.contains(&name.as_str()),
             constraints: constraints(property),
             description,
             field: field.clone(),
@@ -387,7 +387,7 @@ fn type_name(schema: &Value) -> String {
     if let Some(value) = node.get("const") {
         return code(&value.to_string());
     }
-    let words = types_of(node);
+    let words = type_names(node);
     if words.is_empty() {
         // A union reads as its branches (`string or null`), a reference as what it names.
         for keyword in ["anyOf", "oneOf"] {
@@ -412,8 +412,8 @@ fn type_name(schema: &Value) -> String {
     }
     let mut names: Vec<String> = words
         .iter()
-        .filter(|w| *w != "null")
-        .map(|word| match word.as_str() {
+        .filter(|w| **w != "null")
+        .map(|word| match *word {
             "array" => match node.get("items") {
                 Some(items) => format!("array of {}", type_name(items)),
                 None => "array".to_owned(),
@@ -427,7 +427,7 @@ fn type_name(schema: &Value) -> String {
             other => other.to_owned(),
         })
         .collect();
-    if words.iter().any(|w| w == "null") {
+    if words.contains(&"null") {
         names.push("null".to_owned());
     }
     match names.as_slice() {
