@@ -40,7 +40,11 @@ pub(crate) fn check_local_refs(
 ) -> bool {
     let issues = unresolved_references(schema);
     for issue in &issues {
-        report.push(&format!("{base}{}", issue.pointer), rule, issue.message.clone());
+        report.push(
+            &format!("{base}{}", issue.pointer),
+            rule,
+            issue.message.clone(),
+        );
     }
     issues.is_empty()
 }

@@ -137,7 +137,10 @@ const GEMINI: Profile = Profile {
     keywords: Some(KEYWORDS),
     kept: &[],
     formats: |node| formats_for(&node_type(node)),
-    tuples: (&["items"], "`items` as a list (a tuple) cannot be expressed"),
+    tuples: (
+        &["items"],
+        "`items` as a list (a tuple) cannot be expressed",
+    ),
     example: true,
     references: References::Inlined,
     combinators: Combinators::Everywhere,
@@ -394,10 +397,7 @@ pub(crate) fn check(definition: &Value, report: &mut Report) {
                 report.push(
                     &join(ptr, "anyOf"),
                     "gemini.anyof-alone",
-                    format!(
-                        "`anyOf` has sibling keywords {}",
-                        siblings(map, "anyOf")
-                    ),
+                    format!("`anyOf` has sibling keywords {}", siblings(map, "anyOf")),
                 );
             }
             return;

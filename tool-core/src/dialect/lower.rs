@@ -342,7 +342,9 @@ impl Pass<'_> {
             self.report.push(
                 ptr,
                 rule,
-                format!("inlining the references grows the schema past {MAX_INLINED_NODES} schemas"),
+                format!(
+                    "inlining the references grows the schema past {MAX_INLINED_NODES} schemas"
+                ),
             );
         }
         if self.inlined >= MAX_INLINED_NODES {

@@ -416,7 +416,8 @@ impl Prepared {
     }
 
     fn input(&self) -> &Verdict {
-        self.input.get_or_init(|| Verdict::of(&self.spec.input_schema))
+        self.input
+            .get_or_init(|| Verdict::of(&self.spec.input_schema))
     }
 
     fn output(&self) -> Option<&Verdict> {

@@ -237,14 +237,18 @@ impl<'a> Build<'a> {
         node.additional = map
             .get("additionalProperties")
             .and_then(|extra| self.node(extra, depth + 1));
-        node.items = map.get("items").and_then(|items| self.node(items, depth + 1));
+        node.items = map
+            .get("items")
+            .and_then(|items| self.node(items, depth + 1));
         self.nodes[at] = node;
         Some(at)
     }
 
     /// Did the property's schema accept `null` already (then strict mode left it as it was)?
     fn nullable(&self, schema: &Value) -> bool {
-        schema.as_object().is_none_or(|s| accepts_null(s, self.root))
+        schema
+            .as_object()
+            .is_none_or(|s| accepts_null(s, self.root))
     }
 }
 

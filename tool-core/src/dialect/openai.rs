@@ -39,7 +39,9 @@
 
 use serde_json::{Value, json};
 
-use super::checks::{Verdict, check_local_refs, check_name, check_object_root, compact, siblings, walk};
+use super::checks::{
+    Verdict, check_local_refs, check_name, check_object_root, compact, siblings, walk,
+};
 use super::lower::{self, Combinators, Nulls, Profile, References, is_object_node, no_step};
 use super::report::{Converted, Report, Rule, Violation, checked};
 use crate::model::ToolSpec;
@@ -233,7 +235,10 @@ const RELAXED: Profile = Profile {
 /// cannot express it, the strict-mode violations; `verdict` is the canonical schema's. Both
 /// attempts are checked in the Responses shape; the wrapper and the pointers of an API come
 /// last ([`in_api`]), so both APIs share this decision.
-pub(crate) fn function(spec: &ToolSpec, verdict: &Verdict) -> Result<(Value, Vec<Violation>), Vec<Violation>> {
+pub(crate) fn function(
+    spec: &ToolSpec,
+    verdict: &Verdict,
+) -> Result<(Value, Vec<Violation>), Vec<Violation>> {
     let attempt = |profile: &Profile, strict: bool| {
         checked(
             &spec.name,
@@ -448,10 +453,7 @@ fn check_strict(parameters: &Value, report: &mut Report) {
                 report.push(
                     &join(ptr, "format"),
                     "openai.formats",
-                    format!(
-                        "format {} is not supported in strict mode",
-                        compact(format)
-                    ),
+                    format!("format {} is not supported in strict mode", compact(format)),
                 );
             }
         }
@@ -459,10 +461,7 @@ fn check_strict(parameters: &Value, report: &mut Report) {
             report.push(
                 &join(ptr, "$ref"),
                 "openai.refs",
-                format!(
-                    "`$ref` has sibling keywords {}",
-                    siblings(map, "$ref")
-                ),
+                format!("`$ref` has sibling keywords {}", siblings(map, "$ref")),
             );
         }
         if !["type", "enum", "const", "anyOf", "$ref"]

@@ -148,4 +148,3 @@ fn is_consequence(found: &str, refused: &str) -> bool {
             .strip_prefix(&format!("{found}/"))
             .is_some_and(|rest| !rest.contains('/'))
 }
-

@@ -189,7 +189,9 @@ fn convert_node(node: &mut Value) {
             }
         }
     }
-    for_each_subschema_mut(map, Draft::Draft202012, "", &mut |child, _| convert_node(child));
+    for_each_subschema_mut(map, Draft::Draft202012, "", &mut |child, _| {
+        convert_node(child)
+    });
 }
 
 /// Calls `f` on every direct subschema of a node read in `draft`, mutably, with its pointer

@@ -52,7 +52,12 @@ pub fn has_type(map: &Map<String, Value>, kind: Kind) -> bool {
 /// A schema object's `required`: the names that are strings, each once, in their order.
 pub fn required(map: &Map<String, Value>) -> Vec<&str> {
     let mut names: Vec<&str> = Vec::new();
-    for name in map.get("required").and_then(Value::as_array).into_iter().flatten() {
+    for name in map
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
         if let Some(name) = name.as_str()
             && !names.contains(&name)
         {
@@ -117,7 +122,11 @@ pub fn accepts_null(map: &Map<String, Value>, root: &Value) -> bool {
                 }
             }
         }
-        match map.get("$ref").and_then(Value::as_str).and_then(|r| resolve(root, r)) {
+        match map
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|r| resolve(root, r))
+        {
             Some(target) if depth < DEPTH_LIMIT && !read.contains(&std::ptr::from_ref(target)) => {
                 read.push(target);
                 branch(target, read)
@@ -221,6 +230,14 @@ mod tests {
                 ("/properties/odd/$dynamicRef".to_owned(), "`$dynamicRef` is not a string".to_owned()),
             ]
         );
-        assert_eq!(required(&json!({"required": ["a", 1, "a", "b"]}).as_object().cloned().unwrap_or_default()), ["a", "b"]);
+        assert_eq!(
+            required(
+                &json!({"required": ["a", 1, "a", "b"]})
+                    .as_object()
+                    .cloned()
+                    .unwrap_or_default()
+            ),
+            ["a", "b"]
+        );
     }
 }

@@ -68,10 +68,30 @@ const fn noted(mut words: Words, note: &'static str) -> Words {
 /// …").
 pub const WORDS: &[Words] = &[
     w("type", None, Some("Expected {}"), Some("be {}")),
-    w("const", Some("always {}"), Some("Expected {}"), Some("be {}")),
-    w("enum", Some("one of {}"), Some("Expected one of {}"), Some("be one of {}")),
-    w("format", Some("format {}"), Some("Expected string in format {}"), Some("be {an} {}")),
-    w("pattern", Some("pattern {}"), Some("Expected string to match pattern {}"), Some("match `{}`")),
+    w(
+        "const",
+        Some("always {}"),
+        Some("Expected {}"),
+        Some("be {}"),
+    ),
+    w(
+        "enum",
+        Some("one of {}"),
+        Some("Expected one of {}"),
+        Some("be one of {}"),
+    ),
+    w(
+        "format",
+        Some("format {}"),
+        Some("Expected string in format {}"),
+        Some("be {an} {}"),
+    ),
+    w(
+        "pattern",
+        Some("pattern {}"),
+        Some("Expected string to match pattern {}"),
+        Some("match `{}`"),
+    ),
     counted(
         w(
             "minLength",
@@ -92,30 +112,95 @@ pub const WORDS: &[Words] = &[
         "character",
         "characters",
     ),
-    w("minimum", Some("minimum {}"), Some("Expected number to be greater or equal to {}"), Some("be at least {}")),
-    w("exclusiveMinimum", Some("greater than {}"), Some("Expected number to be greater than {}"), Some("be greater than {}")),
-    w("maximum", Some("maximum {}"), Some("Expected number to be less or equal to {}"), Some("be at most {}")),
-    w("exclusiveMaximum", Some("less than {}"), Some("Expected number to be less than {}"), Some("be less than {}")),
-    w("multipleOf", Some("a multiple of {}"), Some("Expected number to be a multiple of {}"), Some("be a multiple of {}")),
+    w(
+        "minimum",
+        Some("minimum {}"),
+        Some("Expected number to be greater or equal to {}"),
+        Some("be at least {}"),
+    ),
+    w(
+        "exclusiveMinimum",
+        Some("greater than {}"),
+        Some("Expected number to be greater than {}"),
+        Some("be greater than {}"),
+    ),
+    w(
+        "maximum",
+        Some("maximum {}"),
+        Some("Expected number to be less or equal to {}"),
+        Some("be at most {}"),
+    ),
+    w(
+        "exclusiveMaximum",
+        Some("less than {}"),
+        Some("Expected number to be less than {}"),
+        Some("be less than {}"),
+    ),
+    w(
+        "multipleOf",
+        Some("a multiple of {}"),
+        Some("Expected number to be a multiple of {}"),
+        Some("be a multiple of {}"),
+    ),
     counted(
-        w("minItems", Some("at least {} {item|items}"), Some("Expected at least {} {item|items}"), Some("list at least {} {item|items}")),
+        w(
+            "minItems",
+            Some("at least {} {item|items}"),
+            Some("Expected at least {} {item|items}"),
+            Some("list at least {} {item|items}"),
+        ),
         "item",
         "items",
     ),
     counted(
-        w("maxItems", Some("at most {} {item|items}"), Some("Expected at most {} {item|items}"), Some("list at most {} {item|items}")),
+        w(
+            "maxItems",
+            Some("at most {} {item|items}"),
+            Some("Expected at most {} {item|items}"),
+            Some("list at most {} {item|items}"),
+        ),
         "item",
         "items",
     ),
-    w("additionalItems", None, Some("Expected at most {} {item|items}"), None),
-    w("unevaluatedItems", None, Some("Unexpected {} {item|items}"), None),
+    w(
+        "additionalItems",
+        None,
+        Some("Expected at most {} {item|items}"),
+        None,
+    ),
+    w(
+        "unevaluatedItems",
+        None,
+        Some("Unexpected {} {item|items}"),
+        None,
+    ),
     noted(
-        w("uniqueItems", Some("unique items"), Some("Expected unique items"), Some("not list an item twice")),
+        w(
+            "uniqueItems",
+            Some("unique items"),
+            Some("Expected unique items"),
+            Some("not list an item twice"),
+        ),
         "items are unique",
     ),
-    w("contains", Some("contains an item matching {}"), Some("Expected array to contain a matching item"), None),
-    w("minContains", Some("at least {} {matching item|matching items}"), None, None),
-    w("maxContains", Some("at most {} {matching item|matching items}"), None, None),
+    w(
+        "contains",
+        Some("contains an item matching {}"),
+        Some("Expected array to contain a matching item"),
+        None,
+    ),
+    w(
+        "minContains",
+        Some("at least {} {matching item|matching items}"),
+        None,
+        None,
+    ),
+    w(
+        "maxContains",
+        Some("at most {} {matching item|matching items}"),
+        None,
+        None,
+    ),
     counted(
         w(
             "minProperties",
@@ -136,21 +221,81 @@ pub const WORDS: &[Words] = &[
         "property",
         "properties",
     ),
-    w("required", None, Some("Expected required property"), Some("have the key {}")),
-    w("propertyNames", Some("property names match {}"), Some("Unexpected property name {}"), None),
-    w("patternProperties", Some("properties named like `{name}` match {}"), None, None),
-    w("additionalProperties", Some("other properties match {}"), Some("Unexpected property"), None),
-    w("unevaluatedProperties", Some("other properties match {}"), Some("Unexpected property"), None),
-    w("dependentRequired", Some("`{name}` requires {}"), None, None),
-    w("dependentSchemas", Some("with `{name}` it also matches {}"), None, None),
-    w("anyOf", None, Some("Expected value to match at least one allowed schema"), None),
-    w("oneOf", None, Some("Expected value to match exactly one allowed schema, it matches {}"), None),
-    w("not", Some("must not match {}"), Some("Expected value not to match the excluded schema"), None),
+    w(
+        "required",
+        None,
+        Some("Expected required property"),
+        Some("have the key {}"),
+    ),
+    w(
+        "propertyNames",
+        Some("property names match {}"),
+        Some("Unexpected property name {}"),
+        None,
+    ),
+    w(
+        "patternProperties",
+        Some("properties named like `{name}` match {}"),
+        None,
+        None,
+    ),
+    w(
+        "additionalProperties",
+        Some("other properties match {}"),
+        Some("Unexpected property"),
+        None,
+    ),
+    w(
+        "unevaluatedProperties",
+        Some("other properties match {}"),
+        Some("Unexpected property"),
+        None,
+    ),
+    w(
+        "dependentRequired",
+        Some("`{name}` requires {}"),
+        None,
+        None,
+    ),
+    w(
+        "dependentSchemas",
+        Some("with `{name}` it also matches {}"),
+        None,
+        None,
+    ),
+    w(
+        "anyOf",
+        None,
+        Some("Expected value to match at least one allowed schema"),
+        None,
+    ),
+    w(
+        "oneOf",
+        None,
+        Some("Expected value to match exactly one allowed schema, it matches {}"),
+        None,
+    ),
+    w(
+        "not",
+        Some("must not match {}"),
+        Some("Expected value not to match the excluded schema"),
+        None,
+    ),
     w("if", Some("if it matches {}"), None, None),
     w("then", Some("then it matches {}"), None, None),
     w("else", Some("otherwise it matches {}"), None, None),
-    w("contentEncoding", Some("encoded as {}"), Some("Expected string encoded as {}"), None),
-    w("contentMediaType", Some("media type {}"), Some("Expected string of media type {}"), None),
+    w(
+        "contentEncoding",
+        Some("encoded as {}"),
+        Some("Expected string encoded as {}"),
+        None,
+    ),
+    w(
+        "contentMediaType",
+        Some("media type {}"),
+        Some("Expected string of media type {}"),
+        None,
+    ),
     noted(w("default", Some("default {}"), None, None), "default: {}"),
     w("examples", Some("for example {}"), None, None),
     w("deprecated", Some("deprecated"), None, None),
@@ -236,16 +381,17 @@ pub fn say(
 /// A bound pair in the docs' words: `1–10 items`, `exactly 2 characters`, `at least 1 item`;
 /// `None` without either bound. `min` and `max` are the keywords (`minItems`, `maxItems`),
 /// their values as written.
-pub fn range(
-    min: (&str, Option<&str>),
-    max: (&str, Option<&str>),
-) -> Option<String> {
-    let constraint = |keyword: &str, value: &str| say(keyword, |w| w.constraint, Fill::value(value));
+pub fn range(min: (&str, Option<&str>), max: (&str, Option<&str>)) -> Option<String> {
+    let constraint =
+        |keyword: &str, value: &str| say(keyword, |w| w.constraint, Fill::value(value));
     match (min.1, max.1) {
         (Some(low), Some(high)) => {
             let (one, many) = words(min.0).and_then(|w| w.unit).unwrap_or_default();
             Some(if low == high {
-                format!("exactly {low} {}", if Fill::value(low).one { one } else { many })
+                format!(
+                    "exactly {low} {}",
+                    if Fill::value(low).one { one } else { many }
+                )
             } else {
                 format!("{low}–{high} {many}")
             })
@@ -263,16 +409,34 @@ mod tests {
     #[test]
     fn templates_fill_values_nouns_names_and_articles() {
         let say = |k, form: fn(&Words) -> Option<&'static str>, v| say(k, form, Fill::value(v));
-        assert_eq!(say("minLength", |w| w.constraint, "1").as_deref(), Some("at least 1 character"));
-        assert_eq!(say("maxLength", |w| w.constraint, "64").as_deref(), Some("at most 64 characters"));
+        assert_eq!(
+            say("minLength", |w| w.constraint, "1").as_deref(),
+            Some("at least 1 character")
+        );
+        assert_eq!(
+            say("maxLength", |w| w.constraint, "64").as_deref(),
+            Some("at most 64 characters")
+        );
         assert_eq!(
             say("minimum", |w| w.expected, "0").as_deref(),
             Some("Expected number to be greater or equal to 0")
         );
-        assert_eq!(say("minLength", |w| w.must, "1").as_deref(), Some("be at least 1 character long"));
-        assert_eq!(say("maxProperties", |w| w.must, "2").as_deref(), Some("have at most 2 keys"));
-        assert_eq!(say("format", |w| w.must, "email").as_deref(), Some("be an email"));
-        assert_eq!(say("uniqueItems", Words::note_template, "true").as_deref(), Some("items are unique"));
+        assert_eq!(
+            say("minLength", |w| w.must, "1").as_deref(),
+            Some("be at least 1 character long")
+        );
+        assert_eq!(
+            say("maxProperties", |w| w.must, "2").as_deref(),
+            Some("have at most 2 keys")
+        );
+        assert_eq!(
+            say("format", |w| w.must, "email").as_deref(),
+            Some("be an email")
+        );
+        assert_eq!(
+            say("uniqueItems", Words::note_template, "true").as_deref(),
+            Some("items are unique")
+        );
         assert_eq!(
             words("dependentRequired")
                 .and_then(|w| w.constraint)
@@ -284,18 +448,38 @@ mod tests {
 
     #[test]
     fn ranges_read_as_one_phrase() {
-        assert_eq!(range(("minItems", Some("1")), ("maxItems", Some("10"))).as_deref(), Some("1–10 items"));
-        assert_eq!(range(("minLength", Some("2")), ("maxLength", Some("2"))).as_deref(), Some("exactly 2 characters"));
-        assert_eq!(range(("minLength", Some("1")), ("maxLength", None)).as_deref(), Some("at least 1 character"));
-        assert_eq!(range(("minProperties", None), ("maxProperties", Some("1"))).as_deref(), Some("at most 1 property"));
+        assert_eq!(
+            range(("minItems", Some("1")), ("maxItems", Some("10"))).as_deref(),
+            Some("1–10 items")
+        );
+        assert_eq!(
+            range(("minLength", Some("2")), ("maxLength", Some("2"))).as_deref(),
+            Some("exactly 2 characters")
+        );
+        assert_eq!(
+            range(("minLength", Some("1")), ("maxLength", None)).as_deref(),
+            Some("at least 1 character")
+        );
+        assert_eq!(
+            range(("minProperties", None), ("maxProperties", Some("1"))).as_deref(),
+            Some("at most 1 property")
+        );
         assert_eq!(range(("minItems", None), ("maxItems", None)), None);
     }
 
     #[test]
     fn every_keyword_with_words_is_a_keyword_and_listed_once() {
         for (i, words) in WORDS.iter().enumerate() {
-            assert!(super::super::keywords::keyword(words.keyword).is_some(), "{}", words.keyword);
-            assert!(!WORDS[..i].iter().any(|w| w.keyword == words.keyword), "{}", words.keyword);
+            assert!(
+                super::super::keywords::keyword(words.keyword).is_some(),
+                "{}",
+                words.keyword
+            );
+            assert!(
+                !WORDS[..i].iter().any(|w| w.keyword == words.keyword),
+                "{}",
+                words.keyword
+            );
         }
     }
 }

@@ -395,12 +395,8 @@ fn field_errors(root: &Value, error: &ValidationError<'_>, out: &mut Vec<FieldEr
         ValidationErrorKind::Constant { expected_value } => {
             expected("const", &quote(expected_value))
         }
-        ValidationErrorKind::Minimum { limit } => {
-            expected("minimum", &quote(limit))
-        }
-        ValidationErrorKind::Maximum { limit } => {
-            expected("maximum", &quote(limit))
-        }
+        ValidationErrorKind::Minimum { limit } => expected("minimum", &quote(limit)),
+        ValidationErrorKind::Maximum { limit } => expected("maximum", &quote(limit)),
         ValidationErrorKind::ExclusiveMinimum { limit } => {
             expected("exclusiveMinimum", &quote(limit))
         }
@@ -410,18 +406,10 @@ fn field_errors(root: &Value, error: &ValidationError<'_>, out: &mut Vec<FieldEr
         ValidationErrorKind::MultipleOf { multiple_of } => {
             expected("multipleOf", &multiple_of.to_string())
         }
-        ValidationErrorKind::MinLength { limit } => {
-            expected("minLength", &limit.to_string())
-        }
-        ValidationErrorKind::MaxLength { limit } => {
-            expected("maxLength", &limit.to_string())
-        }
-        ValidationErrorKind::MinItems { limit } => {
-            expected("minItems", &limit.to_string())
-        }
-        ValidationErrorKind::MaxItems { limit } => {
-            expected("maxItems", &limit.to_string())
-        }
+        ValidationErrorKind::MinLength { limit } => expected("minLength", &limit.to_string()),
+        ValidationErrorKind::MaxLength { limit } => expected("maxLength", &limit.to_string()),
+        ValidationErrorKind::MinItems { limit } => expected("minItems", &limit.to_string()),
+        ValidationErrorKind::MaxItems { limit } => expected("maxItems", &limit.to_string()),
         ValidationErrorKind::AdditionalItems { limit } => {
             expected("additionalItems", &limit.to_string())
         }
@@ -432,16 +420,12 @@ fn field_errors(root: &Value, error: &ValidationError<'_>, out: &mut Vec<FieldEr
         ValidationErrorKind::MaxProperties { limit } => {
             expected("maxProperties", &limit.to_string())
         }
-        ValidationErrorKind::Pattern { pattern } => {
-            expected("pattern", &quote_str(pattern))
-        }
+        ValidationErrorKind::Pattern { pattern } => expected("pattern", &quote_str(pattern)),
         ValidationErrorKind::BacktrackLimitExceeded { .. }
         | ValidationErrorKind::RegexEngineFailure { .. } => {
             "Expected string that the pattern can be checked against".to_owned()
         }
-        ValidationErrorKind::Format { format } => {
-            expected("format", &quote_str(format))
-        }
+        ValidationErrorKind::Format { format } => expected("format", &quote_str(format)),
         ValidationErrorKind::ContentEncoding { content_encoding } => {
             expected("contentEncoding", &quote_str(content_encoding))
         }
@@ -475,18 +459,10 @@ fn field_errors(root: &Value, error: &ValidationError<'_>, out: &mut Vec<FieldEr
                 _ => "Unexpected value".to_owned(),
             }
         }
-        ValidationErrorKind::AnyOf { .. } => {
-            expected("anyOf", "")
-        }
-        ValidationErrorKind::OneOfNotValid { .. } => {
-            expected("oneOf", "none")
-        }
-        ValidationErrorKind::OneOfMultipleValid { .. } => {
-            expected("oneOf", "several")
-        }
-        ValidationErrorKind::Not { .. } => {
-            expected("not", "")
-        }
+        ValidationErrorKind::AnyOf { .. } => expected("anyOf", ""),
+        ValidationErrorKind::OneOfNotValid { .. } => expected("oneOf", "none"),
+        ValidationErrorKind::OneOfMultipleValid { .. } => expected("oneOf", "several"),
+        ValidationErrorKind::Not { .. } => expected("not", ""),
         ValidationErrorKind::Contains => expected("contains", ""),
         ValidationErrorKind::PropertyNames { error } => {
             let name = match error.instance().as_ref() {
