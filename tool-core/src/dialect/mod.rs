@@ -391,7 +391,7 @@ pub struct Prepared {
     spec: ToolSpec,
     input: OnceLock<Verdict>,
     output: OnceLock<Option<Verdict>>,
-    openai: OnceLock<Result<(Value, Vec<Violation>), Vec<Violation>>>,
+    openai: OnceLock<openai::Decision>,
 }
 
 impl Prepared {

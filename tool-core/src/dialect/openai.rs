@@ -141,6 +141,10 @@ impl Api {
     }
 }
 
+/// The OpenAI decision for one tool, shared by both APIs: its function (the Responses shape)
+/// with the strict-mode violations when it is not strict, or why no function can carry it.
+pub(crate) type Decision = Result<(Value, Vec<Violation>), Vec<Violation>>;
+
 /// At most this many functions in one request.
 pub const MAX_FUNCTIONS: usize = 128;
 
@@ -235,10 +239,7 @@ const RELAXED: Profile = Profile {
 /// cannot express it, the strict-mode violations; `verdict` is the canonical schema's. Both
 /// attempts are checked in the Responses shape; the wrapper and the pointers of an API come
 /// last ([`in_api`]), so both APIs share this decision.
-pub(crate) fn function(
-    spec: &ToolSpec,
-    verdict: &Verdict,
-) -> Result<(Value, Vec<Violation>), Vec<Violation>> {
+pub(crate) fn function(spec: &ToolSpec, verdict: &Verdict) -> Decision {
     let attempt = |profile: &Profile, strict: bool| {
         checked(
             &spec.name,
@@ -264,10 +265,7 @@ pub(crate) fn function(
 
 /// The tool for `api`: [`function`]'s decision in the API's wrapper, with the pointers of its
 /// shape.
-pub(crate) fn in_api(
-    function: &Result<(Value, Vec<Violation>), Vec<Violation>>,
-    api: Api,
-) -> Result<Converted, Vec<Violation>> {
+pub(crate) fn in_api(function: &Decision, api: Api) -> Result<Converted, Vec<Violation>> {
     match function {
         Ok((function, non_strict)) => Ok(Converted {
             definition: wrap(function.clone(), api),
