@@ -8,6 +8,8 @@
 //! - [`dialect`]: the tool definitions each provider accepts (MCP, OpenAI Chat Completions and
 //!   Responses, Anthropic, Gemini), built as JSON values and checked rule by rule.
 //! - [`suggest`]: "did you mean" suggestions for misspelt names.
+//! - [`text`]: text for messages and pages: bounded quotes, invisible characters shown,
+//!   articles and lists.
 
 // The README's examples run as doctests, from the package too.
 #[cfg(doctest)]
@@ -18,6 +20,7 @@ pub mod dialect;
 pub mod model;
 pub mod schema;
 pub mod suggest;
+pub mod text;
 
 pub use model::{
     ErrorMeta, ErrorSpec, ExampleMeta, ExampleSpec, Mode, Safety, StaticSchema, ToolMeta, ToolSpec,

@@ -19,22 +19,92 @@ use std::str::FromStr;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
-/// What a tool may do to the world.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Safety {
-    /// Reads state or outside data; changes nothing.
-    ReadOnly,
-    /// Changes state, settings or the outside world.
-    Destructive,
+/// Declares an enum whose values are words (`read-only`, `openai`, `TOOL_FAILED`): the enum,
+/// `ALL` (every value), `ACCEPTED` (every word), `as_str`, `from_word` and `Display`, from one
+/// list of `Variant => "word"`. The words are written nowhere else.
+///
+/// ```
+/// toolwright_core::word_enum! {
+///     /// A colour.
+///     #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+///     pub enum Colour {
+///         /// Red.
+///         Red => "red",
+///         /// Dark blue.
+///         DarkBlue => "dark-blue",
+///     }
+/// }
+///
+/// assert_eq!(Colour::DarkBlue.as_str(), "dark-blue");
+/// assert_eq!(Colour::from_word("red"), Some(Colour::Red));
+/// assert_eq!(Colour::ACCEPTED, ["red", "dark-blue"]);
+/// assert_eq!(Colour::Red.to_string(), "red");
+/// ```
+#[doc(hidden)]
+#[macro_export]
+macro_rules! word_enum {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $ty:ident {
+            $($(#[$variant_meta:meta])* $variant:ident => $word:literal),+ $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        $vis enum $ty {
+            $($(#[$variant_meta])* $variant),+
+        }
+
+        impl $ty {
+            /// Every value, in declaration order.
+            pub const ALL: &'static [$ty] = &[$($ty::$variant),+];
+            /// Every word, in declaration order.
+            pub const ACCEPTED: &'static [&'static str] = &[$($word),+];
+
+            /// The word.
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    $($ty::$variant => $word),+
+                }
+            }
+
+            /// The value this word stands for.
+            pub fn from_word(word: &str) -> ::core::option::Option<Self> {
+                match word {
+                    $($word => ::core::option::Option::Some($ty::$variant),)+
+                    _ => ::core::option::Option::None,
+                }
+            }
+        }
+
+        impl ::core::fmt::Display for $ty {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
 }
 
-/// How a tool may be scheduled among the other calls of one model message.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Mode {
-    /// May run side by side with the other calls of a message, sharing the context.
-    Parallel,
-    /// Forces its whole message to run one call at a time, in order, with the context to itself.
-    Sequential,
+crate::word_enum! {
+    /// What a tool may do to the world.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+    pub enum Safety {
+        /// Reads state or outside data; changes nothing.
+        ReadOnly => "read-only",
+        /// Changes state, settings or the outside world.
+        Destructive => "destructive",
+    }
+}
+
+crate::word_enum! {
+    /// How a tool may be scheduled among the other calls of one model message.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+    pub enum Mode {
+        /// May run side by side with the other calls of a message, sharing the context.
+        Parallel => "parallel",
+        /// Forces its whole message to run one call at a time, in order, with the context to
+        /// itself.
+        Sequential => "sequential",
+    }
 }
 
 /// A word that is not one of the accepted values of [`Safety`] or [`Mode`].
@@ -62,67 +132,20 @@ impl fmt::Display for UnknownValue {
 
 impl std::error::Error for UnknownValue {}
 
-/// `` `a`, `b`, `c` ``.
-pub fn backticked<S: AsRef<str>>(words: impl IntoIterator<Item = S>) -> String {
-    let words: Vec<String> = words
-        .into_iter()
-        .map(|word| format!("`{}`", word.as_ref()))
-        .collect();
-    words.join(", ")
-}
+pub use crate::text::{backticked, json_kind, quoted_list};
 
-/// The kind of a JSON value, with its article, for messages (`an object`, `a string`, `null`):
-/// never the value itself.
-pub fn json_kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
-/// `"a" or "b"` / `"a", "b" or "c"`.
-pub fn quoted_list(words: &[&str]) -> String {
-    let quoted: Vec<String> = words.iter().map(|word| format!("{word:?}")).collect();
-    match quoted.split_last() {
-        Some((last, init)) if !init.is_empty() => format!("{} or {last}", init.join(", ")),
-        _ => quoted.concat(),
-    }
-}
-
-macro_rules! word_enum {
-    ($ty:ident, $what:literal, $($variant:ident => $word:literal),+ $(,)?) => {
-        impl $ty {
-            /// Every accepted spelling, in declaration order.
-            pub const ACCEPTED: &'static [&'static str] = &[$($word),+];
-            /// Every value, in declaration order.
-            pub const ALL: &'static [$ty] = &[$($ty::$variant),+];
-
-            /// The canonical spelling used in manifests, attributes, docs and JSON.
-            pub const fn as_str(self) -> &'static str {
-                match self {
-                    $($ty::$variant => $word),+
-                }
-            }
-        }
-
+/// `FromStr` (an [`UnknownValue`] naming `what`) and the serde impls (the word) of a word enum.
+macro_rules! parsed_words {
+    ($($ty:ident: $what:literal),+) => {$(
         impl FromStr for $ty {
             type Err = UnknownValue;
 
             fn from_str(s: &str) -> Result<Self, Self::Err> {
-                match s {
-                    $($word => Ok($ty::$variant),)+
-                    _ => Err(UnknownValue { what: $what, found: s.to_owned(), accepted: Self::ACCEPTED }),
-                }
-            }
-        }
-
-        impl fmt::Display for $ty {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(self.as_str())
+                $ty::from_word(s).ok_or_else(|| UnknownValue {
+                    what: $what,
+                    found: s.to_owned(),
+                    accepted: Self::ACCEPTED,
+                })
             }
         }
 
@@ -138,11 +161,10 @@ macro_rules! word_enum {
                 word.parse().map_err(serde::de::Error::custom)
             }
         }
-    };
+    )+};
 }
 
-word_enum!(Safety, "safety", ReadOnly => "read-only", Destructive => "destructive");
-word_enum!(Mode, "mode", Parallel => "parallel", Sequential => "sequential");
+parsed_words!(Safety: "safety", Mode: "mode");
 
 impl Safety {
     /// What the level means, as written in the docs' safety table.

@@ -558,7 +558,10 @@ fn arbitrary_schemas_are_converted_or_refused_never_a_panic() {
         let arguments = rng.instance(3);
         let stripped = dialect::strip_openai_nulls(&schema, &arguments);
         if !arguments.to_string().contains("null") {
-            assert_eq!(stripped, arguments, "nothing to strip in {arguments}");
+            assert!(
+                matches!(stripped, std::borrow::Cow::Borrowed(same) if same == &arguments),
+                "nothing to strip in {arguments}: borrowed"
+            );
         }
     }
     println!("accepted per dialect: {accepted:?}");

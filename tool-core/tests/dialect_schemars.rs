@@ -192,7 +192,7 @@ fn strict_mode_nulls_follow_the_derived_optionals() {
         "pane_id": "main", "kind": "trend_line", "anchors": [], "style": null,
         "line_style": null, "label": null
     });
-    let stripped = dialect::strip_openai_nulls(&draw.input_schema, &sent);
+    let stripped = dialect::strip_openai_nulls(&draw.input_schema, &sent).into_owned();
     let input: DrawInput = serde_json::from_value(stripped).expect("deserializes once stripped");
     assert_eq!(input.label, "");
 }

@@ -145,8 +145,12 @@ pub fn render_with(
     let providers = dirs.providers();
     let mut excluded = Vec::new();
     let mut non_strict = Vec::new();
-    for dialect in Dialect::ALL {
-        let catalog = dialect::catalog(*dialect, specs);
+    // Every tool is prepared once for the five catalogs: its canonical schema judged by
+    // `jsonschema` once, the OpenAI decision made once.
+    for (dialect, catalog) in Dialect::ALL
+        .iter()
+        .zip(dialect::catalogs(Dialect::ALL, specs))
+    {
         // The Responses catalog mirrors the Chat Completions one: reported once.
         let reported = *dialect != Dialect::OpenAiResponses;
         if !catalog.excluded.is_empty() {

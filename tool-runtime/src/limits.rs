@@ -174,19 +174,7 @@ impl Limits {
     }
 }
 
-/// Cuts `text` to at most `max` bytes at a character boundary, ending in `…` when cut.
-pub fn cut_to_bytes(text: &mut String, max: usize) {
-    const ELLIPSIS: &str = "…";
-    if text.len() <= max {
-        return;
-    }
-    let mut end = max.saturating_sub(ELLIPSIS.len());
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    text.truncate(end);
-    text.push_str(ELLIPSIS);
-}
+pub(crate) use toolwright_core::text::cut_to_bytes;
 
 /// Drops `value` without recursion: a value nested hundreds of thousands of levels deep would
 /// otherwise overflow the stack of the thread that drops it.

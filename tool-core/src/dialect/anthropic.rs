@@ -11,8 +11,15 @@
 
 use serde_json::{Value, json};
 
-use super::{Report, Rule, check_2020_12, check_local_refs, check_object_root, join, walk};
+use super::checks::{
+    Verdict, check_export, check_local_refs, check_name, check_object_root, compact, is_2020_12,
+    walk,
+};
+use super::lower::merge_root_all_of;
+use super::report::{Report, Rule};
 use crate::model::ToolSpec;
+use crate::schema::draft::{self, Draft};
+use crate::schema::join;
 
 /// The rules of Anthropic, one entry each.
 pub const RULES: &[Rule] = &[
@@ -45,7 +52,7 @@ pub const RULES: &[Rule] = &[
 pub(crate) fn convert(spec: &ToolSpec, report: &mut Report) -> Value {
     let mut schema = spec.input_schema.clone();
     remove_2020_12_markers(&mut schema);
-    super::merge_root_all_of(
+    merge_root_all_of(
         &mut schema,
         "/input_schema",
         "anthropic.object-root",
@@ -67,20 +74,29 @@ pub(crate) fn convert(spec: &ToolSpec, report: &mut Report) -> Value {
 /// `$schema` naming 2020-12 says nothing the provider does not assume: drop it. Any other draft
 /// is left in place for the checker to refuse (its keywords mean other things).
 fn remove_2020_12_markers(node: &mut Value) {
-    if let Value::Object(map) = node
-        && map
-            .get("$schema")
-            .and_then(Value::as_str)
-            .is_some_and(super::is_2020_12)
+    let Value::Object(map) = node else { return };
+    if map
+        .get("$schema")
+        .and_then(Value::as_str)
+        .is_some_and(is_2020_12)
     {
         map.remove("$schema");
     }
-    super::for_each_child_mut(node, "", &mut |child, _| remove_2020_12_markers(child));
+    draft::for_each_subschema_mut(map, Draft::Draft202012, "", &mut |child, _| {
+        if child.is_object() {
+            remove_2020_12_markers(child);
+        }
+    });
 }
 
-pub(crate) fn check(definition: &Value, report: &mut Report) {
+/// Checks a definition; `canonical` is the tool's canonical schema and its verdict, when known.
+pub(crate) fn check(
+    definition: &Value,
+    canonical: Option<(&Value, &Verdict)>,
+    report: &mut Report,
+) {
     let schema = definition.get("input_schema");
-    super::check_name(
+    check_name(
         definition,
         64,
         &[],
@@ -115,21 +131,15 @@ pub(crate) fn check(definition: &Value, report: &mut Report) {
                 "anthropic.draft",
                 format!(
                     "`$schema` {} is not draft 2020-12; write the schema in 2020-12 without `$schema`",
-                    super::compact(draft)
+                    compact(draft)
                 ),
             );
         }
     });
-    let before = report.len();
-    check_local_refs(schema, "/input_schema", "anthropic.local-refs", report);
-    let refs_resolve = report.len() == before;
-    if !foreign {
-        check_2020_12(
-            schema,
-            "/input_schema",
-            "anthropic.valid-schema",
-            refs_resolve,
-            report,
-        );
+    let rules = ("anthropic.local-refs", "anthropic.valid-schema");
+    if foreign {
+        check_local_refs(schema, "/input_schema", rules.0, report);
+    } else {
+        check_export(schema, "/input_schema", rules, canonical, report);
     }
 }

@@ -25,11 +25,17 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{
-    Notes, Report, Rule, append_notes, describe_keyword, inline_ref, join, json_type, merge_into,
-    rename_one_of, split_type_union, types_of, walk,
+use super::checks::{Verdict, check_name, check_object_root, compact, siblings, walk};
+use super::lower::{
+    self, Combinators, Nulls, Profile, References, append_notes, describe_keyword, merge_into,
+    set_nullable, strip_null_branches,
 };
-use crate::model::{ToolSpec, backticked};
+use super::report::{Report, Rule};
+use crate::model::ToolSpec;
+use crate::schema::join;
+use crate::schema::keywords::Kind;
+use crate::schema::walk::type_names;
+use crate::text::backticked;
 
 /// The rules of Gemini function declarations, one entry each.
 pub const RULES: &[Rule] = &[
@@ -112,10 +118,6 @@ pub const KEYWORDS: &[&str] = &[
 /// The subset's type names.
 pub const TYPES: &[&str] = &["STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT"];
 
-/// Bounds the size of an inlined schema (every `$ref` copies its target).
-const MAX_INLINED_NODES: usize = 10_000;
-const MAX_REWRITES: usize = 64;
-
 fn formats_for(gemini_type: &str) -> &'static [&'static str] {
     match gemini_type {
         "STRING" => &["date-time", "enum"],
@@ -125,22 +127,42 @@ fn formats_for(gemini_type: &str) -> &'static [&'static str] {
     }
 }
 
-pub(crate) fn convert(spec: &ToolSpec, report: &mut Report) -> Value {
-    super::check_canonical(
-        &spec.input_schema,
-        "/parameters",
-        "gemini.valid-schema",
-        report,
-    );
-    let mut parameters = spec.input_schema.clone();
-    let mut inliner = Inliner {
-        root: &spec.input_schema,
-        stack: Vec::new(),
-        nodes: 0,
-        report,
-    };
-    inliner.inline(&mut parameters, "/parameters");
-    normalize(&mut parameters, "/parameters", report);
+/// How the `parameters` subset takes a schema: every reference inlined, the subset's keywords
+/// kept (formats by type), `null` written `nullable: true`, type names upper-case.
+const GEMINI: Profile = Profile {
+    typed: Some("gemini.typed"),
+    keywords_rule: "gemini.keywords",
+    refs_rule: "gemini.no-refs",
+    root_rule: "gemini.object-root",
+    keywords: Some(KEYWORDS),
+    kept: &[],
+    formats: |node| formats_for(&node_type(node)),
+    tuples: (
+        &["items"],
+        "`items` as a list (a tuple) cannot be expressed",
+    ),
+    example: true,
+    references: References::Inlined,
+    combinators: Combinators::Everywhere,
+    nulls: Nulls::Flag,
+    closed: None,
+    items_written: false,
+    adjust,
+    finish,
+};
+
+/// The subset's name of a node's type (`STRING`), empty without one.
+fn node_type(node: &Map<String, Value>) -> String {
+    node.get("type")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_ascii_uppercase()
+}
+
+/// The declaration of a tool; `verdict` is its canonical schema's.
+pub(crate) fn convert(spec: &ToolSpec, verdict: &Verdict, report: &mut Report) -> Value {
+    verdict.report("/parameters", "gemini.valid-schema", report);
+    let parameters = lower::lower(&spec.input_schema, "/parameters", &GEMINI, report);
 
     let free_keys = spec.input_schema.get("patternProperties").is_some()
         || spec
@@ -161,168 +183,8 @@ pub(crate) fn convert(spec: &ToolSpec, report: &mut Report) -> Value {
     }
 }
 
-struct Inliner<'a> {
-    root: &'a Value,
-    stack: Vec<String>,
-    nodes: usize,
-    report: &'a mut Report,
-}
-
-impl Inliner<'_> {
-    fn inline(&mut self, node: &mut Value, ptr: &str) {
-        self.nodes += 1;
-        if self.nodes == MAX_INLINED_NODES {
-            self.report.push(
-                ptr,
-                "gemini.no-refs",
-                format!(
-                    "inlining the references grows the schema past {MAX_INLINED_NODES} schemas"
-                ),
-            );
-        }
-        if self.nodes >= MAX_INLINED_NODES {
-            return;
-        }
-        let Value::Object(map) = node else { return };
-        map.remove("$defs");
-        map.remove("definitions");
-        let on_path = self.stack.len();
-        while let Some(reference) = map
-            .get("$ref")
-            .map(|r| r.as_str().unwrap_or_default().to_owned())
-        {
-            map.remove("$ref");
-            if self.stack.contains(&reference) {
-                self.report.push(
-                    &join(ptr, "$ref"),
-                    "gemini.no-refs",
-                    format!("recursive `$ref` `{reference}` cannot be inlined"),
-                );
-                break;
-            }
-            match inline_ref(self.root, &reference, map) {
-                Some(mut merged) => {
-                    merged.remove("$defs");
-                    merged.remove("definitions");
-                    *map = merged;
-                    self.stack.push(reference);
-                }
-                None => {
-                    self.report.push(
-                        &join(ptr, "$ref"),
-                        "gemini.no-refs",
-                        format!("`$ref` `{reference}` is not a local reference to a schema object"),
-                    );
-                    break;
-                }
-            }
-        }
-        super::for_each_child_mut(node, ptr, &mut |child, here| self.inline(child, here));
-        self.stack.truncate(on_path);
-    }
-}
-
-fn set_nullable(map: &mut Map<String, Value>) {
-    map.insert("nullable".to_owned(), Value::Bool(true));
-}
-
-/// Rewrites one node into the subset, then its subschemas.
-fn normalize(node: &mut Value, ptr: &str, report: &mut Report) {
-    let Value::Object(map) = node else {
-        report.push(
-            ptr,
-            "gemini.typed",
-            "a boolean schema cannot be expressed; write a schema with a `type`",
-        );
-        return;
-    };
-    rewrite(map, ptr, report);
-
-    // Keywords outside the subset: removed, their meaning kept in the description.
-    let mut notes = Notes::default();
-    let the_type = map
-        .get("type")
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_ascii_uppercase();
-    let keys: Vec<String> = map.keys().cloned().collect();
-    for key in keys {
-        if key == "format" {
-            notes.format(map, formats_for(&the_type));
-        } else if key == "examples" {
-            if let Some(Value::Array(values)) = map.remove("examples")
-                && let Some(first) = values.into_iter().next()
-                && !map.contains_key("example")
-            {
-                map.insert("example".to_owned(), first);
-            }
-        } else if key == "items" && map.get("items").is_some_and(Value::is_array) {
-            report.push(
-                &join(ptr, "items"),
-                "gemini.keywords",
-                "`items` as a list (a tuple) cannot be expressed",
-            );
-        } else if !KEYWORDS.contains(&key.as_str())
-            && let Some(value) = map.remove(&key)
-        {
-            notes.keyword(&key, &value);
-        }
-    }
-    notes.write(map);
-
-    distribute_any_of(map, ptr, report);
-
-    if let Some(Value::String(t)) = map.get_mut("type") {
-        *t = t.to_ascii_uppercase();
-    }
-
-    if let Some(Value::Object(properties)) = map.get_mut("properties") {
-        for (name, child) in properties.iter_mut() {
-            normalize(child, &join(&join(ptr, "properties"), name), report);
-        }
-    }
-    if let Some(items) = map.get_mut("items")
-        && items.is_object()
-    {
-        normalize(items, &join(ptr, "items"), report);
-    }
-    if let Some(Value::Array(branches)) = map.get_mut("anyOf") {
-        for (i, branch) in branches.iter_mut().enumerate() {
-            normalize(branch, &format!("{ptr}/anyOf/{i}"), report);
-        }
-    }
-}
-
-/// Merges `allOf`, renames `oneOf`, resolves type lists, `null` branches, `const` and `enum`.
-fn rewrite(map: &mut Map<String, Value>, ptr: &str, report: &mut Report) {
-    for _ in 0..MAX_REWRITES {
-        if let Some(all_of) = map.remove("allOf") {
-            for (i, entry) in all_of.as_array().into_iter().flatten().enumerate() {
-                let merged = match entry {
-                    Value::Object(entry) => merge_into(map, entry),
-                    _ => Err("a boolean schema".to_owned()),
-                };
-                if let Err(key) = merged {
-                    report.push(
-                        &format!("{ptr}/allOf/{i}"),
-                        "gemini.keywords",
-                        format!("`allOf` is not supported and this entry cannot be merged: `{key}` conflicts"),
-                    );
-                }
-            }
-            continue;
-        }
-        if rename_one_of(map, ptr, "gemini.keywords", report) {
-            continue;
-        }
-        if let Some(mut split) = split_type_union(map) {
-            strip_null_branches(&mut split);
-            *map = split;
-            continue;
-        }
-        break;
-    }
-
+/// Resolves type lists, `null` branches, `const` and `enum` the subset's way.
+fn adjust(map: &mut Map<String, Value>, ptr: &str, report: &mut Report) {
     // A single type in a list, or `null` in the list.
     let listed_or_null = match map.get("type") {
         Some(Value::Array(_)) => true,
@@ -330,12 +192,13 @@ fn rewrite(map: &mut Map<String, Value>, ptr: &str, report: &mut Report) {
         _ => false,
     };
     if listed_or_null {
-        let types = types_of(map);
-        let non_null: Vec<&String> = types.iter().filter(|t| *t != "null").collect();
+        let types = type_names(map);
+        let non_null: Vec<&str> = types.iter().copied().filter(|t| *t != "null").collect();
         match non_null.as_slice() {
             [one] => {
-                let one = (*one).clone();
-                if types.len() > 1 {
+                let one = (*one).to_owned();
+                let types = types.len();
+                if types > 1 {
                     set_nullable(map);
                 }
                 map.insert("type".to_owned(), Value::String(one));
@@ -359,7 +222,7 @@ fn rewrite(map: &mut Map<String, Value>, ptr: &str, report: &mut Report) {
         if !map.contains_key("type") && !value.is_null() {
             map.insert(
                 "type".to_owned(),
-                Value::String(json_type(&value).to_owned()),
+                Value::String(Kind::of(&value).name().to_owned()),
             );
         }
         if value.is_string() {
@@ -377,7 +240,7 @@ fn rewrite(map: &mut Map<String, Value>, ptr: &str, report: &mut Report) {
         set_nullable(map);
     }
     if let Some(Value::Array(values)) = map.get("enum") {
-        let kinds: Vec<&str> = values.iter().map(json_type).collect();
+        let kinds: Vec<&str> = values.iter().map(|v| Kind::of(v).name()).collect();
         if !map.contains_key("type")
             && let Some(first) = kinds.first()
             && kinds.iter().all(|k| k == first)
@@ -403,40 +266,6 @@ fn rewrite(map: &mut Map<String, Value>, ptr: &str, report: &mut Report) {
             map.insert("type".to_owned(), json!("array"));
         }
     }
-}
-
-/// Removes `{"type": "null"}` branches of an `anyOf`, making the node nullable instead. A single
-/// remaining branch replaces the `anyOf`.
-fn strip_null_branches(map: &mut Map<String, Value>) {
-    let Some(Value::Array(branches)) = map.get_mut("anyOf") else {
-        return;
-    };
-    let before = branches.len();
-    branches.retain(|b| b.get("type").and_then(Value::as_str) != Some("null"));
-    if branches.len() == before {
-        return;
-    }
-    if branches.len() == 1
-        && let Some(Value::Object(only)) = branches.pop()
-    {
-        map.remove("anyOf");
-        let mut single = only;
-        if merge_into(&mut single, map).is_ok() {
-            // The property's own words win over those of the type it refers to.
-            for key in ["description", "title"] {
-                if let Some(own) = map.get(key) {
-                    single.insert(key.to_owned(), own.clone());
-                }
-            }
-            *map = single;
-        } else {
-            map.insert(
-                "anyOf".to_owned(),
-                Value::Array(vec![Value::Object(single)]),
-            );
-        }
-    }
-    set_nullable(map);
 }
 
 /// An `anyOf` of single string values (what schemars writes for an enum with documented
@@ -481,6 +310,14 @@ fn collapse_string_choices(map: &mut Map<String, Value>) {
     append_notes(map, &notes);
 }
 
+/// After the notes: `anyOf` siblings moved into its branches, type names upper-case.
+fn finish(map: &mut Map<String, Value>, ptr: &str, report: &mut Report) {
+    distribute_any_of(map, ptr, report);
+    if let Some(Value::String(t)) = map.get_mut("type") {
+        *t = t.to_ascii_uppercase();
+    }
+}
+
 /// `anyOf` may not have siblings: move them into every branch (`{A, anyOf: [B, C]}` is
 /// `anyOf: [A and B, A and C]`). A branch keeps its own description and title.
 fn distribute_any_of(map: &mut Map<String, Value>, ptr: &str, report: &mut Report) {
@@ -517,7 +354,7 @@ fn distribute_any_of(map: &mut Map<String, Value>, ptr: &str, report: &mut Repor
 }
 
 pub(crate) fn check(definition: &Value, report: &mut Report) {
-    super::check_name(
+    check_name(
         definition,
         64,
         &[':', '.'],
@@ -528,7 +365,7 @@ pub(crate) fn check(definition: &Value, report: &mut Report) {
     let Some(parameters) = definition.get("parameters") else {
         return;
     };
-    super::check_object_root(
+    check_object_root(
         Some(parameters),
         "/parameters",
         "gemini.object-root",
@@ -560,10 +397,7 @@ pub(crate) fn check(definition: &Value, report: &mut Report) {
                 report.push(
                     &join(ptr, "anyOf"),
                     "gemini.anyof-alone",
-                    format!(
-                        "`anyOf` has sibling keywords {}",
-                        super::siblings(map, "anyOf")
-                    ),
+                    format!("`anyOf` has sibling keywords {}", siblings(map, "anyOf")),
                 );
             }
             return;
@@ -628,7 +462,7 @@ pub(crate) fn check(definition: &Value, report: &mut Report) {
                     "gemini.formats",
                     format!(
                         "format {} is not accepted on a `{the_type}`",
-                        super::compact(format)
+                        compact(format)
                     ),
                 );
             }

@@ -21,10 +21,11 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{
-    Report, Rule, check_2020_12, check_local_refs, check_object_root, join, remove_everywhere, walk,
-};
+use super::checks::{Verdict, check_export, check_name, check_object_root, compact, walk};
+use super::report::{Report, Rule};
 use crate::model::{Safety, ToolSpec};
+use crate::schema::draft::{self, Draft};
+use crate::schema::join;
 
 /// The rules of MCP, one entry each.
 pub const RULES: &[Rule] = &[
@@ -88,9 +89,20 @@ pub(crate) fn convert(spec: &ToolSpec, _report: &mut Report) -> Value {
     definition
 }
 
+/// Removes `$schema` from `node` and from every subschema below it.
+fn remove_schema_keywords(node: &mut Value) {
+    let Value::Object(map) = node else { return };
+    map.remove("$schema");
+    draft::for_each_subschema_mut(map, Draft::Draft202012, "", &mut |child, _| {
+        if child.is_object() {
+            remove_schema_keywords(child);
+        }
+    });
+}
+
 fn schema(canonical: &Value, input: bool) -> Value {
     let mut schema = canonical.clone();
-    remove_everywhere(&mut schema, "$schema");
+    remove_schema_keywords(&mut schema);
     if input
         && let Value::Object(root) = &mut schema
         && takes_no_arguments(root)
@@ -118,11 +130,18 @@ fn is_closed(root: &Map<String, Value>) -> bool {
     root.get("additionalProperties") == Some(&Value::Bool(false))
 }
 
-pub(crate) fn check(definition: &Value, spec: &ToolSpec, report: &mut Report) {
+/// Checks a definition of `spec`; `verdicts` are those of its canonical input and output
+/// schemas, when known.
+pub(crate) fn check(
+    definition: &Value,
+    spec: &ToolSpec,
+    verdicts: Option<(&Verdict, Option<&Verdict>)>,
+    report: &mut Report,
+) {
     let input = definition.get("inputSchema");
     let output = definition.get("outputSchema");
     let found = definition.get("annotations");
-    super::check_name(
+    check_name(
         definition,
         128,
         &['.'],
@@ -151,7 +170,14 @@ pub(crate) fn check(definition: &Value, spec: &ToolSpec, report: &mut Report) {
         check_object_root(output, "/outputSchema", "mcp.object-root", "object", report);
     }
 
-    for (key, schema) in [("inputSchema", input), ("outputSchema", output)] {
+    let canonical = [
+        verdicts.map(|(input, _)| (&spec.input_schema, input)),
+        verdicts.and_then(|(_, output)| spec.output_schema.as_ref().zip(output)),
+    ];
+    for ((key, schema), canonical) in [("inputSchema", input), ("outputSchema", output)]
+        .into_iter()
+        .zip(canonical)
+    {
         let Some(schema) = schema else { continue };
         let base = format!("/{key}");
         walk(schema, &base, &mut |node, ptr| {
@@ -163,10 +189,8 @@ pub(crate) fn check(definition: &Value, spec: &ToolSpec, report: &mut Report) {
                 );
             }
         });
-        let before = report.len();
-        check_local_refs(schema, &base, "mcp.local-refs", report);
-        let refs_resolve = report.len() == before;
-        check_2020_12(schema, &base, "mcp.valid-schema", refs_resolve, report);
+        let rules = ("mcp.local-refs", "mcp.valid-schema");
+        check_export(schema, &base, rules, canonical, report);
     }
 
     let expected = annotations(spec);
@@ -191,7 +215,7 @@ pub(crate) fn check(definition: &Value, spec: &ToolSpec, report: &mut Report) {
                 "mcp.annotations",
                 format!(
                     "`{key}` must be {}, as the tool declares",
-                    want.map(super::compact).unwrap_or_default(),
+                    want.map(compact).unwrap_or_default(),
                 ),
             );
         }

@@ -45,68 +45,55 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::OnceLock;
 
 use serde_json::Value;
 
 use crate::model::ToolSpec;
 
 pub mod anthropic;
+mod checks;
 pub mod gemini;
+mod lower;
 pub mod mcp;
+mod nulls;
 pub mod openai;
-pub(crate) mod schema;
+mod report;
 
-pub use openai::{openai_nullable_pointers, strip_openai_nulls};
-pub(crate) use schema::*;
-pub use schema::{ANNOTATIONS, DRAFT_2020_12, join as join_pointer, required_names, types_of};
+use checks::Verdict;
+pub use nulls::{NullStripper, openai_nullable_pointers, strip_openai_nulls};
+pub use report::{Converted, Rule, Violation};
+use report::{Report, checked};
 
-/// A consumer of tool definitions.
-///
-/// The two OpenAI APIs take the same function (one conversion, strict mode where it can
-/// express the tool) in different request shapes, so each is a dialect of its own, named as
-/// the runtime's provider adapters are (`openai` is Chat Completions, `openai-responses` the
-/// Responses API): sending one API's shape to the other is refused at request time.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Dialect {
-    /// Model Context Protocol `tools/list`.
-    Mcp,
-    /// OpenAI Chat Completions function tools:
-    /// `{type: "function", function: {name, description, parameters, strict}}`.
-    OpenAi,
-    /// OpenAI Responses function tools: `{type: "function", name, description, parameters,
-    /// strict}`.
-    OpenAiResponses,
-    /// Anthropic tool use.
-    Anthropic,
-    /// Google Gemini `functionDeclarations` with `parameters` (OpenAPI subset).
-    Gemini,
+#[doc(hidden)]
+pub use crate::schema::{DRAFT_2020_12, join as join_pointer};
+
+crate::word_enum! {
+    /// A consumer of tool definitions; its word is the spelling used on the command line and in
+    /// file names (`generated/providers/<word>.json`).
+    ///
+    /// The two OpenAI APIs take the same function (one conversion, strict mode where it can
+    /// express the tool) in different request shapes, so each is a dialect of its own, named as
+    /// the runtime's provider adapters are (`openai` is Chat Completions, `openai-responses` the
+    /// Responses API): sending one API's shape to the other is refused at request time.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+    pub enum Dialect {
+        /// Model Context Protocol `tools/list`.
+        Mcp => "mcp",
+        /// OpenAI Chat Completions function tools:
+        /// `{type: "function", function: {name, description, parameters, strict}}`.
+        OpenAi => "openai",
+        /// OpenAI Responses function tools: `{type: "function", name, description, parameters,
+        /// strict}`.
+        OpenAiResponses => "openai-responses",
+        /// Anthropic tool use.
+        Anthropic => "anthropic",
+        /// Google Gemini `functionDeclarations` with `parameters` (OpenAPI subset).
+        Gemini => "gemini",
+    }
 }
 
 impl Dialect {
-    /// Every dialect, in declaration order.
-    pub const ALL: &'static [Dialect] = &[
-        Dialect::Mcp,
-        Dialect::OpenAi,
-        Dialect::OpenAiResponses,
-        Dialect::Anthropic,
-        Dialect::Gemini,
-    ];
-
-    /// Every accepted spelling, in declaration order.
-    pub const ACCEPTED: &'static [&'static str] =
-        &["mcp", "openai", "openai-responses", "anthropic", "gemini"];
-
-    /// The spelling used on the command line and in file names (`generated/providers/<name>.json`).
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Dialect::Mcp => "mcp",
-            Dialect::OpenAi => "openai",
-            Dialect::OpenAiResponses => "openai-responses",
-            Dialect::Anthropic => "anthropic",
-            Dialect::Gemini => "gemini",
-        }
-    }
-
     /// True for the two OpenAI APIs: their definitions carry `strict`, and a strict one makes
     /// optional fields required but nullable.
     pub const fn is_openai(self) -> bool {
@@ -134,19 +121,13 @@ impl Dialect {
     }
 }
 
-impl fmt::Display for Dialect {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
 /// A dialect name that is not one of [`Dialect::ACCEPTED`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnknownDialect(pub String);
 
 impl fmt::Display for UnknownDialect {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let accepted = crate::model::backticked(Dialect::ACCEPTED);
+        let accepted = crate::text::backticked(Dialect::ACCEPTED);
         write!(
             f,
             "unknown dialect `{}`, expected one of {accepted}",
@@ -161,69 +142,7 @@ impl FromStr for Dialect {
     type Err = UnknownDialect;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Dialect::ALL
-            .iter()
-            .copied()
-            .find(|d| d.as_str() == s)
-            .ok_or_else(|| UnknownDialect(s.to_owned()))
-    }
-}
-
-/// One rule of a provider: what it rejects at request time.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct Rule {
-    /// Stable id, `<dialect>.<rule>` (`openai.closed-objects`).
-    pub id: &'static str,
-    /// What the provider requires, in one sentence.
-    pub text: &'static str,
-}
-
-/// A tool that breaks a rule of a dialect, after conversion. Built with [`Violation::new`].
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-#[non_exhaustive]
-pub struct Violation {
-    /// The tool's name.
-    pub tool: String,
-    /// JSON Pointer (RFC 6901) into the tool's exported definition (`/name`,
-    /// `/parameters/properties/style`); empty for the whole definition or the whole export.
-    /// Below the schema key it follows the canonical schema, except inside inlined references.
-    pub pointer: String,
-    /// The id of the broken rule (an entry of [`Dialect::rules`]).
-    pub rule: &'static str,
-    /// What exactly is wrong there.
-    pub message: String,
-}
-
-impl Violation {
-    /// `tool` breaks `rule` at `pointer` (into its exported definition), as `message` says.
-    pub fn new(
-        tool: impl Into<String>,
-        pointer: impl Into<String>,
-        rule: &'static str,
-        message: impl Into<String>,
-    ) -> Self {
-        Violation {
-            tool: tool.into(),
-            pointer: pointer.into(),
-            rule,
-            message: message.into(),
-        }
-    }
-}
-
-impl fmt::Display for Violation {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let pointer = if self.pointer.is_empty() {
-            "/"
-        } else {
-            &self.pointer
-        };
-        write!(
-            f,
-            "tool `{}` at `{}`: {} (rule `{}`)",
-            self.tool, pointer, self.message, self.rule
-        )
+        Dialect::from_word(s).ok_or_else(|| UnknownDialect(s.to_owned()))
     }
 }
 
@@ -335,19 +254,40 @@ fn tool_names(violations: &[Violation]) -> Vec<&str> {
 /// and its violations listed in [`Catalog::excluded`], for the caller to report (a warning, or
 /// an error when the provider is required).
 pub fn catalog(dialect: Dialect, specs: &[ToolSpec]) -> Catalog {
+    let (sorted, prepared) = prepare_all(specs);
+    catalog_of(dialect, &sorted, &prepared)
+}
+
+/// The [`catalog`] of each of `dialects`, in their order, every tool prepared once for all of
+/// them ([`Prepared`]: its schemas judged once, the OpenAI decision made once).
+pub fn catalogs(dialects: &[Dialect], specs: &[ToolSpec]) -> Vec<Catalog> {
+    let (sorted, prepared) = prepare_all(specs);
+    dialects
+        .iter()
+        .map(|dialect| catalog_of(*dialect, &sorted, &prepared))
+        .collect()
+}
+
+/// The specs sorted by name, and each prepared.
+fn prepare_all(specs: &[ToolSpec]) -> (Vec<&ToolSpec>, Vec<Prepared>) {
     let mut sorted: Vec<&ToolSpec> = specs.iter().collect();
     sorted.sort_by(|a, b| a.name.cmp(&b.name));
+    let prepared = sorted.iter().map(|spec| Prepared::new(spec)).collect();
+    (sorted, prepared)
+}
+
+fn catalog_of(dialect: Dialect, sorted: &[&ToolSpec], prepared: &[Prepared]) -> Catalog {
     let mut definitions = Vec::with_capacity(sorted.len());
     let mut excluded = Vec::new();
     let mut non_strict = Vec::new();
-    let set = check_set(dialect, &sorted, false);
-    for spec in &sorted {
+    let set = check_set(dialect, sorted, false);
+    for (spec, prepared) in sorted.iter().zip(prepared) {
         let mut found: Vec<Violation> = set
             .iter()
             .filter(|v| v.tool == spec.name)
             .cloned()
             .collect();
-        match conversion(dialect, spec) {
+        match prepared.conversion(dialect) {
             Ok(mut converted) if found.is_empty() => {
                 definitions.push(converted.definition);
                 non_strict.append(&mut converted.non_strict);
@@ -428,97 +368,101 @@ pub fn convert(dialect: Dialect, spec: &ToolSpec) -> Result<Value, Vec<Violation
     conversion(dialect, spec).map(|converted| converted.definition)
 }
 
-/// One tool's definition for a dialect, and what the provider's preferred form could not
-/// express. Built by [`conversion`].
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct Converted {
-    /// The definition, in the dialect's request shape (what [`convert`] returns).
-    pub definition: Value,
-    /// OpenAI only: the strict-mode rules the tool breaks when it is exported with
-    /// `"strict": false` (its schema is then offered as it is); empty when it is strict, and
-    /// for every other dialect.
-    pub non_strict: Vec<Violation>,
-}
-
-impl Converted {
-    /// False exactly for an OpenAI function exported with `"strict": false`.
-    pub fn is_strict(&self) -> bool {
-        self.non_strict.is_empty()
-    }
-}
-
 /// [`convert`], with what the preferred form could not express: an OpenAI tool that strict
 /// mode cannot express is exported with `"strict": false` and the strict-mode violations are
 /// listed in [`Converted::non_strict`] (the decision is made once per tool, the same for both
-/// OpenAI APIs).
+/// OpenAI APIs). A caller converting one tool for several dialects keeps a [`Prepared`].
 ///
 /// # Errors
 /// Every rule the tool still breaks, with the pointer into the definition (for OpenAI, the
 /// rules of the form it was last tried in: without `strict`).
 pub fn conversion(dialect: Dialect, spec: &ToolSpec) -> Result<Converted, Vec<Violation>> {
-    let spec = &export_form(spec);
-    let plain = |definition| Converted {
-        definition,
-        non_strict: Vec::new(),
-    };
-    match dialect {
-        Dialect::Mcp => checked(dialect, spec, |r| mcp::convert(spec, r)).map(plain),
-        Dialect::OpenAi => openai::conversion(spec, openai::Api::ChatCompletions),
-        Dialect::OpenAiResponses => openai::conversion(spec, openai::Api::Responses),
-        Dialect::Anthropic => checked(dialect, spec, |r| anthropic::convert(spec, r)).map(plain),
-        Dialect::Gemini => checked(dialect, spec, |r| gemini::convert(spec, r)).map(plain),
-    }
+    Prepared::new(spec).conversion(dialect)
 }
 
-/// The definition `convert` builds, then checked against every rule of `dialect`: the
-/// violations of both.
-pub(crate) fn checked(
-    dialect: Dialect,
-    spec: &ToolSpec,
-    convert: impl FnOnce(&mut Report) -> Value,
-) -> Result<Value, Vec<Violation>> {
-    let mut report = Report::new(&spec.name);
-    let definition = convert(&mut report);
-    let refused = report.violations.clone();
-    // What the checker finds where the converter already refused is a consequence, not news.
-    for found in check(dialect, &definition, spec) {
-        if !refused
-            .iter()
-            .any(|r| is_consequence(&found.pointer, &r.pointer))
+/// A tool made ready for export to every dialect: its schemas in draft 2020-12 form (draft-07
+/// and 2019-09 constructs converted, `$schema` dropped, and a root without `type` given
+/// `"type": "object"`: tool arguments are always an object, and every provider wants it
+/// written), each judged by `jsonschema` once (meta-validation and compilation are most of the
+/// cost of an export), and the OpenAI decision (strict or not) made once for both APIs. Each
+/// is computed on first use.
+#[derive(Debug)]
+pub struct Prepared {
+    spec: ToolSpec,
+    input: OnceLock<Verdict>,
+    output: OnceLock<Option<Verdict>>,
+    openai: OnceLock<openai::Decision>,
+}
+
+impl Prepared {
+    /// Prepares `spec`.
+    pub fn new(spec: &ToolSpec) -> Self {
+        let mut spec = spec.clone();
+        spec.input_schema = crate::schema::draft::to_2020_12(&spec.input_schema);
+        if let Value::Object(root) = &mut spec.input_schema
+            && !root.contains_key("type")
         {
-            report.violations.push(found);
+            root.insert("type".to_owned(), Value::String("object".to_owned()));
+        }
+        spec.output_schema = spec
+            .output_schema
+            .map(|s| crate::schema::draft::to_2020_12(&s));
+        Prepared {
+            spec,
+            input: OnceLock::new(),
+            output: OnceLock::new(),
+            openai: OnceLock::new(),
         }
     }
-    report.finish().map(|()| definition)
-}
 
-/// The spec with its schemas in draft 2020-12 form (what every provider is given): draft-07
-/// and 2019-09 constructs converted, `$schema` dropped, and a root without `type` given
-/// `"type": "object"` (tool arguments are always an object: that says nothing new, and every
-/// provider wants it written).
-fn export_form(spec: &ToolSpec) -> ToolSpec {
-    let mut spec = spec.clone();
-    spec.input_schema = crate::schema::draft::to_2020_12(&spec.input_schema);
-    if let Value::Object(root) = &mut spec.input_schema
-        && !root.contains_key("type")
-    {
-        root.insert("type".to_owned(), Value::String("object".to_owned()));
+    fn input(&self) -> &Verdict {
+        self.input
+            .get_or_init(|| Verdict::of(&self.spec.input_schema))
     }
-    spec.output_schema = spec
-        .output_schema
-        .map(|s| crate::schema::draft::to_2020_12(&s));
-    spec
-}
 
-/// Is a checker finding at `found` explained by a refusal at `refused`: the same place, below
-/// it, or the schema directly holding it?
-fn is_consequence(found: &str, refused: &str) -> bool {
-    found == refused
-        || found.starts_with(&format!("{refused}/"))
-        || refused
-            .strip_prefix(&format!("{found}/"))
-            .is_some_and(|rest| !rest.contains('/'))
+    fn output(&self) -> Option<&Verdict> {
+        self.output
+            .get_or_init(|| self.spec.output_schema.as_ref().map(Verdict::of))
+            .as_ref()
+    }
+
+    /// The tool's definition for `dialect`, as [`conversion`] says.
+    ///
+    /// # Errors
+    /// As [`conversion`].
+    pub fn conversion(&self, dialect: Dialect) -> Result<Converted, Vec<Violation>> {
+        let spec = &self.spec;
+        let plain = |definition| Converted {
+            definition,
+            non_strict: Vec::new(),
+        };
+        let openai = || {
+            self.openai
+                .get_or_init(|| openai::function(spec, self.input()))
+        };
+        match dialect {
+            Dialect::Mcp => checked(
+                &spec.name,
+                |r| mcp::convert(spec, r),
+                |d, r| mcp::check(d, spec, Some((self.input(), self.output())), r),
+            )
+            .map(plain),
+            Dialect::OpenAi => openai::in_api(openai(), openai::Api::ChatCompletions),
+            Dialect::OpenAiResponses => openai::in_api(openai(), openai::Api::Responses),
+            Dialect::Anthropic => checked(
+                &spec.name,
+                |r| anthropic::convert(spec, r),
+                |d, r| anthropic::check(d, Some((&spec.input_schema, self.input())), r),
+            )
+            .map(plain),
+            Dialect::Gemini => checked(
+                &spec.name,
+                |r| gemini::convert(spec, self.input(), r),
+                gemini::check,
+            )
+            .map(plain),
+        }
+    }
 }
 
 /// Only the checker: the violations of an already converted definition (empty when it passes).
@@ -528,12 +472,12 @@ fn is_consequence(found: &str, refused: &str) -> bool {
 pub fn check(dialect: Dialect, definition: &Value, spec: &ToolSpec) -> Vec<Violation> {
     let mut report = Report::new(&spec.name);
     match dialect {
-        Dialect::Mcp => mcp::check(definition, spec, &mut report),
+        Dialect::Mcp => mcp::check(definition, spec, None, &mut report),
         Dialect::OpenAi => openai::check(definition, openai::Api::ChatCompletions, &mut report),
         Dialect::OpenAiResponses => {
             openai::check(definition, openai::Api::Responses, &mut report);
         }
-        Dialect::Anthropic => anthropic::check(definition, &mut report),
+        Dialect::Anthropic => anthropic::check(definition, None, &mut report),
         Dialect::Gemini => gemini::check(definition, &mut report),
     }
     let mut violations = report.violations;
@@ -582,39 +526,4 @@ fn check_set(dialect: Dialect, sorted: &[&ToolSpec], one_request: bool) -> Vec<V
         ));
     }
     violations
-}
-
-/// Collects the violations of one tool.
-#[derive(Debug)]
-pub(crate) struct Report {
-    tool: String,
-    violations: Vec<Violation>,
-}
-
-impl Report {
-    pub(crate) fn new(tool: &str) -> Self {
-        Report {
-            tool: tool.to_owned(),
-            violations: Vec::new(),
-        }
-    }
-
-    pub(crate) fn push(&mut self, pointer: &str, rule: &'static str, message: impl Into<String>) {
-        self.violations
-            .push(Violation::new(&self.tool, pointer, rule, message));
-    }
-
-    pub(crate) fn len(&self) -> usize {
-        self.violations.len()
-    }
-
-    fn finish(mut self) -> Result<(), Vec<Violation>> {
-        if self.violations.is_empty() {
-            Ok(())
-        } else {
-            self.violations.sort();
-            self.violations.dedup();
-            Err(self.violations)
-        }
-    }
 }

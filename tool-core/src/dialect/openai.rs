@@ -16,7 +16,7 @@
 //! - makes every originally optional property nullable (`"type": [T, "null"]`, `null` added to an
 //!   `enum`, or `anyOf` with `{"type": "null"}` for objects, references and constants). The
 //!   registry must then accept `null` exactly there and treat it as absent: see
-//!   [`openai_nullable_pointers`] and [`strip_openai_nulls`];
+//!   [`NullStripper`](super::NullStripper);
 //! - inlines a `$ref` that has sibling keywords (siblings win), merges `allOf`, turns `oneOf`
 //!   into `anyOf` and a `type` listing several types into an `anyOf`;
 //! - removes unsupported keywords (`minLength`, `maxLength`, `not`, `if`/`then`/`else`,
@@ -37,13 +37,18 @@
 //! error, where strict mode is required). Only what no function can carry (a bad name, a root
 //! that is not an object, a reference that does not resolve) is refused, with the pointer.
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
-use super::{
-    ANNOTATIONS, Converted, Dialect, Notes, Report, Rule, Violation, check_local_refs, inline_ref,
-    join, merge_into, rename_one_of, required_names, resolve_local, split_type_union, walk,
+use super::checks::{
+    Verdict, check_local_refs, check_name, check_object_root, compact, siblings, walk,
 };
+use super::lower::{self, Combinators, Nulls, Profile, References, is_object_node, no_step};
+use super::report::{Converted, Report, Rule, Violation, checked};
 use crate::model::ToolSpec;
+use crate::schema::draft::{self, Draft};
+use crate::schema::join;
+use crate::schema::keywords::Kind;
+use crate::schema::walk::has_type;
 
 /// The rules of OpenAI function calling, one entry each. The rules of [`STRICT_RULES`] apply to
 /// a function with `"strict": true` only.
@@ -136,6 +141,10 @@ impl Api {
     }
 }
 
+/// The OpenAI decision for one tool, shared by both APIs: its function (the Responses shape)
+/// with the strict-mode violations when it is not strict, or why no function can carry it.
+pub(crate) type Decision = Result<(Value, Vec<Violation>), Vec<Violation>>;
+
 /// At most this many functions in one request.
 pub const MAX_FUNCTIONS: usize = 128;
 
@@ -184,34 +193,86 @@ const MAX_ENUM_VALUES: usize = 1000;
 const MAX_CHARS: usize = 120_000;
 const LARGE_ENUM: usize = 250;
 const LARGE_ENUM_CHARS: usize = 15_000;
-/// Bounds the rewriting of one node (`$ref` chains, nested `allOf`).
-const MAX_REWRITES: usize = 64;
 
-struct Ctx<'a> {
-    root: &'a Value,
-    report: &'a mut Report,
-    /// The references being inlined on the current path (a recursive one is not inlined again).
-    inlining: Vec<String>,
+/// How strict mode takes a schema: the keywords of [`KEYWORDS`] and the formats of [`FORMATS`]
+/// stay, every object is closed and its optional properties made required but nullable, a
+/// `$ref` with siblings is inlined.
+const STRICT: Profile = Profile {
+    typed: Some("openai.typed"),
+    keywords_rule: "openai.keywords",
+    refs_rule: "openai.refs",
+    root_rule: "openai.object-root",
+    keywords: Some(KEYWORDS),
+    // Closing the object refuses a map's `patternProperties`, with its own rule.
+    kept: &["patternProperties"],
+    formats: |_| FORMATS,
+    tuples: (
+        &["prefixItems", "items"],
+        "`{}` (a tuple) cannot be expressed in strict mode",
+    ),
+    example: false,
+    references: References::Alone,
+    combinators: Combinators::Everywhere,
+    nulls: Nulls::Listed,
+    closed: Some("openai.closed-objects"),
+    items_written: false,
+    adjust: no_step,
+    finish: no_step,
+};
+
+/// How a function without strict mode takes a schema: as it is, changed only where OpenAI
+/// refuses every function (none of it narrows what the schema accepts): a root `allOf` merged
+/// into the root, a root `properties` written out, `items: {}` written on an array schema
+/// without an `items` schema object (in place of `true` or of none, the same items are
+/// accepted; in place of `false`, more).
+const RELAXED: Profile = Profile {
+    typed: None,
+    keywords: None,
+    references: References::Kept,
+    combinators: Combinators::RootAllOf,
+    closed: None,
+    items_written: true,
+    ..STRICT
+};
+
+/// The function of a tool (in the Responses shape, the bare function) and, when strict mode
+/// cannot express it, the strict-mode violations; `verdict` is the canonical schema's. Both
+/// attempts are checked in the Responses shape; the wrapper and the pointers of an API come
+/// last ([`in_api`]), so both APIs share this decision.
+pub(crate) fn function(spec: &ToolSpec, verdict: &Verdict) -> Decision {
+    let attempt = |profile: &Profile, strict: bool| {
+        checked(
+            &spec.name,
+            |report| {
+                verdict.report("/parameters", "openai.valid-schema", report);
+                let parameters = lower::lower(&spec.input_schema, "/parameters", profile, report);
+                json!({
+                    "type": "function",
+                    "name": spec.name,
+                    "description": spec.description,
+                    "parameters": parameters,
+                    "strict": strict,
+                })
+            },
+            |definition, report| check(definition, Api::Responses, report),
+        )
+    };
+    match attempt(&STRICT, true) {
+        Ok(function) => Ok((function, Vec::new())),
+        Err(strict) => Ok((attempt(&RELAXED, false)?, strict)),
+    }
 }
 
-/// The tool for `api`: strict when strict mode can express it, otherwise `"strict": false`
-/// with the strict-mode violations listed.
-pub(crate) fn conversion(spec: &ToolSpec, api: Api) -> Result<Converted, Vec<Violation>> {
-    // Both attempts are checked in the Responses shape (the bare function); the wrapper and
-    // the pointers of `api` come last.
-    let flat = Dialect::OpenAiResponses;
-    let (function, non_strict) = match super::checked(flat, spec, |r| strict_function(spec, r)) {
-        Ok(function) => (function, Vec::new()),
-        Err(strict) => {
-            let relaxed = super::checked(flat, spec, |r| relaxed_function(spec, r))
-                .map_err(|v| in_shape(v, api))?;
-            (relaxed, strict)
-        }
-    };
-    Ok(Converted {
-        definition: wrap(function, api),
-        non_strict: in_shape(non_strict, api),
-    })
+/// The tool for `api`: [`function`]'s decision in the API's wrapper, with the pointers of its
+/// shape.
+pub(crate) fn in_api(function: &Decision, api: Api) -> Result<Converted, Vec<Violation>> {
+    match function {
+        Ok((function, non_strict)) => Ok(Converted {
+            definition: wrap(function.clone(), api),
+            non_strict: in_shape(non_strict.clone(), api),
+        }),
+        Err(violations) => Err(in_shape(violations.clone(), api)),
+    }
 }
 
 /// The function (Responses shape) in the wrapper of `api`.
@@ -242,432 +303,6 @@ pub(crate) fn function_name(definition: &Value) -> Option<&str> {
         .unwrap_or(definition)
         .get("name")
         .and_then(Value::as_str)
-}
-
-fn strict_function(spec: &ToolSpec, report: &mut Report) -> Value {
-    super::check_canonical(
-        &spec.input_schema,
-        "/parameters",
-        "openai.valid-schema",
-        report,
-    );
-    let mut parameters = spec.input_schema.clone();
-    let mut ctx = Ctx {
-        root: &spec.input_schema,
-        report,
-        inlining: Vec::new(),
-    };
-    strict_node(&mut parameters, "/parameters", true, &mut ctx);
-    function(spec, parameters, true)
-}
-
-/// The function without strict mode: the canonical schema, changed only where OpenAI refuses
-/// every function (none of it narrows what the schema accepts): a root `allOf` merged into the
-/// root, a root `properties` written out, `items` written on an array schema without one
-/// (`{}`: any item, as before).
-fn relaxed_function(spec: &ToolSpec, report: &mut Report) -> Value {
-    super::check_canonical(
-        &spec.input_schema,
-        "/parameters",
-        "openai.valid-schema",
-        report,
-    );
-    let mut parameters = spec.input_schema.clone();
-    super::merge_root_all_of(&mut parameters, "/parameters", "openai.object-root", report);
-    if let Value::Object(root) = &mut parameters
-        && !root.contains_key("properties")
-    {
-        root.insert("properties".to_owned(), Value::Object(Map::new()));
-    }
-    any_items(&mut parameters);
-    function(spec, parameters, false)
-}
-
-/// Writes `items: {}` on every array schema without an `items` schema object: in place of
-/// `true` or of none, the same items are accepted; in place of `false` (no items after
-/// `prefixItems`), more.
-fn any_items(node: &mut Value) {
-    if let Value::Object(map) = node
-        && super::has_type(map, "array")
-        && !map.get("items").is_some_and(Value::is_object)
-    {
-        map.insert("items".to_owned(), Value::Object(Map::new()));
-    }
-    super::for_each_child_mut(node, "", &mut |child, _| any_items(child));
-}
-
-fn function(spec: &ToolSpec, parameters: Value, strict: bool) -> Value {
-    json!({
-        "type": "function",
-        "name": spec.name,
-        "description": spec.description,
-        "parameters": parameters,
-        "strict": strict,
-    })
-}
-
-fn strict_node(node: &mut Value, ptr: &str, is_root: bool, ctx: &mut Ctx<'_>) {
-    let Value::Object(map) = node else {
-        ctx.report.push(
-            ptr,
-            "openai.typed",
-            "a boolean schema cannot be expressed; write a schema with a `type`",
-        );
-        return;
-    };
-
-    let on_path = ctx.inlining.len();
-    rewrite(map, ptr, ctx);
-
-    // Keywords strict mode refuses: removed, their meaning kept in the description.
-    let mut notes = Notes::default();
-    let keys: Vec<String> = map.keys().cloned().collect();
-    for key in keys {
-        if key == "format" {
-            notes.format(map, FORMATS);
-        } else if key == "prefixItems"
-            || (key == "items" && map.get("items").is_some_and(Value::is_array))
-        {
-            ctx.report.push(
-                &join(ptr, &key),
-                "openai.keywords",
-                format!("`{key}` (a tuple) cannot be expressed in strict mode"),
-            );
-        } else if !KEYWORDS.contains(&key.as_str())
-            && key != "patternProperties"
-            && let Some(value) = map.remove(&key)
-        {
-            notes.keyword(&key, &value);
-        }
-    }
-
-    // Subschemas.
-    if let Some(Value::Object(properties)) = map.get_mut("properties") {
-        for (name, child) in properties.iter_mut() {
-            strict_node(child, &join(&join(ptr, "properties"), name), false, ctx);
-        }
-    }
-    if let Some(items) = map.get_mut("items")
-        && items.is_object()
-    {
-        strict_node(items, &join(ptr, "items"), false, ctx);
-    }
-    if let Some(Value::Array(branches)) = map.get_mut("anyOf") {
-        for (i, branch) in branches.iter_mut().enumerate() {
-            strict_node(branch, &format!("{ptr}/anyOf/{i}"), false, ctx);
-        }
-    }
-    for defs in ["$defs", "definitions"] {
-        if let Some(Value::Object(entries)) = map.get_mut(defs) {
-            for (name, child) in entries.iter_mut() {
-                strict_node(child, &join(&join(ptr, defs), name), false, ctx);
-            }
-        }
-    }
-
-    close_object(map, ptr, is_root, ctx);
-    notes.write(map);
-    ctx.inlining.truncate(on_path);
-}
-
-/// Inlines `$ref` with siblings, merges `allOf`, renames `oneOf`, splits type unions; pushes the
-/// references it inlines on `ctx.inlining`.
-fn rewrite(map: &mut Map<String, Value>, ptr: &str, ctx: &mut Ctx<'_>) {
-    for _ in 0..MAX_REWRITES {
-        if let Some(reference) = map.get("$ref").and_then(Value::as_str).map(str::to_owned)
-            && map.len() > 1
-        {
-            if ctx.inlining.contains(&reference) {
-                // Recursion: inlining again would never end. The reference stays alone; its
-                // siblings only annotate or restate what the registry enforces anyway.
-                map.retain(|key, _| key == "$ref");
-                return;
-            }
-            match inline_ref(ctx.root, &reference, map) {
-                Some(merged) => {
-                    *map = merged;
-                    ctx.inlining.push(reference);
-                    continue;
-                }
-                None => {
-                    ctx.report.push(
-                        &join(ptr, "$ref"),
-                        "openai.refs",
-                        format!("`$ref` `{reference}` is not a local reference to a schema object"),
-                    );
-                    return;
-                }
-            }
-        }
-        if let Some(all_of) = map.remove("allOf") {
-            let entries = all_of.as_array().cloned().unwrap_or_default();
-            for (i, entry) in entries.iter().enumerate() {
-                let entry = match entry {
-                    Value::Object(e) => match e.get("$ref").and_then(Value::as_str) {
-                        Some(r) if ctx.inlining.iter().any(|on_path| on_path == r) => {
-                            ctx.report.push(
-                                &format!("{ptr}/allOf/{i}/$ref"),
-                                "openai.refs",
-                                format!("`allOf` with the recursive `$ref` `{r}` cannot be merged"),
-                            );
-                            continue;
-                        }
-                        Some(r) => {
-                            match inline_ref(ctx.root, r, e) {
-                                Some(merged) => {
-                                    ctx.inlining.push(r.to_owned());
-                                    merged
-                                }
-                                None => {
-                                    ctx.report.push(
-                                    &format!("{ptr}/allOf/{i}/$ref"),
-                                    "openai.refs",
-                                    format!("`$ref` `{r}` is not a local reference to a schema object"),
-                                );
-                                    continue;
-                                }
-                            }
-                        }
-                        None => e.clone(),
-                    },
-                    _ => {
-                        ctx.report.push(
-                            &format!("{ptr}/allOf/{i}"),
-                            "openai.keywords",
-                            "a boolean schema in `allOf` cannot be expressed",
-                        );
-                        continue;
-                    }
-                };
-                if let Err(key) = merge_into(map, &entry) {
-                    ctx.report.push(
-                        &format!("{ptr}/allOf/{i}"),
-                        "openai.keywords",
-                        format!("`allOf` is not supported and this entry cannot be merged: `{key}` conflicts"),
-                    );
-                }
-            }
-            continue;
-        }
-        if rename_one_of(map, ptr, "openai.keywords", ctx.report) {
-            continue;
-        }
-        if let Some(split) = split_type_union(map) {
-            *map = split;
-            continue;
-        }
-        return;
-    }
-    ctx.report.push(
-        ptr,
-        "openai.refs",
-        "the `$ref`/`allOf` chain here does not end",
-    );
-}
-
-fn is_object_node(map: &Map<String, Value>) -> bool {
-    super::has_type(map, "object") || map.contains_key("properties")
-}
-
-/// Closes an object and makes its optional properties required-but-nullable.
-fn close_object(map: &mut Map<String, Value>, ptr: &str, is_root: bool, ctx: &mut Ctx<'_>) {
-    if !is_object_node(map) {
-        return;
-    }
-    let has_properties = map
-        .get("properties")
-        .is_some_and(|p| p.as_object().is_some_and(|p| !p.is_empty()));
-    let extra = map.get("additionalProperties");
-    let free_keys = extra.is_some_and(|e| e.is_object() || e == &Value::Bool(true))
-        || map.contains_key("patternProperties");
-    // Closing an object that declares other keys (a map, `additionalProperties: true`) would
-    // take them away; closing one without declared properties, every argument (the root
-    // without properties is a tool without arguments, and is closed).
-    if free_keys {
-        ctx.report.push(
-            ptr,
-            "openai.closed-objects",
-            "an object that accepts other keys (`additionalProperties`, `patternProperties`: a map) cannot be expressed in strict mode",
-        );
-        return;
-    }
-    if !has_properties && extra.is_none() && !is_root {
-        ctx.report.push(
-            ptr,
-            "openai.closed-objects",
-            "an object without declared `properties` (a free-form object) cannot be expressed in strict mode",
-        );
-        return;
-    }
-    map.remove("patternProperties");
-    map.insert("additionalProperties".to_owned(), Value::Bool(false));
-
-    let required = required_names(map);
-    let mut names = Vec::new();
-    let properties = map
-        .entry("properties")
-        .or_insert_with(|| Value::Object(Map::new()));
-    if let Value::Object(properties) = properties {
-        for (name, child) in properties.iter_mut() {
-            names.push(Value::String(name.clone()));
-            if !required.contains(name) {
-                make_nullable(child);
-            }
-        }
-    }
-    map.insert("required".to_owned(), Value::Array(names));
-}
-
-/// Does this schema already accept `null`?
-fn is_nullable(map: &Map<String, Value>, root: &Value, depth: usize) -> bool {
-    let nullable = |schema: &Value| {
-        schema
-            .as_object()
-            .is_some_and(|s| is_nullable(s, root, depth + 1))
-    };
-    let in_enum = map
-        .get("enum")
-        .and_then(Value::as_array)
-        .is_some_and(|e| e.contains(&Value::Null));
-    let in_branch = ["anyOf", "oneOf"].iter().any(|key| {
-        let branches = map.get(*key).and_then(Value::as_array);
-        branches.is_some_and(|branches| branches.iter().any(nullable))
-    });
-    let referenced = map.get("$ref").and_then(Value::as_str);
-    super::has_type(map, "null")
-        || map.get("const") == Some(&Value::Null)
-        || (in_enum && !map.contains_key("type"))
-        || in_branch
-        || (depth < 8
-            && referenced
-                .and_then(|r| resolve_local(root, r))
-                .is_some_and(nullable))
-}
-
-/// Makes a converted property schema accept `null`.
-fn make_nullable(child: &mut Value) {
-    let Value::Object(map) = child else { return };
-    if is_nullable(map, &Value::Null, 0) {
-        return;
-    }
-    if let Some(Value::Array(branches)) = map.get_mut("anyOf") {
-        branches.push(json!({"type": "null"}));
-        return;
-    }
-    let is_object = super::has_type(map, "object");
-    if map.contains_key("$ref") || map.contains_key("const") || is_object {
-        let mut outer = Map::new();
-        for key in ANNOTATIONS {
-            if let Some(value) = map.remove(*key) {
-                outer.insert((*key).to_owned(), value);
-            }
-        }
-        let inner = std::mem::take(map);
-        outer.insert(
-            "anyOf".to_owned(),
-            Value::Array(vec![Value::Object(inner), json!({"type": "null"})]),
-        );
-        *map = outer;
-        return;
-    }
-    match map.get_mut("type") {
-        Some(t @ Value::String(_)) => *t = json!([t.take(), "null"]),
-        Some(Value::Array(list)) => list.push(json!("null")),
-        _ => {}
-    }
-    if let Some(Value::Array(values)) = map.get_mut("enum") {
-        values.push(Value::Null);
-    }
-}
-
-/// The schema locations (JSON Pointers into the canonical input schema, e.g.
-/// `/properties/style/properties/color`) of the properties that strict mode turned from optional
-/// into required-but-nullable. At exactly these places a `null` from the model means "absent";
-/// anywhere else `null` is as invalid as the canonical schema says.
-pub fn openai_nullable_pointers(schema: &Value) -> Vec<String> {
-    let mut pointers = Vec::new();
-    walk(schema, "", &mut |node, ptr| {
-        let Value::Object(map) = node else { return };
-        let Some(Value::Object(properties)) = map.get("properties") else {
-            return;
-        };
-        let required = required_names(map);
-        for (name, child) in properties {
-            let nullable = child.as_object().is_none_or(|c| is_nullable(c, schema, 0));
-            if !required.contains(name) && !nullable {
-                pointers.push(join(&join(ptr, "properties"), name));
-            }
-        }
-    });
-    pointers.sort();
-    pointers
-}
-
-/// Returns `arguments` with the `null`s a strict-mode model sends for absent optional
-/// properties removed (exactly at the places [`openai_nullable_pointers`] names, following
-/// `$ref`, `allOf`, `anyOf`, `oneOf`, `items` and `additionalProperties`), ready to be validated
-/// against the canonical `schema`. Every other value is left as it is.
-pub fn strip_openai_nulls(schema: &Value, arguments: &Value) -> Value {
-    let mut arguments = arguments.clone();
-    strip(schema, schema, &mut arguments, 0);
-    arguments
-}
-
-fn strip(schema: &Value, root: &Value, value: &mut Value, depth: usize) {
-    let Value::Object(map) = schema else { return };
-    if depth > MAX_REWRITES {
-        return;
-    }
-    if let Some(reference) = map.get("$ref").and_then(Value::as_str)
-        && let Some(target) = resolve_local(root, reference)
-    {
-        strip(target, root, value, depth + 1);
-    }
-    for key in ["allOf", "anyOf", "oneOf"] {
-        if let Some(Value::Array(branches)) = map.get(key) {
-            for branch in branches {
-                strip(branch, root, value, depth + 1);
-            }
-        }
-    }
-    match value {
-        Value::Object(object) => {
-            let required = required_names(map);
-            let properties = map.get("properties").and_then(Value::as_object);
-            if let Some(properties) = properties {
-                for (name, sub) in properties {
-                    let Some(found) = object.get_mut(name) else {
-                        continue;
-                    };
-                    let nullable = sub.as_object().is_none_or(|s| is_nullable(s, root, 0));
-                    if found.is_null() && !required.contains(name) && !nullable {
-                        object.remove(name);
-                    } else {
-                        strip(sub, root, found, depth + 1);
-                    }
-                }
-            }
-            if let Some(extra) = map.get("additionalProperties")
-                && extra.is_object()
-            {
-                for (name, found) in object.iter_mut() {
-                    if properties.is_none_or(|p| !p.contains_key(name)) {
-                        strip(extra, root, found, depth + 1);
-                    }
-                }
-            }
-        }
-        Value::Array(items) => {
-            if let Some(item_schema) = map.get("items")
-                && item_schema.is_object()
-            {
-                for item in items {
-                    strip(item_schema, root, item, depth + 1);
-                }
-            }
-        }
-        _ => {}
-    }
 }
 
 /// Checks a definition of `api`: its shape, then the function, with the rules of strict mode
@@ -735,7 +370,7 @@ fn function_of(definition: &Value, api: Api, report: &mut Report) -> Option<Valu
 }
 
 fn check_function(definition: &Value, report: &mut Report) {
-    super::check_name(
+    check_name(
         definition,
         64,
         &[],
@@ -748,7 +383,7 @@ fn check_function(definition: &Value, report: &mut Report) {
     }
     let strict = definition.get("strict") == Some(&Value::Bool(true));
     let parameters = definition.get("parameters");
-    super::check_object_root(
+    check_object_root(
         parameters,
         "/parameters",
         "openai.object-root",
@@ -774,7 +409,7 @@ fn check_function(definition: &Value, report: &mut Report) {
     }
     walk(parameters, "/parameters", &mut |node, ptr| {
         if let Value::Object(map) = node
-            && super::has_type(map, "array")
+            && has_type(map, Kind::Array)
             && !map.get("items").is_some_and(Value::is_object)
         {
             report.push(
@@ -816,10 +451,7 @@ fn check_strict(parameters: &Value, report: &mut Report) {
                 report.push(
                     &join(ptr, "format"),
                     "openai.formats",
-                    format!(
-                        "format {} is not supported in strict mode",
-                        super::compact(format)
-                    ),
+                    format!("format {} is not supported in strict mode", compact(format)),
                 );
             }
         }
@@ -827,10 +459,7 @@ fn check_strict(parameters: &Value, report: &mut Report) {
             report.push(
                 &join(ptr, "$ref"),
                 "openai.refs",
-                format!(
-                    "`$ref` has sibling keywords {}",
-                    super::siblings(map, "$ref")
-                ),
+                format!("`$ref` has sibling keywords {}", siblings(map, "$ref")),
             );
         }
         if !["type", "enum", "const", "anyOf", "$ref"]
@@ -917,7 +546,7 @@ fn value_chars(value: &Value) -> usize {
     match value {
         Value::String(s) => s.chars().count(),
         Value::Null => 0,
-        other => super::compact(other).chars().count(),
+        other => compact(other).chars().count(),
     }
 }
 
@@ -926,7 +555,13 @@ fn value_chars(value: &Value) -> usize {
 fn nesting(node: &Value) -> usize {
     let own = usize::from(node.as_object().is_some_and(is_object_node));
     let mut deepest = 0;
-    super::for_each_child(node, "", &mut |child, ptr| {
+    let Value::Object(map) = node else {
+        return own;
+    };
+    draft::for_each_subschema(map, Draft::Draft202012, "", &mut |child, ptr| {
+        if !child.is_object() {
+            return;
+        }
         let is_def = ptr.starts_with("/$defs/") || ptr.starts_with("/definitions/");
         let depth = nesting(child);
         let depth = if is_def {

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use super::keywords::{self, Shape};
+use super::keywords::{self, Kind, Shape};
 use super::pointer::join;
 
 /// The dialect a schema without `$schema` is written in, and the dialect of every export.
@@ -65,7 +65,7 @@ impl Draft {
                 // The URI as written, bounded, its invisible characters escaped.
                 format!(
                     "unsupported `$schema` \"{}\", expected {} (or no `$schema`: draft 2020-12)",
-                    super::truncate(uri, 80),
+                    crate::text::truncate(uri, 80),
                     crate::model::quoted_list(
                         &Draft::ALL.iter().map(|d| d.uri()).collect::<Vec<_>>()
                     )
@@ -73,7 +73,7 @@ impl Draft {
             }),
             Some(other) => Err(format!(
                 "expected `$schema` to be a URI string, found {}",
-                super::json_type(other)
+                crate::text::with_article(Kind::of(other).name())
             )),
         }
     }
@@ -189,30 +189,39 @@ fn convert_node(node: &mut Value) {
             }
         }
     }
-    for_each_subschema_mut(map, Draft::Draft202012, &mut convert_node);
+    for_each_subschema_mut(map, Draft::Draft202012, "", &mut |child, _| {
+        convert_node(child)
+    });
 }
 
-/// Calls `f` on every direct subschema of a node read in `draft`.
+/// Calls `f` on every direct subschema of a node read in `draft`, mutably, with its pointer
+/// (`at` and the path to it).
 pub fn for_each_subschema_mut(
     map: &mut Map<String, Value>,
     draft: Draft,
-    f: &mut dyn FnMut(&mut Value),
+    at: &str,
+    f: &mut dyn FnMut(&mut Value, String),
 ) {
     for (key, value) in map.iter_mut() {
+        let here = || join(at, key);
         match (shape(draft, key), value) {
             (
                 Some(Shape::Schema | Shape::SchemaOrList),
                 value @ (Value::Object(_) | Value::Bool(_)),
             ) => {
-                f(value);
+                f(value, here());
             }
             (Some(Shape::SchemaList | Shape::SchemaOrList), Value::Array(children)) => {
-                children.iter_mut().for_each(&mut *f);
+                let here = here();
+                for (i, child) in children.iter_mut().enumerate() {
+                    f(child, format!("{here}/{i}"));
+                }
             }
             (Some(Shape::SchemaMap | Shape::Dependencies), Value::Object(children)) => {
-                for child in children.values_mut() {
+                let here = here();
+                for (name, child) in children.iter_mut() {
                     if child.is_object() || child.is_boolean() {
-                        f(child);
+                        f(child, join(&here, name));
                     }
                 }
             }

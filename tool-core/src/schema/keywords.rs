@@ -2,6 +2,54 @@
 //! a map of them, or plain data), which JSON types it applies to, and in which drafts it has
 //! that meaning. Every module that walks, checks, converts or describes a schema asks here.
 
+crate::word_enum! {
+    /// One JSON type, by its name in JSON Schema.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+    pub enum Kind {
+        /// `string`.
+        String => "string",
+        /// `integer`.
+        Integer => "integer",
+        /// `number`.
+        Number => "number",
+        /// `boolean`.
+        Boolean => "boolean",
+        /// `array`.
+        Array => "array",
+        /// `object`.
+        Object => "object",
+        /// `null`.
+        Null => "null",
+    }
+}
+
+impl Kind {
+    /// The type's name ([`Kind::as_str`]).
+    pub const fn name(self) -> &'static str {
+        self.as_str()
+    }
+
+    /// The type of a value: [`Kind::Integer`] for a number written without a fraction or an
+    /// exponent.
+    pub fn of(value: &serde_json::Value) -> Kind {
+        use serde_json::Value;
+        match value {
+            Value::Null => Kind::Null,
+            Value::Bool(_) => Kind::Boolean,
+            Value::Number(n) if !n.is_f64() => Kind::Integer,
+            Value::Number(_) => Kind::Number,
+            Value::String(_) => Kind::String,
+            Value::Array(_) => Kind::Array,
+            Value::Object(_) => Kind::Object,
+        }
+    }
+
+    /// Does a value of this type satisfy the schema type `wanted` (an integer is a number)?
+    pub fn satisfies(self, wanted: Kind) -> bool {
+        self == wanted || (wanted == Kind::Number && self == Kind::Integer)
+    }
+}
+
 /// The shape of a keyword's value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Shape {
@@ -155,9 +203,7 @@ pub const ANNOTATIONS: &[&str] = &[
 ];
 
 /// The JSON type names, in the order messages list them.
-pub const TYPE_NAMES: &[&str] = &[
-    "string", "integer", "number", "boolean", "array", "object", "null",
-];
+pub const TYPE_NAMES: &[&str] = Kind::ACCEPTED;
 
 /// The JSON types a keyword applies to, when it applies to some types only.
 pub fn keyword_type(name: &str) -> Option<&'static [&'static str]> {

@@ -20,81 +20,15 @@ pub mod draft;
 pub mod keywords;
 pub mod pointer;
 pub mod tree;
+pub mod walk;
+pub mod words;
 
+pub use crate::text::{article, truncate};
 pub use draft::{DRAFT_2020_12, Draft};
-pub use keywords::{ANNOTATIONS, TYPE_NAMES};
-pub use pointer::{JsonPointer, display_pointer, join};
+pub use keywords::{ANNOTATIONS, Kind, TYPE_NAMES};
+pub use pointer::{JsonPointer, SchemaIssue, display_pointer, join};
 pub use tree::{Body, Child, Node, Object, SchemaTree};
-
-/// One JSON type.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Kind {
-    /// `string`.
-    String,
-    /// `integer`.
-    Integer,
-    /// `number`.
-    Number,
-    /// `boolean`.
-    Boolean,
-    /// `array`.
-    Array,
-    /// `object`.
-    Object,
-    /// `null`.
-    Null,
-}
-
-impl Kind {
-    /// Every type, in the order of [`TYPE_NAMES`].
-    pub const ALL: [Kind; 7] = [
-        Kind::String,
-        Kind::Integer,
-        Kind::Number,
-        Kind::Boolean,
-        Kind::Array,
-        Kind::Object,
-        Kind::Null,
-    ];
-
-    /// The type a name stands for.
-    pub fn parse(word: &str) -> Option<Kind> {
-        Kind::ALL.into_iter().find(|kind| kind.name() == word)
-    }
-
-    /// The type's name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Kind::String => "string",
-            Kind::Integer => "integer",
-            Kind::Number => "number",
-            Kind::Boolean => "boolean",
-            Kind::Array => "array",
-            Kind::Object => "object",
-            Kind::Null => "null",
-        }
-    }
-}
-
-/// A problem found in a schema: where (a JSON Pointer into the schema) and what was expected.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct SchemaIssue {
-    /// The JSON Pointer (RFC 6901) of the offending keyword, value or node; `""` is the root.
-    pub pointer: String,
-    /// Lowercase, the offending name in backticks, the accepted values listed.
-    pub message: String,
-}
-
-impl SchemaIssue {
-    /// An issue at `pointer`.
-    pub fn new(pointer: impl Into<String>, message: impl Into<String>) -> Self {
-        SchemaIssue {
-            pointer: pointer.into(),
-            message: message.into(),
-        }
-    }
-}
+pub use walk::{DEPTH_LIMIT, has_reference, is_self_contained};
 
 /// Removes a root `$schema` that names draft 2020-12 (the canonical form has none) and returns
 /// the schema's draft.
@@ -139,62 +73,6 @@ pub fn canonical_json(value: &Value) -> Value {
         }
         Value::Array(items) => Value::Array(items.iter().map(canonical_json).collect()),
         other => other.clone(),
-    }
-}
-
-/// `a` or `an`, for the word it stands before in a message.
-pub fn article(word: &str) -> &'static str {
-    if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
-        "an"
-    } else {
-        "a"
-    }
-}
-
-/// The JSON type of a value, with its article, for messages: its [`json_kind`], except that a
-/// whole number is `an integer`.
-///
-/// [`json_kind`]: crate::model::json_kind
-pub(crate) fn json_type(value: &Value) -> &'static str {
-    match value {
-        Value::Number(n) if !n.is_f64() => "an integer",
-        other => crate::model::json_kind(other),
-    }
-}
-
-/// Cuts `text` to at most `max` characters, marking the cut with `…`.
-pub fn truncate(text: &str, max: usize) -> String {
-    let mut cut = String::new();
-    for (i, c) in text.chars().enumerate() {
-        if i + 1 >= max && text.chars().nth(max).is_some() {
-            cut.push('…');
-            break;
-        }
-        push_visible(&mut cut, c);
-    }
-    cut
-}
-
-/// Pushes `c`, or its `\u{…}` escape when it is a control character or one that is invisible
-/// or reorders text (bidirectional controls, zero-width characters, the byte order mark): a
-/// message must show what is written, not hide or reverse it.
-fn push_visible(out: &mut String, c: char) {
-    let invisible = c.is_control()
-        || matches!(
-            c,
-            '\u{00ad}'
-                | '\u{061c}'
-                | '\u{180e}'
-                | '\u{200b}'..='\u{200f}'
-                | '\u{2028}'..='\u{202e}'
-                | '\u{2060}'..='\u{206f}'
-                | '\u{feff}'
-                | '\u{fff9}'..='\u{fffb}'
-        );
-    if invisible {
-        out.push_str(&format!("\\u{{{:04x}}}", u32::from(c)));
-    } else {
-        out.push(c);
     }
 }
 

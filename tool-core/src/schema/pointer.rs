@@ -3,6 +3,8 @@
 use std::borrow::Cow;
 use std::fmt;
 
+use serde_json::Value;
+
 /// A JSON Pointer: `""` is the whole document, `/properties/a~1b` the property `a/b`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct JsonPointer(String);
@@ -85,6 +87,50 @@ pub fn unescape(token: &str) -> Cow<'_, str> {
 /// A JSON Pointer for messages: the root (`""`) is written `/`.
 pub fn display_pointer(pointer: &str) -> &str {
     if pointer.is_empty() { "/" } else { pointer }
+}
+
+/// A problem found in a schema: where (a JSON Pointer into the schema) and what was expected.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SchemaIssue {
+    /// The JSON Pointer (RFC 6901) of the offending keyword, value or node; `""` is the root.
+    pub pointer: String,
+    /// Lowercase, the offending name in backticks, the accepted values listed.
+    pub message: String,
+}
+
+impl SchemaIssue {
+    /// An issue at `pointer`.
+    pub fn new(pointer: impl Into<String>, message: impl Into<String>) -> Self {
+        SchemaIssue {
+            pointer: pointer.into(),
+            message: message.into(),
+        }
+    }
+}
+
+/// The value a local reference (`#`, `#/$defs/a`, any `#/…` pointer, percent-encoded or not)
+/// names in `root`; `None` for a reference that is not local or names nothing.
+pub fn resolve<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
+    root.pointer(&percent_decode(reference.strip_prefix('#')?)?)
+}
+
+/// Decodes `%XX` escapes in a URI fragment.
+pub(crate) fn percent_decode(s: &str) -> Option<String> {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = s.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
 }
 
 #[cfg(test)]

@@ -7,10 +7,10 @@
 
 use serde_json::{Map, Number, Value};
 
-use super::Kind;
 use super::draft::{self, Draft};
-use super::keywords::Shape;
-use super::pointer::JsonPointer;
+use super::keywords::{Kind, Shape};
+use super::pointer::{JsonPointer, percent_decode};
+use super::walk;
 
 /// A parsed schema: its draft and its root node.
 #[derive(Debug)]
@@ -152,7 +152,7 @@ impl<'a> Object<'a> {
         }
         Object {
             map,
-            types: types(map),
+            types: walk::types(map),
             children,
             draft,
         }
@@ -209,20 +209,7 @@ impl<'a> Object<'a> {
 
     /// `required`: the names that are strings, each once.
     pub fn required(&self) -> Vec<&'a str> {
-        let mut names: Vec<&str> = Vec::new();
-        for name in self
-            .get("required")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            if let Some(name) = name.as_str()
-                && !names.contains(&name)
-            {
-                names.push(name);
-            }
-        }
-        names
+        walk::required(self.map)
     }
 
     /// The positional item schemas: `prefixItems`, or an array `items` before 2020-12.
@@ -303,40 +290,6 @@ impl<'a> Object<'a> {
     pub fn count(&self, keyword: &str) -> Option<u64> {
         self.get(keyword).and_then(Value::as_u64)
     }
-}
-
-fn types(map: &Map<String, Value>) -> Option<Vec<Kind>> {
-    let words: Vec<&Value> = match map.get("type")? {
-        Value::Array(words) => words.iter().collect(),
-        word => vec![word],
-    };
-    let mut kinds = Vec::new();
-    for word in words {
-        if let Some(kind) = word.as_str().and_then(Kind::parse)
-            && !kinds.contains(&kind)
-        {
-            kinds.push(kind);
-        }
-    }
-    Some(kinds)
-}
-
-/// Decodes `%XX` escapes in a URI fragment.
-pub(crate) fn percent_decode(s: &str) -> Option<String> {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = s.get(i + 1..i + 3)?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
 }
 
 #[cfg(test)]

@@ -14,7 +14,9 @@ use serde_json::Value;
 
 use crate::model::json_kind;
 use crate::schema::keywords::Shape;
-use crate::schema::{Draft, JsonPointer, article, draft, truncate};
+use crate::schema::words::{self, Fill};
+use crate::schema::{Draft, JsonPointer, draft, truncate};
+use toolwright_core::text::{or_list, with_article};
 
 /// How many characters of the offending value a message quotes.
 const VALUE_LIMIT: usize = 40;
@@ -222,11 +224,12 @@ fn is_index(token: &str) -> bool {
     !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit())
 }
 
-/// What the value must be or do, after "must"; `None` for a kind the meta-schemas do not raise.
+/// What the value must be or do, after "must", in the meta-schema words of the keyword table
+/// ([`crate::schema::words`]); `None` for a kind the meta-schemas do not raise.
 fn expectation(error: &ValidationError<'_>) -> Option<String> {
     use ValidationErrorKind as Kind;
-    Some(match error.kind() {
-        Kind::Type { kind } => format!("be {}", types_phrase(&type_names(kind))),
+    let (keyword, value) = match error.kind() {
+        Kind::Type { kind } => ("type", types_phrase(&type_names(kind))),
         Kind::Enum { options } => match options.as_ref() {
             Value::Array(values) => {
                 let mut listed: Vec<String> = values
@@ -237,34 +240,29 @@ fn expectation(error: &ValidationError<'_>) -> Option<String> {
                 if values.len() > OPTION_LIMIT {
                     listed.push("…".to_owned());
                 }
-                format!("be one of {}", listed.join(", "))
+                ("enum", listed.join(", "))
             }
-            other => format!("be {}", quoted(other)),
+            other => ("const", quoted(other)),
         },
-        Kind::Constant { expected_value } => format!("be {}", quoted(expected_value)),
-        Kind::Minimum { limit } => format!("be at least {limit}"),
-        Kind::ExclusiveMinimum { limit } => format!("be greater than {limit}"),
-        Kind::Maximum { limit } => format!("be at most {limit}"),
-        Kind::ExclusiveMaximum { limit } => format!("be less than {limit}"),
-        Kind::MinItems { limit } => format!("list at least {limit} {}", plural(*limit, "item")),
-        Kind::MaxItems { limit } => format!("list at most {limit} {}", plural(*limit, "item")),
-        Kind::MinLength { limit } => {
-            format!("be at least {limit} {} long", plural(*limit, "character"))
-        }
-        Kind::MaxLength { limit } => {
-            format!("be at most {limit} {} long", plural(*limit, "character"))
-        }
-        Kind::MinProperties { limit } => {
-            format!("have at least {limit} {}", plural(*limit, "key"))
-        }
-        Kind::MaxProperties { limit } => format!("have at most {limit} {}", plural(*limit, "key")),
-        Kind::UniqueItems => "not list an item twice".to_owned(),
-        Kind::Pattern { pattern } => format!("match `{}`", truncate(pattern, VALUE_LIMIT)),
-        Kind::Format { format } => format!("be {} {format}", article(format)),
-        Kind::Required { property } => format!("have the key {}", quoted(property)),
-        Kind::FalseSchema => "not be given".to_owned(),
+        Kind::Constant { expected_value } => ("const", quoted(expected_value)),
+        Kind::Minimum { limit } => ("minimum", limit.to_string()),
+        Kind::ExclusiveMinimum { limit } => ("exclusiveMinimum", limit.to_string()),
+        Kind::Maximum { limit } => ("maximum", limit.to_string()),
+        Kind::ExclusiveMaximum { limit } => ("exclusiveMaximum", limit.to_string()),
+        Kind::MinItems { limit } => ("minItems", limit.to_string()),
+        Kind::MaxItems { limit } => ("maxItems", limit.to_string()),
+        Kind::MinLength { limit } => ("minLength", limit.to_string()),
+        Kind::MaxLength { limit } => ("maxLength", limit.to_string()),
+        Kind::MinProperties { limit } => ("minProperties", limit.to_string()),
+        Kind::MaxProperties { limit } => ("maxProperties", limit.to_string()),
+        Kind::UniqueItems => ("uniqueItems", String::new()),
+        Kind::Pattern { pattern } => ("pattern", truncate(pattern, VALUE_LIMIT)),
+        Kind::Format { format } => ("format", format.clone()),
+        Kind::Required { property } => ("required", quoted(property)),
+        Kind::FalseSchema => return Some("not be given".to_owned()),
         _ => return None,
-    })
+    };
+    words::say(keyword, |w| w.must, Fill::value(&value))
 }
 
 /// What was found: the value's JSON type for a type mismatch, else the value, bounded.
@@ -282,14 +280,6 @@ fn quoted(value: &Value) -> String {
     truncate(&value.to_string(), VALUE_LIMIT)
 }
 
-fn plural(count: u64, word: &str) -> String {
-    if count == 1 {
-        word.to_owned()
-    } else {
-        format!("{word}s")
-    }
-}
-
 fn type_names(kind: &TypeKind) -> Vec<&'static str> {
     match kind {
         TypeKind::Single(one) => vec![one.as_str()],
@@ -305,16 +295,9 @@ fn kind_name(value: &Value) -> &'static str {
 
 /// `a string`, `a boolean or an object`, `a boolean, an object or an array`.
 fn types_phrase(names: &[&str]) -> String {
-    let words: Vec<String> = names
-        .iter()
-        .map(|name| match *name {
-            "null" => "null".to_owned(),
-            name => format!("{} {name}", article(name)),
-        })
-        .collect();
-    match words.split_last() {
-        Some((last, init)) if !init.is_empty() => format!("{} or {last}", init.join(", ")),
-        Some((last, _)) => last.clone(),
-        None => "of another type".to_owned(),
+    if names.is_empty() {
+        return "of another type".to_owned();
     }
+    let words: Vec<String> = names.iter().map(|name| with_article(name)).collect();
+    or_list(&words)
 }

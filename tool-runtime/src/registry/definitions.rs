@@ -162,7 +162,7 @@ impl<C> Registered<C> {
             _ => false,
         };
         if strict && self.nullable().1.may_strip(arguments) {
-            return Cow::Owned(strip_openai_nulls(&self.spec.input_schema, arguments));
+            return strip_openai_nulls(&self.spec.input_schema, arguments);
         }
         Cow::Borrowed(arguments)
     }

@@ -39,6 +39,7 @@ use jsonschema::{ValidationError, Validator};
 use serde_json::Value;
 use toolwright_core::dialect::join_pointer;
 use toolwright_core::schema::Draft;
+use toolwright_core::schema::words::{self, Fill};
 
 /// The most field errors a report lists.
 pub const TOOL_INPUT_ERROR_LIMIT: usize = 5;
@@ -317,21 +318,8 @@ impl<'a> SegmentOrder<'a> {
     }
 }
 
-/// `text` cut to `limit` characters, with `…` when cut.
-pub fn bounded(text: &str, limit: usize) -> String {
-    match text.char_indices().nth(limit) {
-        None => text.to_owned(),
-        Some((end, _)) => format!("{}…", &text[..end]),
-    }
-}
-
-/// [`bounded`] of an owned text, kept as it is when it is short enough.
-fn bounded_owned(text: String, limit: usize) -> String {
-    match text.char_indices().nth(limit) {
-        None => text,
-        Some(_) => bounded(&text, limit),
-    }
-}
+pub(crate) use toolwright_core::text::bounded;
+use toolwright_core::text::{bounded_owned, or_list};
 
 /// A value as compact JSON, cut to [`QUOTE_LIMIT`] characters.
 fn quote(value: &Value) -> String {
@@ -343,24 +331,19 @@ fn quote_str(text: &str) -> String {
     bounded_owned(serde_json::to_string(text).unwrap_or_default(), QUOTE_LIMIT)
 }
 
-fn plural(n: u64, one: &str, many: &str) -> String {
-    if n == 1 {
-        format!("{n} {one}")
-    } else {
-        format!("{n} {many}")
-    }
+/// The message the keyword table gives `keyword` for a value that fails it, `value` filled in
+/// (SPEC section 3's wording).
+fn expected(keyword: &str, value: &str) -> String {
+    words::say(keyword, |w| w.expected, Fill::value(value)).unwrap_or_default()
 }
 
 fn type_list(kind: &TypeKind) -> String {
     match kind {
         TypeKind::Single(t) => t.as_str().to_owned(),
+        TypeKind::Multiple(set) if set.is_empty() => "a value".to_owned(),
         TypeKind::Multiple(set) => {
             let names: Vec<&str> = set.iter().map(|t| t.as_str()).collect();
-            match names.split_last() {
-                None => "a value".to_owned(),
-                Some((last, [])) => (*last).to_owned(),
-                Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
-            }
+            or_list(&names)
         }
     }
 }
@@ -372,9 +355,9 @@ fn one_of(options: &Value) -> String {
             if items.len() > ENUM_OPTION_LIMIT {
                 listed.push("…".to_owned());
             }
-            format!("Expected one of {}", listed.join(", "))
+            expected("enum", &listed.join(", "))
         }
-        other => format!("Expected one of {}", quote(other)),
+        other => expected("enum", &quote(other)),
     }
 }
 
@@ -393,7 +376,7 @@ fn field_errors(root: &Value, error: &ValidationError<'_>, out: &mut Vec<FieldEr
             };
             out.push(FieldError {
                 pointer,
-                message: "Expected required property".to_owned(),
+                message: expected("required", ""),
             });
             return;
         }
@@ -402,80 +385,52 @@ fn field_errors(root: &Value, error: &ValidationError<'_>, out: &mut Vec<FieldEr
             for name in unexpected {
                 out.push(FieldError {
                     pointer: join_pointer(location, name),
-                    message: "Unexpected property".to_owned(),
+                    message: expected("additionalProperties", ""),
                 });
             }
             return;
         }
-        ValidationErrorKind::Type { kind } => format!("Expected {}", type_list(kind)),
+        ValidationErrorKind::Type { kind } => expected("type", &type_list(kind)),
         ValidationErrorKind::Enum { options } => one_of(options),
         ValidationErrorKind::Constant { expected_value } => {
-            format!("Expected {}", quote(expected_value))
+            expected("const", &quote(expected_value))
         }
-        ValidationErrorKind::Minimum { limit } => {
-            format!("Expected number to be greater or equal to {}", quote(limit))
-        }
-        ValidationErrorKind::Maximum { limit } => {
-            format!("Expected number to be less or equal to {}", quote(limit))
-        }
+        ValidationErrorKind::Minimum { limit } => expected("minimum", &quote(limit)),
+        ValidationErrorKind::Maximum { limit } => expected("maximum", &quote(limit)),
         ValidationErrorKind::ExclusiveMinimum { limit } => {
-            format!("Expected number to be greater than {}", quote(limit))
+            expected("exclusiveMinimum", &quote(limit))
         }
         ValidationErrorKind::ExclusiveMaximum { limit } => {
-            format!("Expected number to be less than {}", quote(limit))
+            expected("exclusiveMaximum", &quote(limit))
         }
         ValidationErrorKind::MultipleOf { multiple_of } => {
-            format!("Expected number to be a multiple of {multiple_of}")
+            expected("multipleOf", &multiple_of.to_string())
         }
-        ValidationErrorKind::MinLength { limit } => {
-            format!("Expected string length greater or equal to {limit}")
-        }
-        ValidationErrorKind::MaxLength { limit } => {
-            format!("Expected string length less or equal to {limit}")
-        }
-        ValidationErrorKind::MinItems { limit } => {
-            format!("Expected at least {}", plural(*limit, "item", "items"))
-        }
-        ValidationErrorKind::MaxItems { limit } => {
-            format!("Expected at most {}", plural(*limit, "item", "items"))
-        }
+        ValidationErrorKind::MinLength { limit } => expected("minLength", &limit.to_string()),
+        ValidationErrorKind::MaxLength { limit } => expected("maxLength", &limit.to_string()),
+        ValidationErrorKind::MinItems { limit } => expected("minItems", &limit.to_string()),
+        ValidationErrorKind::MaxItems { limit } => expected("maxItems", &limit.to_string()),
         ValidationErrorKind::AdditionalItems { limit } => {
-            format!(
-                "Expected at most {}",
-                plural(*limit as u64, "item", "items")
-            )
+            expected("additionalItems", &limit.to_string())
         }
-        ValidationErrorKind::UniqueItems => "Expected unique items".to_owned(),
+        ValidationErrorKind::UniqueItems => expected("uniqueItems", ""),
         ValidationErrorKind::MinProperties { limit } => {
-            format!(
-                "Expected at least {}",
-                plural(*limit, "property", "properties")
-            )
+            expected("minProperties", &limit.to_string())
         }
         ValidationErrorKind::MaxProperties { limit } => {
-            format!(
-                "Expected at most {}",
-                plural(*limit, "property", "properties")
-            )
+            expected("maxProperties", &limit.to_string())
         }
-        ValidationErrorKind::Pattern { pattern } => {
-            format!("Expected string to match pattern {}", quote_str(pattern))
-        }
+        ValidationErrorKind::Pattern { pattern } => expected("pattern", &quote_str(pattern)),
         ValidationErrorKind::BacktrackLimitExceeded { .. }
         | ValidationErrorKind::RegexEngineFailure { .. } => {
             "Expected string that the pattern can be checked against".to_owned()
         }
-        ValidationErrorKind::Format { format } => {
-            format!("Expected string in format {}", quote_str(format))
-        }
+        ValidationErrorKind::Format { format } => expected("format", &quote_str(format)),
         ValidationErrorKind::ContentEncoding { content_encoding } => {
-            format!("Expected string encoded as {}", quote_str(content_encoding))
+            expected("contentEncoding", &quote_str(content_encoding))
         }
         ValidationErrorKind::ContentMediaType { content_media_type } => {
-            format!(
-                "Expected string of media type {}",
-                quote_str(content_media_type)
-            )
+            expected("contentMediaType", &quote_str(content_media_type))
         }
         ValidationErrorKind::FromUtf8 { .. } => "Expected encoded UTF-8 text".to_owned(),
         ValidationErrorKind::FalseSchema => {
@@ -496,7 +451,7 @@ fn field_errors(root: &Value, error: &ValidationError<'_>, out: &mut Vec<FieldEr
                     for name in object.keys() {
                         out.push(FieldError {
                             pointer: join_pointer(location, name),
-                            message: "Unexpected property".to_owned(),
+                            message: expected("additionalProperties", ""),
                         });
                     }
                     return;
@@ -504,31 +459,20 @@ fn field_errors(root: &Value, error: &ValidationError<'_>, out: &mut Vec<FieldEr
                 _ => "Unexpected value".to_owned(),
             }
         }
-        ValidationErrorKind::AnyOf { .. } => {
-            "Expected value to match at least one allowed schema".to_owned()
-        }
-        ValidationErrorKind::OneOfNotValid { .. } => {
-            "Expected value to match exactly one allowed schema, it matches none".to_owned()
-        }
-        ValidationErrorKind::OneOfMultipleValid { .. } => {
-            "Expected value to match exactly one allowed schema, it matches several".to_owned()
-        }
-        ValidationErrorKind::Not { .. } => {
-            "Expected value not to match the excluded schema".to_owned()
-        }
-        ValidationErrorKind::Contains => "Expected array to contain a matching item".to_owned(),
+        ValidationErrorKind::AnyOf { .. } => expected("anyOf", ""),
+        ValidationErrorKind::OneOfNotValid { .. } => expected("oneOf", "none"),
+        ValidationErrorKind::OneOfMultipleValid { .. } => expected("oneOf", "several"),
+        ValidationErrorKind::Not { .. } => expected("not", ""),
+        ValidationErrorKind::Contains => expected("contains", ""),
         ValidationErrorKind::PropertyNames { error } => {
             let name = match error.instance().as_ref() {
                 Value::String(name) => quote_str(name),
                 other => quote(other),
             };
-            format!("Unexpected property name {name}")
+            expected("propertyNames", &name)
         }
         ValidationErrorKind::UnevaluatedItems { unexpected } => {
-            format!(
-                "Unexpected {}",
-                plural(unexpected.len() as u64, "item", "items")
-            )
+            expected("unevaluatedItems", &unexpected.len().to_string())
         }
         ValidationErrorKind::Custom { message, .. } => bounded(message, 2 * QUOTE_LIMIT),
         ValidationErrorKind::Referencing(_) => "Expected value the schema can resolve".to_owned(),
