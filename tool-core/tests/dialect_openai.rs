@@ -783,3 +783,43 @@ fn what_strict_mode_sends_validates_against_the_canonical_schema_once_stripped()
         &json!({"pane_id": null, "anchors": [], "style": null, "label": null, "kind": null})
     ));
 }
+
+/// A call is copied only when it holds a `null` to remove, and a schema reused through `$ref`
+/// is followed: its optional properties are nullable wherever it is used.
+#[test]
+fn the_null_stripper_borrows_what_it_leaves_and_follows_references() {
+    use std::borrow::Cow;
+    use toolwright_core::dialect::NullStripper;
+
+    let plain = json!({"type": "object", "properties": {
+        "a": {"type": "object", "properties": {"b": {"type": "string"}}},
+        "c": {"type": "integer"}
+    }, "required": ["a"]});
+    let stripper = NullStripper::new(&plain);
+    assert!(!stripper.is_empty());
+    assert_eq!(
+        stripper.strip(&json!({"a": {"b": null}})).into_owned(),
+        json!({"a": {}})
+    );
+    assert_eq!(
+        stripper.strip(&json!({"a": {}, "c": null})).into_owned(),
+        json!({"a": {}})
+    );
+    let kept = json!({"a": null, "x": null});
+    assert!(matches!(stripper.strip(&kept), Cow::Borrowed(_)));
+
+    // `c` reuses `a`'s schema: `/c/b` is nullable too, though no pointer names it.
+    let reused = json!({"type": "object", "properties": {
+        "a": {"type": "object", "properties": {"b": {"type": "string"}}},
+        "c": {"$ref": "#/properties/a"}
+    }});
+    let stripper = NullStripper::new(&reused);
+    assert_eq!(
+        stripper.strip(&json!({"c": {"b": null}})).into_owned(),
+        json!({"c": {}})
+    );
+
+    let closed =
+        json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]});
+    assert!(NullStripper::new(&closed).is_empty());
+}

@@ -281,7 +281,7 @@ impl FileTokens {
                         tool.span(),
                         format!(
                             "unknown tool `{}` in `disabled` of `{name}`",
-                            toolwright_runtime::validate::bounded(tool.get_ref(), 64)
+                            toolwright_core::text::bounded(tool.get_ref(), 64)
                         ),
                     ));
                 }

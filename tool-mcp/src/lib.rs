@@ -98,14 +98,16 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{Value, json};
 use tokio::sync::RwLock;
 use toolwright_core::dialect::{self, Dialect, ExportError, Violation};
+use toolwright_core::schema;
 
+use toolwright_core::text::bounded;
 use toolwright_runtime::approval::{ApprovalLedger, Decision, PendingApproval};
 use toolwright_runtime::call::{Call, Deferred, Prepared, Ready, Refusal, Request, Resumed};
 use toolwright_runtime::envelope::ToolResult;
 use toolwright_runtime::policy::RunPolicy;
 use toolwright_runtime::registry::Registry;
 use toolwright_runtime::trace;
-use toolwright_runtime::validate::{InputSchema, bounded};
+use toolwright_runtime::validate::InputSchema;
 
 #[cfg(feature = "http")]
 pub mod auth;
@@ -882,7 +884,7 @@ fn offer<C>(
         let Value::Object(fields) = &mut definition else {
             continue;
         };
-        let data = declared.as_ref().filter(|s| self_contained(s, 0));
+        let data = declared.as_ref().filter(|s| schema::is_self_contained(s));
         let envelope = envelope_schema(data);
         // The registry checks every success against the declared output schema; the envelope
         // schema the client is given must compile as well.
@@ -967,46 +969,10 @@ pub fn envelope_schema(data: Option<&Value>) -> Value {
     })
 }
 
-/// How deep [`self_contained`] looks before it gives up (and the schema is not embedded).
-const SCHEMA_DEPTH_LIMIT: usize = 64;
-
-/// True when `schema` can be moved into another document unchanged.
-fn self_contained(schema: &Value, depth: usize) -> bool {
-    if depth > SCHEMA_DEPTH_LIMIT {
-        return false;
-    }
-    match schema {
-        Value::Object(map) => {
-            // Identifiers, anchors and references depend on where the schema sits.
-            !map.keys()
-                .any(|k| toolwright_core::schema::keywords::is_positional(k))
-                && map.values().all(|v| self_contained(v, depth + 1))
-        }
-        Value::Array(items) => items.iter().all(|v| self_contained(v, depth + 1)),
-        _ => true,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use toolwright_runtime::envelope::{ErrorBody, RuntimeCode};
-
-    #[test]
-    fn positional_keywords_keep_a_schema_in_place() {
-        assert!(self_contained(
-            &json!({"type": "object", "properties": {"id": {"type": "string"}}}),
-            0
-        ));
-        assert!(!self_contained(
-            &json!({"type": "object", "properties": {"p": {"$ref": "#/$defs/p"}}}),
-            0
-        ));
-        assert!(!self_contained(
-            &json!({"$id": "urn:x", "type": "object"}),
-            0
-        ));
-    }
 
     #[test]
     fn envelopes_validate_against_the_envelope_schema() {

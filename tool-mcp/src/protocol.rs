@@ -16,7 +16,7 @@ use rmcp::model::{
 use serde::de::{IgnoredAny, MapAccess, Visitor};
 use serde_json::{Value, json};
 
-use toolwright_runtime::validate::bounded;
+use toolwright_core::text::bounded;
 
 /// JSON-RPC: the input is not JSON.
 pub(crate) const PARSE_ERROR: i64 = -32700;

@@ -13,62 +13,36 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-/// The codes the runtime itself returns (domain codes come from each tool's `[[errors]]`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[non_exhaustive]
-pub enum RuntimeCode {
-    /// The arguments fail the tool's schema.
-    InputInvalid,
-    /// A read-only run, a disabled tool, a call the approver denied (or whose approval is no
-    /// longer valid), or a call the tool refused for the host's policy (`ToolError::NotAllowed`).
-    NotAllowed,
-    /// No tool of that name.
-    NotFound,
-    /// The tool ran past its time limit.
-    Timeout,
-    /// The tool panicked or failed without a declared code, or its output was over its budget
-    /// (then retryable: the same tool answers a narrower request).
-    Failed,
+toolwright_core::word_enum! {
+    /// The codes the runtime itself returns (domain codes come from each tool's `[[errors]]`),
+    /// in the order of the specification's table; the word is the code as the envelope holds
+    /// it ([`RuntimeCode::from_word`] reads one back).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+    #[non_exhaustive]
+    pub enum RuntimeCode {
+        /// The arguments fail the tool's schema.
+        InputInvalid => "TOOL_INPUT_INVALID",
+        /// A read-only run, a disabled tool, a call the approver denied (or whose approval is no
+        /// longer valid), or a call the tool refused for the host's policy
+        /// (`ToolError::NotAllowed`).
+        NotAllowed => "TOOL_NOT_ALLOWED",
+        /// No tool of that name.
+        NotFound => "TOOL_NOT_FOUND",
+        /// The tool ran past its time limit.
+        Timeout => "TOOL_TIMEOUT",
+        /// The tool panicked or failed without a declared code, or its output was over its
+        /// budget (then retryable: the same tool answers a narrower request).
+        Failed => "TOOL_FAILED",
+    }
 }
 
 impl RuntimeCode {
-    /// Every runtime code, in the order of the specification's table.
-    pub const ALL: &'static [RuntimeCode] = &[
-        RuntimeCode::InputInvalid,
-        RuntimeCode::NotAllowed,
-        RuntimeCode::NotFound,
-        RuntimeCode::Timeout,
-        RuntimeCode::Failed,
-    ];
-
-    /// The code as it appears in the envelope.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            RuntimeCode::InputInvalid => "TOOL_INPUT_INVALID",
-            RuntimeCode::NotAllowed => "TOOL_NOT_ALLOWED",
-            RuntimeCode::NotFound => "TOOL_NOT_FOUND",
-            RuntimeCode::Timeout => "TOOL_TIMEOUT",
-            RuntimeCode::Failed => "TOOL_FAILED",
-        }
-    }
-
     /// Whether the same call may succeed when retried (after the recommended action).
     pub const fn retryable(self) -> bool {
         match self {
             RuntimeCode::InputInvalid | RuntimeCode::NotFound | RuntimeCode::Timeout => true,
             RuntimeCode::NotAllowed | RuntimeCode::Failed => false,
         }
-    }
-
-    /// The code with this spelling, if it is a runtime code.
-    pub fn from_code(code: &str) -> Option<Self> {
-        Self::ALL.iter().copied().find(|c| c.as_str() == code)
-    }
-}
-
-impl fmt::Display for RuntimeCode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 
@@ -385,8 +359,8 @@ mod tests {
             ]
         );
         for code in RuntimeCode::ALL {
-            assert_eq!(RuntimeCode::from_code(code.as_str()), Some(*code));
+            assert_eq!(RuntimeCode::from_word(code.as_str()), Some(*code));
         }
-        assert_eq!(RuntimeCode::from_code("PANE_NOT_FOUND"), None);
+        assert_eq!(RuntimeCode::from_word("PANE_NOT_FOUND"), None);
     }
 }

@@ -93,7 +93,6 @@ pub mod gemini;
 pub mod openai;
 pub mod openai_responses;
 
-use std::fmt;
 use std::str::FromStr;
 
 use serde_json::{Map, Value};
@@ -105,38 +104,22 @@ use toolwright_core::model::json_kind;
 use crate::envelope::ToolResult;
 use crate::refusal::Refusal;
 
-/// A model provider's API, for hosts that pick one at run time.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Provider {
-    /// OpenAI Chat Completions ([`openai`]).
-    OpenAi,
-    /// OpenAI Responses ([`openai_responses`]).
-    OpenAiResponses,
-    /// Anthropic Messages ([`anthropic`]).
-    Anthropic,
-    /// Google Gemini `generateContent` ([`gemini`]).
-    Gemini,
+toolwright_core::word_enum! {
+    /// A model provider's API, for hosts that pick one at run time.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    pub enum Provider {
+        /// OpenAI Chat Completions ([`openai`]).
+        OpenAi => "openai",
+        /// OpenAI Responses ([`openai_responses`]).
+        OpenAiResponses => "openai-responses",
+        /// Anthropic Messages ([`anthropic`]).
+        Anthropic => "anthropic",
+        /// Google Gemini `generateContent` ([`gemini`]).
+        Gemini => "gemini",
+    }
 }
 
 impl Provider {
-    /// Every provider.
-    pub const ALL: &'static [Provider] = &[
-        Provider::OpenAi,
-        Provider::OpenAiResponses,
-        Provider::Anthropic,
-        Provider::Gemini,
-    ];
-
-    /// `openai`, `openai-responses`, `anthropic`, `gemini`.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Provider::OpenAi => "openai",
-            Provider::OpenAiResponses => "openai-responses",
-            Provider::Anthropic => "anthropic",
-            Provider::Gemini => "gemini",
-        }
-    }
-
     /// The dialect the run's tools are offered in to this provider: its own request shape
     /// ([`Dialect::OpenAi`] is Chat Completions', [`Dialect::OpenAiResponses`] the Responses
     /// API's: the same functions, strict where strict mode can express them). Set it on the
@@ -174,27 +157,16 @@ impl Provider {
     }
 }
 
-impl fmt::Display for Provider {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
 impl FromStr for Provider {
     type Err = String;
 
     fn from_str(text: &str) -> Result<Self, String> {
-        Provider::ALL
-            .iter()
-            .copied()
-            .find(|p| p.as_str() == text)
-            .ok_or_else(|| {
-                let names: Vec<&str> = Provider::ALL.iter().map(|p| p.as_str()).collect();
-                format!(
-                    "unknown provider `{text}`, expected one of {}",
-                    names.join(", ")
-                )
-            })
+        Provider::from_word(text).ok_or_else(|| {
+            format!(
+                "unknown provider `{text}`, expected one of {}",
+                Provider::ACCEPTED.join(", ")
+            )
+        })
     }
 }
 

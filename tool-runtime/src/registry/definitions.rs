@@ -18,7 +18,7 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 use toolwright_core::dialect::{
-    self, Converted, Dialect, ExportError, Violation, openai_nullable_pointers, strip_openai_nulls,
+    self, Converted, Dialect, ExportError, NullStripper, Violation, openai_nullable_pointers,
 };
 
 use super::{Registered, Registry};
@@ -29,80 +29,9 @@ use crate::policy::RunPolicy;
 pub(crate) struct DialectCache {
     /// One conversion per dialect, indexed by [`slot`].
     converted: [OnceLock<Result<Converted, Vec<Violation>>>; 5],
-    /// The properties OpenAI strict mode makes nullable: their schema pointers, and where their
-    /// `null`s can appear in the arguments.
-    nullable: OnceLock<(Vec<String>, NullablePlaces)>,
-}
-
-/// Where a call's arguments can hold a `null` that OpenAI strict mode sent for an absent field.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum NullablePlaces {
-    /// No property becomes nullable: there is never anything to remove.
-    Nowhere,
-    /// Exactly at these paths (property names from the root): every nullable property sits on
-    /// a chain of `properties` and the schema has no reference that could reach one elsewhere.
-    Paths(Vec<Vec<String>>),
-    /// Below references, array items or combinators: any `null` may be one.
-    Anywhere,
-}
-
-impl NullablePlaces {
-    fn of(schema: &Value, pointers: &[String]) -> Self {
-        if pointers.is_empty() {
-            return NullablePlaces::Nowhere;
-        }
-        if has_reference(schema, 0) {
-            return NullablePlaces::Anywhere;
-        }
-        let paths: Option<Vec<Vec<String>>> = pointers.iter().map(|p| property_path(p)).collect();
-        paths.map_or(NullablePlaces::Anywhere, NullablePlaces::Paths)
-    }
-
-    /// True when `arguments` may hold a `null` to remove.
-    fn may_strip(&self, arguments: &Value) -> bool {
-        match self {
-            NullablePlaces::Nowhere => false,
-            NullablePlaces::Paths(paths) => paths.iter().any(|path| {
-                path.iter()
-                    .try_fold(arguments, |value, name| value.get(name))
-                    .is_some_and(Value::is_null)
-            }),
-            NullablePlaces::Anywhere => contains_null(arguments),
-        }
-    }
-}
-
-/// How deep [`has_reference`] looks; a deeper schema counts as having one.
-const SCHEMA_DEPTH_LIMIT: usize = 64;
-
-/// True when a reference keyword appears anywhere in `schema`.
-fn has_reference(schema: &Value, depth: usize) -> bool {
-    if depth > SCHEMA_DEPTH_LIMIT {
-        return true;
-    }
-    match schema {
-        Value::Object(map) => map.iter().any(|(key, value)| {
-            matches!(key.as_str(), "$ref" | "$dynamicRef" | "$recursiveRef")
-                || has_reference(value, depth + 1)
-        }),
-        Value::Array(items) => items.iter().any(|v| has_reference(v, depth + 1)),
-        _ => false,
-    }
-}
-
-/// `/properties/filter/properties/since` → `["filter", "since"]`; `None` when the pointer goes
-/// through anything but `properties`.
-fn property_path(pointer: &str) -> Option<Vec<String>> {
-    let mut segments = pointer.strip_prefix('/')?.split('/');
-    let mut path = Vec::new();
-    while let Some(keyword) = segments.next() {
-        let name = segments.next()?;
-        if keyword != "properties" {
-            return None;
-        }
-        path.push(name.replace("~1", "/").replace("~0", "~"));
-    }
-    Some(path)
+    /// The properties OpenAI strict mode makes nullable: their schema pointers, and what removes
+    /// their `null`s from a call's arguments.
+    nullable: OnceLock<(Vec<String>, NullStripper)>,
 }
 
 /// The index of a dialect in [`DialectCache::converted`].
@@ -139,19 +68,16 @@ impl<C> Registered<C> {
         }
     }
 
-    fn nullable(&self) -> &(Vec<String>, NullablePlaces) {
+    fn nullable(&self) -> &(Vec<String>, NullStripper) {
         self.dialects.nullable.get_or_init(|| {
             let schema = &self.spec.input_schema;
-            let pointers = openai_nullable_pointers(schema);
-            let places = NullablePlaces::of(schema, &pointers);
-            (pointers, places)
+            (openai_nullable_pointers(schema), NullStripper::new(schema))
         })
     }
 
     /// The arguments as the tool's canonical schema reads them under `policy`: without OpenAI
     /// strict mode's `null`s for originally optional fields, when the tool is offered strict.
-    /// Borrowed when there is none (for schemas with references, when there is no `null` at
-    /// all).
+    /// Borrowed when there is none.
     pub(crate) fn accepted_arguments<'a>(
         &self,
         policy: &RunPolicy,
@@ -161,25 +87,12 @@ impl<C> Registered<C> {
             Some(dialect) if dialect.is_openai() => self.is_strict(dialect),
             _ => false,
         };
-        if strict && self.nullable().1.may_strip(arguments) {
-            return strip_openai_nulls(&self.spec.input_schema, arguments);
-        }
-        Cow::Borrowed(arguments)
-    }
-}
-
-/// True when a `null` appears anywhere in `value` (iterative: no recursion on deep input).
-fn contains_null(value: &Value) -> bool {
-    let mut pending = vec![value];
-    while let Some(value) = pending.pop() {
-        match value {
-            Value::Null => return true,
-            Value::Array(items) => pending.extend(items),
-            Value::Object(map) => pending.extend(map.values()),
-            Value::Bool(_) | Value::Number(_) | Value::String(_) => {}
+        if strict {
+            self.nullable().1.strip(arguments)
+        } else {
+            Cow::Borrowed(arguments)
         }
     }
-    false
 }
 
 impl<C> Registry<C> {
@@ -257,67 +170,6 @@ impl<C> Registry<C> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn nulls_are_found_at_any_depth() {
-        assert!(!contains_null(&json!({"a": [1, "x", {"b": true}]})));
-        assert!(contains_null(&json!({"a": [1, "x", {"b": null}]})));
-        assert!(contains_null(&Value::Null));
-        assert!(!contains_null(&json!({})));
-    }
-
-    #[test]
-    fn pointers_along_properties_become_paths() {
-        assert_eq!(
-            property_path("/properties/filter/properties/since"),
-            Some(vec!["filter".to_owned(), "since".to_owned()])
-        );
-        assert_eq!(
-            property_path("/properties/a~1b/properties/properties"),
-            Some(vec!["a/b".to_owned(), "properties".to_owned()])
-        );
-        assert_eq!(property_path("/items/properties/x"), None);
-        assert_eq!(property_path("/$defs/A/properties/x"), None);
-        assert_eq!(property_path("/properties"), None);
-    }
-
-    #[test]
-    fn places_are_exact_only_without_references() {
-        let plain = json!({"type": "object", "properties": {
-            "a": {"type": "object", "properties": {"b": {"type": "string"}}},
-            "c": {"type": "integer"}
-        }, "required": ["a"]});
-        let pointers = openai_nullable_pointers(&plain);
-        let places = NullablePlaces::of(&plain, &pointers);
-        assert_eq!(
-            places,
-            NullablePlaces::Paths(vec![
-                vec!["a".to_owned(), "b".to_owned()],
-                vec!["c".to_owned()]
-            ])
-        );
-        assert!(places.may_strip(&json!({"a": {"b": null}})));
-        assert!(places.may_strip(&json!({"a": {}, "c": null})));
-        assert!(!places.may_strip(&json!({"a": null, "x": null})));
-
-        // `c` reuses `a`'s schema: `/c/b` is nullable too, though no pointer names it.
-        let reused = json!({"type": "object", "properties": {
-            "a": {"type": "object", "properties": {"b": {"type": "string"}}},
-            "c": {"$ref": "#/properties/a"}
-        }});
-        let pointers = openai_nullable_pointers(&reused);
-        let places = NullablePlaces::of(&reused, &pointers);
-        assert_eq!(places, NullablePlaces::Anywhere);
-        assert!(places.may_strip(&json!({"c": {"b": null}})));
-
-        let closed =
-            json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]});
-        assert_eq!(
-            NullablePlaces::of(&closed, &openai_nullable_pointers(&closed)),
-            NullablePlaces::Nowhere
-        );
-    }
 
     #[test]
     fn every_dialect_has_its_own_slot() {
