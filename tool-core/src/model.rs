@@ -108,7 +108,8 @@ crate::word_enum! {
 }
 
 /// A word that is not one of the accepted values of [`Safety`] or [`Mode`].
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("expected `{what}` to be {}, found {found:?}", quoted_list(accepted))]
 #[non_exhaustive]
 pub struct UnknownValue {
     /// What was being parsed: `safety` or `mode`.
@@ -118,19 +119,6 @@ pub struct UnknownValue {
     /// The accepted words, in their canonical spelling.
     pub accepted: &'static [&'static str],
 }
-
-impl fmt::Display for UnknownValue {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let accepted = quoted_list(self.accepted);
-        write!(
-            f,
-            "expected `{}` to be {accepted}, found {:?}",
-            self.what, self.found
-        )
-    }
-}
-
-impl std::error::Error for UnknownValue {}
 
 pub use crate::text::{backticked, json_kind, quoted_list};
 

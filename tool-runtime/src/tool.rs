@@ -338,10 +338,11 @@ impl<E: DeclaredError> From<E> for Failure<E> {
 }
 
 /// Why a tool call failed, before it is put into the envelope.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ToolError {
     /// A code declared by the tool; the registry adds the declared message, retryable flag and
     /// recommended action.
+    #[error("{code}{}", detail.as_ref().map(|d| format!(": {d}")).unwrap_or_default())]
     Declared {
         /// The declared code.
         code: &'static str,
@@ -352,13 +353,16 @@ pub enum ToolError {
     /// (`TOOL_INPUT_INVALID`, `stateChanged: false`): `#[tool]`'s adapters answer it before the
     /// tool's code runs. The message may start with the JSON Pointer of the value it is about
     /// (`/anchors/0/price: invalid type: …`); without one it is reported at `/`.
+    #[error("{0}")]
     Input(String),
     /// The tool failed without a declared code (`TOOL_FAILED`).
+    #[error("{0}")]
     Failed(String),
     /// The tool refused to run for a reason of the host's policy that only the tool can see (an
     /// execution environment that does not enforce what the tool requires, say): the registry
     /// answers `TOOL_NOT_ALLOWED` with `stateChanged: false`. Return it only before the tool
     /// changed anything.
+    #[error("{0}")]
     NotAllowed(String),
 }
 
@@ -400,20 +404,3 @@ impl<E: DeclaredError> From<Failure<E>> for ToolError {
         }
     }
 }
-
-impl fmt::Display for ToolError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ToolError::Declared {
-                code,
-                detail: Some(detail),
-            } => write!(f, "{code}: {detail}"),
-            ToolError::Declared { code, detail: None } => f.write_str(code),
-            ToolError::Input(message)
-            | ToolError::Failed(message)
-            | ToolError::NotAllowed(message) => f.write_str(message),
-        }
-    }
-}
-
-impl std::error::Error for ToolError {}

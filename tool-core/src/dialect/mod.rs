@@ -43,7 +43,6 @@
 //! | [`Dialect::OpenAi`], [`Dialect::OpenAiResponses`] | in strict mode only (`"strict": true`): every object is closed (`additionalProperties: false`) and every property required, optional ones nullable (the registry reads their `null`s as absent). A tool strict mode cannot express is exported with `"strict": false` and its schema as it is ([`Catalog::non_strict`] says why) |
 //! | [`Dialect::Gemini`] | a root object without properties is a function without `parameters` (the subset has no free-form object); what the subset cannot express at all is left out (see [`gemini`]) |
 
-use std::fmt;
 use std::str::FromStr;
 use std::sync::OnceLock;
 
@@ -122,21 +121,9 @@ impl Dialect {
 }
 
 /// A dialect name that is not one of [`Dialect::ACCEPTED`].
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown dialect `{0}`, expected one of {accepted}", accepted = crate::text::backticked(Dialect::ACCEPTED))]
 pub struct UnknownDialect(pub String);
-
-impl fmt::Display for UnknownDialect {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let accepted = crate::text::backticked(Dialect::ACCEPTED);
-        write!(
-            f,
-            "unknown dialect `{}`, expected one of {accepted}",
-            self.0
-        )
-    }
-}
-
-impl std::error::Error for UnknownDialect {}
 
 impl FromStr for Dialect {
     type Err = UnknownDialect;
@@ -148,7 +135,8 @@ impl FromStr for Dialect {
 
 /// Every violation of one export. Display: one violation per line. Built with
 /// [`ExportError::new`].
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}", self.lines())]
 #[non_exhaustive]
 pub struct ExportError {
     /// The dialect being exported.
@@ -167,21 +155,15 @@ impl ExportError {
             violations,
         }
     }
-}
 
-impl fmt::Display for ExportError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, v) in self.violations.iter().enumerate() {
-            if i > 0 {
-                f.write_str("\n")?;
-            }
-            write!(f, "{}: {v}", self.dialect)?;
-        }
-        Ok(())
+    /// One line per violation, each led by the dialect.
+    fn lines(&self) -> String {
+        let lines: Vec<String> = (self.violations.iter())
+            .map(|v| format!("{}: {v}", self.dialect))
+            .collect();
+        lines.join("\n")
     }
 }
-
-impl std::error::Error for ExportError {}
 
 /// The definitions of every tool of a set for `dialect` (the checked-in
 /// `generated/providers/<dialect>.json`): each tool converted and checked, names unique. Unlike

@@ -219,8 +219,10 @@ impl fmt::Display for FieldError {
     }
 }
 
-/// Every field error of one invalid input, in report order.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Every field error of one invalid input, in report order. Displayed as its
+/// [`report`](InputErrors::report).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}", self.report())]
 pub struct InputErrors {
     errors: Vec<FieldError>,
 }
@@ -252,14 +254,6 @@ impl InputErrors {
         out
     }
 }
-
-impl fmt::Display for InputErrors {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.report())
-    }
-}
-
-impl std::error::Error for InputErrors {}
 
 /// The longest pointer segment a report quotes in full.
 const SEGMENT_LIMIT: usize = 64;
