@@ -1,4 +1,5 @@
-//! Newline-delimited input with a bound on the length of a line (feature `lines`, part of `mcp`).
+//! Newline-delimited input with a bound on the length of a line (feature `lines`; the MCP
+//! server of `toolwright-mcp` reads its stdio with it).
 //!
 //! A front end that reads one message per line (the MCP stdio server, a JSON Lines host) must
 //! not buffer a line of any length: [`LineReader`] keeps at most the bound (and one read's worth
