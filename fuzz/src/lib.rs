@@ -10,9 +10,11 @@ use std::sync::OnceLock;
 
 use arbitrary::{Result, Unstructured};
 use serde_json::{Map, Value};
-use toolwright_runtime::{
-    BoxFuture, CallResult, Handler, Limits, Registry, StaticSchema, ToolDef, ToolMeta, ToolOutput,
+use toolwright_runtime::Registry;
+use toolwright_runtime::handler::{
+    BoxFuture, CallResult, Handler, StaticSchema, ToolDef, ToolMeta, ToolOutput,
 };
+use toolwright_runtime::limits::Limits;
 
 /// The reference tools' index, as the generator wrote it.
 const TOOLS_INDEX: &str = include_str!("../../generated/tools.json");
