@@ -140,8 +140,6 @@ impl<C> Registry<C> {
         if violations.is_empty() {
             Ok(Value::Array(definitions))
         } else {
-            violations.sort();
-            violations.dedup();
             Err(ExportError::new(dialect, violations))
         }
     }
