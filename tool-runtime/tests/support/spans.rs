@@ -1,5 +1,6 @@
 //! A small `tracing` layer that keeps every closed span of the runtime's target: its name, its
-//! fields and its parent. The runtime's span tests and the MCP server's read it.
+//! fields and its parent. The runtime's span tests read it, and so does the MCP span test of the
+//! unpublished `tests` crate.
 
 #![allow(dead_code)] // each test crate reads a part of it
 

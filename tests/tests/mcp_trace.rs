@@ -1,6 +1,6 @@
-//! The spans of calls over MCP: a `tools/call` records its request and the `traceparent` of its
-//! `_meta` on the registry's `execute_tool` span, and with the feature `otel` that
-//! `traceparent` is the span's OpenTelemetry parent.
+//! The spans of calls over MCP (`toolwright-mcp` with its feature `otel`): a `tools/call`
+//! records its request and the `traceparent` of its `_meta` on the registry's `execute_tool`
+//! span, and that `traceparent` is the span's OpenTelemetry parent.
 
 use std::sync::Arc;
 
@@ -12,10 +12,10 @@ use toolwright_runtime::handler::{
     BoxFuture, CallResult, Handler, Mode, Safety, StaticSchema, ToolDef, ToolMeta, ToolOutput,
 };
 use toolwright_runtime::{Registry, RunPolicy};
-#[cfg(feature = "otel")]
 use tracing_subscriber::layer::SubscriberExt as _;
 
-// The runtime's span collector: the same fields, read the same way.
+// The runtime's span collector: the same fields, read the same way. (This crate is not
+// published, so it may read another crate's test files.)
 #[path = "../../tool-runtime/tests/support/spans.rs"]
 mod spans;
 use spans::traced;
@@ -95,7 +95,6 @@ fn a_tools_call_records_the_request_and_its_traceparent() {
 /// With the feature `otel` and a `tracing_opentelemetry` layer, the span joins the client's
 /// trace: its trace id and parent are the `traceparent`'s (a call without one stays in a trace
 /// of its own).
-#[cfg(feature = "otel")]
 #[test]
 fn with_otel_the_traceparent_is_the_spans_parent() {
     use opentelemetry::trace::{SpanId, TraceId, TracerProvider as _};
