@@ -162,6 +162,17 @@ struct Config {
     required_strict: bool,
 }
 
+impl Config {
+    /// The keys of the file, as serde names `Config`'s fields (a test holds the two equal).
+    const KEYS: [&str; 5] = [
+        "manifests",
+        "out",
+        "docs",
+        "required_providers",
+        "required_strict",
+    ];
+}
+
 /// A directory path of the config file: a non-empty string.
 #[derive(Debug)]
 struct Directory(PathBuf);
@@ -468,7 +479,15 @@ fn parse_config(path: &Path, text: &str) -> Result<Config, Diagnostics> {
             let mut alone = DeTable::new();
             alone.insert(key.clone(), value.clone());
             let alone = Deserializer::from(Spanned::new(table.span(), alone));
-            diagnostics.extend(Config::deserialize(alone).err().map(located));
+            // A known key's message names it; serde's own for an unknown key already does.
+            let name = key.get_ref();
+            diagnostics.extend(Config::deserialize(alone).err().map(|e| {
+                if Config::KEYS.contains(&name.as_ref()) {
+                    at(e.span(), format!("`{name}`: {}", e.message()))
+                } else {
+                    located(e)
+                }
+            }));
         }
     }
     if !diagnostics.is_empty() {
@@ -536,4 +555,18 @@ fn providers<'de, D: de::Deserializer<'de>>(deserializer: D) -> Result<Vec<Diale
     }
     let names = Vec::<Provider>::deserialize(deserializer)?;
     Ok(names.into_iter().map(|Provider(dialect)| dialect).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_keys_are_the_fields_serde_reads() {
+        let Err(e) = parse_config(Path::new("t.toml"), "unknown = 1\n") else {
+            panic!("an unknown key is refused");
+        };
+        let listed = Config::KEYS.map(|key| format!("`{key}`")).join(", ");
+        assert!(e.to_string().ends_with(&format!("expected one of {listed}")), "{e}");
+    }
 }

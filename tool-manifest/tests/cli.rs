@@ -289,7 +289,7 @@ fn a_bad_config_file_is_located() {
     assert_eq!(
         stderr(&output),
         "error: tool-manifest.toml:2:1: unknown field `output`, expected one of `manifests`, `out`, `docs`, `required_providers`, `required_strict`\n\
-         error: tool-manifest.toml:3:8: invalid type: integer `3`, expected a directory path (a non-empty string)\n\
+         error: tool-manifest.toml:3:8: `docs`: invalid type: integer `3`, expected a directory path (a non-empty string)\n\
          2 errors\n"
     );
 }
@@ -307,8 +307,8 @@ fn a_bad_provider_or_directory_is_located_where_it_is_written() {
     assert_eq!(output.status.code(), Some(2));
     assert_eq!(
         stderr(&output),
-        "error: tool-manifest.toml:2:7: expected a directory path (a non-empty string), found an empty string\n\
-         error: tool-manifest.toml:3:30: unknown dialect `claude`, expected one of `mcp`, `openai`, `openai-responses`, `anthropic`, `gemini`\n\
+        "error: tool-manifest.toml:2:7: `out`: expected a directory path (a non-empty string), found an empty string\n\
+         error: tool-manifest.toml:3:30: `required_providers`: unknown dialect `claude`, expected one of `mcp`, `openai`, `openai-responses`, `anthropic`, `gemini`\n\
          2 errors\n"
     );
     std::fs::write(
@@ -320,7 +320,7 @@ fn a_bad_provider_or_directory_is_located_where_it_is_written() {
     assert_eq!(output.status.code(), Some(2));
     assert_eq!(
         stderr(&output),
-        "error: tool-manifest.toml:4:30: invalid type: integer `3`, expected a provider name\n"
+        "error: tool-manifest.toml:4:30: `required_providers`: invalid type: integer `3`, expected a provider name\n"
     );
 }
 
@@ -629,7 +629,7 @@ fn a_tool_strict_mode_cannot_express_is_exported_without_it_unless_strict_is_req
     assert_eq!(bad.status.code(), Some(2));
     assert!(
         stderr(&bad).contains(
-            "error: tool-manifest.toml:4:19: invalid type: string \"yes\", expected a boolean\n"
+            "error: tool-manifest.toml:4:19: `required_strict`: invalid type: string \"yes\", expected a boolean\n"
         ),
         "{}",
         stderr(&bad)
