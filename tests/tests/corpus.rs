@@ -275,7 +275,7 @@ fn generate_one(tool: &Tool, scratch: &Path) -> Result<ToolSpec, String> {
         out: scratch.join("out"),
         docs: scratch.join("docs"),
     };
-    outputs::render(&specs, &dirs).map_err(|e| e.to_string())?;
+    outputs::render(&specs, &dirs, &[]).map_err(|e| e.to_string())?;
     specs
         .into_iter()
         .next()
@@ -642,7 +642,7 @@ fn real_tools_are_accepted_compile_and_take_valid_instances() {
                 out: scratch.join("all").join(&module).join("out"),
                 docs: scratch.join("all").join(&module).join("docs"),
             };
-            outputs::render(&specs, &dirs).unwrap_or_else(|e| panic!("{}: {e}", source.name));
+            outputs::render(&specs, &dirs, &[]).unwrap_or_else(|e| panic!("{}: {e}", source.name));
         }
         for spec in &row.accepted {
             let valid = instances(&spec.input_schema);

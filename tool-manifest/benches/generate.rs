@@ -177,8 +177,9 @@ fn output_dirs() -> outputs::OutputDirs {
 
 fn generate(tools: &Path) -> usize {
     let specs = manifest::load_dir(tools).specs.expect("valid manifests");
-    let files = outputs::render(&specs, &output_dirs())
+    let files = outputs::render(&specs, &output_dirs(), &[])
         .expect("exportable tools")
+        .files
         .len();
     let code = codegen::generate(&specs).expect("code generates");
     files + code.len()
@@ -225,8 +226,9 @@ fn bench(c: &mut Criterion) {
         let dirs = output_dirs();
         b.iter(|| {
             black_box(
-                outputs::render(&specs, &dirs)
+                outputs::render(&specs, &dirs, &[])
                     .expect("exportable tools")
+                    .files
                     .len(),
             )
         });
@@ -276,8 +278,9 @@ fn interleaved(dir: &Path) {
                 .len()
         });
         let r = time(&mut || {
-            outputs::render(&specs, &dirs)
+            outputs::render(&specs, &dirs, &[])
                 .expect("exportable tools")
+                .files
                 .len()
         });
         let c = time(&mut || codegen::generate(&specs).expect("code generates").len());

@@ -32,7 +32,6 @@
 //! files are kept unless `--force` is given. Exit codes: 0 every tool imported; 1 some were
 //! skipped (each is named with its place in the input); 2 the input cannot be read.
 
-use std::collections::BTreeMap;
 use std::fmt;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -48,7 +47,7 @@ use toolwright_manifest::diagnostic::{Diagnostic, Diagnostics};
 use toolwright_manifest::dialect::{self, Dialect};
 use toolwright_manifest::import::{self, Format};
 use toolwright_manifest::manifest;
-use toolwright_manifest::outputs::{self, OutputDirs};
+use toolwright_manifest::outputs::{self, OutputDirs, Rendered};
 
 /// The name of the config file looked up in the current directory.
 const CONFIG_FILE: &str = "tool-manifest.toml";
@@ -201,10 +200,10 @@ fn main() -> ExitCode {
 }
 
 fn generate(locations: &Locations) -> Result<ExitCode, Failure> {
-    let (resolved, files) = render(locations)?;
-    let changes = outputs::generate(&files, &resolved.dirs).map_err(message)?;
+    let rendered = render(locations)?;
+    let changes = rendered.write().map_err(message)?;
     if changes.is_empty() {
-        println!("up to date ({} files)", files.len());
+        println!("up to date ({} files)", rendered.files.len());
     }
     for path in &changes.written {
         println!("wrote {}", path.display());
@@ -216,10 +215,10 @@ fn generate(locations: &Locations) -> Result<ExitCode, Failure> {
 }
 
 fn check(locations: &Locations) -> Result<ExitCode, Failure> {
-    let (resolved, files) = render(locations)?;
-    let stale = outputs::stale(&files, &resolved.dirs).map_err(message)?;
+    let rendered = render(locations)?;
+    let stale = rendered.stale().map_err(message)?;
     if stale.is_empty() {
-        println!("up to date ({} files)", files.len());
+        println!("up to date ({} files)", rendered.files.len());
         return Ok(ExitCode::SUCCESS);
     }
     for file in &stale {
@@ -333,13 +332,12 @@ fn import(args: &ImportArgs) -> Result<ExitCode, Failure> {
 }
 
 /// The resolved locations and every output file the manifests there produce.
-fn render(locations: &Locations) -> Result<(Resolved, BTreeMap<PathBuf, String>), Failure> {
+fn render(locations: &Locations) -> Result<Rendered, Failure> {
     let resolved = resolve(locations)?;
     let specs = manifest::load_dir(&resolved.manifests)
         .specs
         .map_err(Failure::Diagnostics)?;
-    let rendered =
-        outputs::render_with(&specs, &resolved.dirs, &resolved.required).map_err(message)?;
+    let rendered = outputs::render(&specs, &resolved.dirs, &resolved.required).map_err(message)?;
     if resolved.required_strict && !rendered.non_strict.is_empty() {
         let listed: Vec<String> = rendered
             .non_strict
@@ -357,7 +355,7 @@ fn render(locations: &Locations) -> Result<(Resolved, BTreeMap<PathBuf, String>)
     for error in &rendered.non_strict {
         warn_non_strict(error, &specs);
     }
-    Ok((resolved, rendered.files))
+    Ok(rendered)
 }
 
 /// Any other failure, by its message.
@@ -567,6 +565,10 @@ mod tests {
             panic!("an unknown key is refused");
         };
         let listed = Config::KEYS.map(|key| format!("`{key}`")).join(", ");
-        assert!(e.to_string().ends_with(&format!("expected one of {listed}")), "{e}");
+        assert!(
+            e.to_string()
+                .ends_with(&format!("expected one of {listed}")),
+            "{e}"
+        );
     }
 }

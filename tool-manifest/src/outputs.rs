@@ -6,11 +6,12 @@
 //! `serde_json`, pretty-printed with a final newline: `tools.json` is the specs sorted by name
 //! (each in its serde form), `schemas/<name>.json` a tool's input schema, and
 //! `providers/<dialect>.json` what [`dialect::export_catalog`] returns. The pages are those of
-//! [`crate::docs::render`]. [`write_changed`] writes only the files whose content differs,
-//! atomically; [`stale`] says which files on disk are not current.
+//! [`crate::docs::render`]. What it gives, [`Rendered`], says which files on disk are not current
+//! ([`Rendered::stale`]) and brings them up to date ([`Rendered::write`]: only the files whose
+//! content differs, all or nothing).
 //!
 //! The generator owns some directories entirely ([`OutputDirs::owned`]): a file there that is no
-//! longer produced is stale, and [`remove_orphans`] deletes it.
+//! longer produced is stale, and [`Rendered::write`] deletes it.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -80,47 +81,18 @@ impl OutputDirs {
 }
 
 /// Every output file for `specs`, keyed by path (`<out>/tools.json`, `<out>/schemas/<name>.json`,
-/// `<out>/providers/<dialect>.json`, `<docs>/<page>`). The specs may come in any order. A tool a
-/// provider cannot express is left out of that provider's catalog ([`render_with`] says which).
-/// There is a catalog for each [`Dialect`]: OpenAI's two APIs get one each (`openai.json` for
-/// Chat Completions, `openai-responses.json` for Responses), as their request shapes differ.
-///
-/// # Errors
-/// A file that cannot be written as JSON.
-pub fn render(
-    specs: &[ToolSpec],
-    dirs: &OutputDirs,
-) -> Result<BTreeMap<PathBuf, String>, RenderError> {
-    render_with(specs, dirs, &[]).map(|rendered| rendered.files)
-}
-
-/// What [`render_with`] produces: the files, the tools left out of a provider's catalog, and
-/// the OpenAI functions that are not strict.
-///
-/// The Responses catalog (`openai-responses.json`) holds the functions of the Chat Completions
-/// one (`openai.json`) in the other request shape, decided the same way: its tools are not
-/// listed a second time.
-#[derive(Debug, Clone)]
-#[non_exhaustive]
-pub struct Rendered {
-    /// Every output file, keyed by path.
-    pub files: BTreeMap<PathBuf, String>,
-    /// For each provider, why each tool it leaves out could not be expressed (warnings).
-    pub excluded: Vec<ExportError>,
-    /// The tools exported to OpenAI with `"strict": false`, with the strict-mode rules each
-    /// breaks (warnings; errors where strict mode is required). Empty when every function is
-    /// strict.
-    pub non_strict: Vec<ExportError>,
-}
-
-/// [`render`], with the tools each provider leaves out, and `required` providers that must take
-/// every tool.
+/// `<out>/providers/<dialect>.json`, `<docs>/<page>`), with the tools each provider leaves out
+/// and the OpenAI functions that are not strict. The specs may come in any order. A tool a
+/// provider cannot express is left out of that provider's catalog, unless the provider is one of
+/// `required`, which must take every tool. There is a catalog for each [`Dialect`]: OpenAI's two
+/// APIs get one each (`openai.json` for Chat Completions, `openai-responses.json` for
+/// Responses), as their request shapes differ.
 ///
 /// # Errors
 /// A required provider that cannot express a tool ([`RenderError::Export`], every violation
 /// named: tool, JSON Pointer, rule; nothing is written), or a file that cannot be written as
 /// JSON.
-pub fn render_with(
+pub fn render(
     specs: &[ToolSpec],
     dirs: &OutputDirs,
     required: &[Dialect],
@@ -177,7 +149,97 @@ pub fn render_with(
         files,
         excluded,
         non_strict,
+        dirs: dirs.clone(),
     })
+}
+
+/// What [`render`] produces: the files, the tools left out of a provider's catalog, and the
+/// OpenAI functions that are not strict.
+///
+/// The Responses catalog (`openai-responses.json`) holds the functions of the Chat Completions
+/// one (`openai.json`) in the other request shape, decided the same way: its tools are not
+/// listed a second time.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Rendered {
+    /// Every output file, keyed by path.
+    pub files: BTreeMap<PathBuf, String>,
+    /// For each provider, why each tool it leaves out could not be expressed (warnings).
+    pub excluded: Vec<ExportError>,
+    /// The tools exported to OpenAI with `"strict": false`, with the strict-mode rules each
+    /// breaks (warnings; errors where strict mode is required). Empty when every function is
+    /// strict.
+    pub non_strict: Vec<ExportError>,
+    /// Where the files go: the owned directories are searched for orphans.
+    dirs: OutputDirs,
+}
+
+impl Rendered {
+    /// Every file that is missing or differs on disk, then every file of an owned directory that
+    /// is no longer produced (an orphan), sorted by path: what `tool-manifest check` reports.
+    ///
+    /// # Errors
+    /// A file or directory that exists but cannot be read.
+    pub fn stale(&self) -> Result<Vec<StaleFile>, OutputError> {
+        let mut found = Vec::new();
+        for (path, content) in &self.files {
+            let staleness = match read_existing(path)? {
+                None => Staleness::Missing,
+                Some(existing) if existing != content.as_bytes() => Staleness::Changed,
+                Some(_) => continue,
+            };
+            found.push(StaleFile {
+                path: path.clone(),
+                staleness,
+            });
+        }
+        for path in self.orphans()? {
+            found.push(StaleFile {
+                path,
+                staleness: Staleness::Orphaned,
+            });
+        }
+        found.sort_by(|a, b| a.path.cmp(&b.path));
+        Ok(found)
+    }
+
+    /// Brings the outputs on disk up to date, as `tool-manifest generate` does: writes every file
+    /// whose content differs ([`write_changed`]: all or nothing), then removes the orphans.
+    ///
+    /// # Errors
+    /// The first file system operation that fails.
+    pub fn write(&self) -> Result<Changes, OutputError> {
+        let written = write_changed(&self.files)?;
+        let removed = self.orphans()?;
+        for path in &removed {
+            std::fs::remove_file(path).map_err(|e| OutputError::new("remove", path, e))?;
+        }
+        Ok(Changes { written, removed })
+    }
+
+    /// Files in the owned directories (of the owned extension, directly in the directory) that
+    /// are not produced, sorted.
+    fn orphans(&self) -> Result<Vec<PathBuf>, OutputError> {
+        let mut found = Vec::new();
+        for owned in self.dirs.owned() {
+            let entries = match std::fs::read_dir(&owned.dir) {
+                Ok(entries) => entries,
+                Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
+                Err(e) => return Err(OutputError::new("list", &owned.dir, e)),
+            };
+            for entry in entries {
+                let entry = entry.map_err(|e| OutputError::new("list", &owned.dir, e))?;
+                let path = owned.dir.join(entry.file_name());
+                let matches = path.extension().is_some_and(|ext| ext == owned.extension);
+                if matches && path.is_file() && !self.files.contains_key(&path) {
+                    found.push(path);
+                }
+            }
+        }
+        found.sort();
+        found.dedup();
+        Ok(found)
+    }
 }
 
 /// `value` as the text of a JSON file: `serde_json::to_string_pretty` and a final newline.
@@ -277,70 +339,6 @@ fn read_existing(path: &Path) -> Result<Option<Vec<u8>>, OutputError> {
     }
 }
 
-/// Every expected file that is missing or differs on disk, then every orphan (sorted by path).
-///
-/// # Errors
-/// A file or directory that exists but cannot be read.
-pub fn stale(
-    files: &BTreeMap<PathBuf, String>,
-    dirs: &OutputDirs,
-) -> Result<Vec<StaleFile>, OutputError> {
-    let mut found = Vec::new();
-    for (path, content) in files {
-        match read_existing(path)? {
-            None => found.push(StaleFile {
-                path: path.clone(),
-                staleness: Staleness::Missing,
-            }),
-            Some(existing) if existing != content.as_bytes() => {
-                found.push(StaleFile {
-                    path: path.clone(),
-                    staleness: Staleness::Changed,
-                });
-            }
-            Some(_) => {}
-        }
-    }
-    for path in orphans(files, dirs)? {
-        found.push(StaleFile {
-            path,
-            staleness: Staleness::Orphaned,
-        });
-    }
-    found.sort_by(|a, b| a.path.cmp(&b.path));
-    Ok(found)
-}
-
-/// Files in the owned directories (of the owned extension, directly in the directory) that
-/// `files` does not produce, sorted.
-///
-/// # Errors
-/// An owned directory that exists but cannot be listed.
-pub fn orphans(
-    files: &BTreeMap<PathBuf, String>,
-    dirs: &OutputDirs,
-) -> Result<Vec<PathBuf>, OutputError> {
-    let mut found = Vec::new();
-    for owned in dirs.owned() {
-        let entries = match std::fs::read_dir(&owned.dir) {
-            Ok(entries) => entries,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
-            Err(e) => return Err(OutputError::new("list", &owned.dir, e)),
-        };
-        for entry in entries {
-            let entry = entry.map_err(|e| OutputError::new("list", &owned.dir, e))?;
-            let path = owned.dir.join(entry.file_name());
-            let matches = path.extension().is_some_and(|ext| ext == owned.extension);
-            if matches && path.is_file() && !files.contains_key(&path) {
-                found.push(path);
-            }
-        }
-    }
-    found.sort();
-    found.dedup();
-    Ok(found)
-}
-
 /// Writes every file whose content differs from disk (creating directories as needed), all or
 /// nothing: every new content is first written to a temporary file next to its target, and only
 /// when all are written are they renamed into place. When staging fails nothing is replaced;
@@ -349,7 +347,9 @@ pub fn orphans(
 ///
 /// # Errors
 /// The first file that cannot be read, written or renamed into place.
-pub fn write_changed(files: &BTreeMap<PathBuf, String>) -> Result<Vec<PathBuf>, OutputError> {
+pub(crate) fn write_changed(
+    files: &BTreeMap<PathBuf, String>,
+) -> Result<Vec<PathBuf>, OutputError> {
     // What differs, and what it held before (for putting it back).
     let mut changed: Vec<(&PathBuf, &String, Option<Vec<u8>>)> = Vec::new();
     for (path, content) in files {
@@ -410,22 +410,7 @@ fn restore(path: &Path, before: Option<&[u8]>) {
     }
 }
 
-/// Deletes the [`orphans`]. Returns the paths removed.
-///
-/// # Errors
-/// An owned directory that cannot be listed or an orphan that cannot be removed.
-pub fn remove_orphans(
-    files: &BTreeMap<PathBuf, String>,
-    dirs: &OutputDirs,
-) -> Result<Vec<PathBuf>, OutputError> {
-    let found = orphans(files, dirs)?;
-    for path in &found {
-        std::fs::remove_file(path).map_err(|e| OutputError::new("remove", path, e))?;
-    }
-    Ok(found)
-}
-
-/// What [`generate`] changed on disk.
+/// What [`Rendered::write`] changed on disk.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Changes {
@@ -440,19 +425,6 @@ impl Changes {
     pub fn is_empty(&self) -> bool {
         self.written.is_empty() && self.removed.is_empty()
     }
-}
-
-/// Brings the outputs on disk up to date: [`write_changed`] then [`remove_orphans`].
-///
-/// # Errors
-/// The first file system operation that fails.
-pub fn generate(
-    files: &BTreeMap<PathBuf, String>,
-    dirs: &OutputDirs,
-) -> Result<Changes, OutputError> {
-    let written = write_changed(files)?;
-    let removed = remove_orphans(files, dirs)?;
-    Ok(Changes { written, removed })
 }
 
 #[cfg(test)]
@@ -499,7 +471,7 @@ mod tests {
             out: "generated".into(),
             docs: "docs/tools".into(),
         };
-        let files = render(&specs, &dirs).expect("the specs export");
+        let files = render(&specs, &dirs, &[]).expect("the specs export").files;
         for (path, text) in &files {
             assert!(
                 text.ends_with('\n') && !text.ends_with("\n\n"),
@@ -543,7 +515,7 @@ mod tests {
     fn a_tool_a_provider_cannot_express_is_left_out_unless_the_provider_is_required() {
         let specs = [spec("a_tool"), spec("bad name!")];
         let out = dirs(Path::new("out"));
-        let rendered = render_with(&specs, &out, &[]).expect("no provider is required");
+        let rendered = render(&specs, &out, &[]).expect("no provider is required");
         assert_eq!(
             rendered.excluded.len(),
             Dialect::ALL.len() - 1,
@@ -566,7 +538,7 @@ mod tests {
             mcp.contains("\"a_tool\"") && !mcp.contains("bad name!"),
             "{mcp}"
         );
-        let err = render_with(&specs, &out, &[Dialect::Mcp])
+        let err = render(&specs, &out, &[Dialect::Mcp])
             .expect_err("a required provider must take every tool");
         let RenderError::Export(err) = err else {
             panic!("an export error: {err}");
@@ -589,17 +561,18 @@ mod tests {
         let root = tempfile::tempdir().expect("temp dir");
         let dirs = dirs(root.path());
         let before =
-            render(&[spec("a_tool"), spec("b_tool")], &dirs).expect("fixture specs export");
-        generate(&before, &dirs).expect("generate");
+            render(&[spec("a_tool"), spec("b_tool")], &dirs, &[]).expect("fixture specs export");
+        before.write().expect("generate");
         let notes = dirs.docs.join("notes.txt");
         std::fs::write(&notes, "kept: not a generated extension").expect("write");
 
-        let after = render(&[spec("a_tool")], &dirs).expect("fixture specs export");
+        let after = render(&[spec("a_tool")], &dirs, &[]).expect("fixture specs export");
         let gone = vec![
             dirs.schemas().join("b_tool.json"),
             dirs.docs.join("b_tool.md"),
         ];
-        let mut stale_paths: Vec<(PathBuf, Staleness)> = stale(&after, &dirs)
+        let mut stale_paths: Vec<(PathBuf, Staleness)> = after
+            .stale()
             .expect("stale")
             .into_iter()
             .map(|s| (s.path, s.staleness))
@@ -612,7 +585,7 @@ mod tests {
         expected.sort();
         assert_eq!(stale_paths, expected);
 
-        let changes = generate(&after, &dirs).expect("generate");
+        let changes = after.write().expect("generate");
         let mut removed = changes.removed.clone();
         removed.sort();
         let mut gone_sorted = gone.clone();
@@ -620,6 +593,43 @@ mod tests {
         assert_eq!(removed, gone_sorted);
         assert!(gone.iter().all(|p| !p.exists()));
         assert!(notes.exists());
-        assert_eq!(stale(&after, &dirs).expect("stale"), vec![]);
+        assert_eq!(after.stale().expect("stale"), vec![]);
+    }
+
+    #[test]
+    fn a_failed_write_leaves_the_previous_outputs_intact() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let a = dir.path().join("out/a.json");
+        let b = dir.path().join("out/b.json");
+        let z = dir.path().join("out/z.json");
+        let mut files: BTreeMap<PathBuf, String> = BTreeMap::new();
+        files.insert(a.clone(), "a1\n".to_owned());
+        files.insert(b.clone(), "b1\n".to_owned());
+        write_changed(&files).expect("first run");
+
+        // The second run changes `a`, adds `c`, and cannot replace `z` (a directory is in its
+        // way): the files renamed before the failure get their previous content back.
+        std::fs::create_dir_all(z.join("in-the-way")).expect("mkdir");
+        let c = dir.path().join("out/c.json");
+        files.insert(a.clone(), "a2\n".to_owned());
+        files.insert(c.clone(), "c2\n".to_owned());
+        files.insert(z.clone(), "z2\n".to_owned());
+        let error = write_changed(&files).expect_err("z cannot be written");
+        assert!(error.to_string().contains("z.json"), "{error}");
+        assert_eq!(std::fs::read_to_string(&a).expect("a"), "a1\n");
+        assert_eq!(std::fs::read_to_string(&b).expect("b"), "b1\n");
+        assert!(!c.exists(), "a file new in the failed run is removed");
+        let leftovers: Vec<_> = std::fs::read_dir(dir.path().join("out"))
+            .expect("list")
+            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".tmp"))
+            .collect();
+        assert!(leftovers.is_empty(), "{leftovers:?}");
+
+        // Once the way is clear, the same run succeeds.
+        std::fs::remove_dir_all(&z).expect("clear");
+        let written = write_changed(&files).expect("third run");
+        assert_eq!(written, [a.clone(), c.clone(), z.clone()]);
+        assert_eq!(std::fs::read_to_string(&z).expect("z"), "z2\n");
     }
 }

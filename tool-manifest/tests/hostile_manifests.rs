@@ -2,14 +2,12 @@
 //! Unicode. Each is a clear, located error, on an ordinary test thread: never a hang, a panic
 //! or a stack overflow.
 
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use toolwright_manifest::diagnostic::{Diagnostic, Diagnostics};
 use toolwright_manifest::manifest::{
     MAX_DIAGNOSTICS_PER_FILE, MAX_MANIFEST_BYTES, MAX_SCHEMA_DEPTH, load_dir, parse_manifest,
 };
-use toolwright_manifest::outputs;
 
 const PATH: &str = "tools/t.toml";
 
@@ -377,41 +375,4 @@ fn odd_unicode_in_names_keys_and_stems_is_shown_escaped() {
         let all = diagnostics.to_string();
         assert!(all.contains("\\u{"), "escaped: {all:?}");
     }
-}
-
-#[test]
-fn a_failed_write_leaves_the_previous_outputs_intact() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let a = dir.path().join("out/a.json");
-    let b = dir.path().join("out/b.json");
-    let z = dir.path().join("out/z.json");
-    let mut files: BTreeMap<PathBuf, String> = BTreeMap::new();
-    files.insert(a.clone(), "a1\n".to_owned());
-    files.insert(b.clone(), "b1\n".to_owned());
-    outputs::write_changed(&files).expect("first run");
-
-    // The second run changes `a`, adds `c`, and cannot replace `z` (a directory is in its way):
-    // the files renamed before the failure get their previous content back.
-    std::fs::create_dir_all(z.join("in-the-way")).expect("mkdir");
-    let c = dir.path().join("out/c.json");
-    files.insert(a.clone(), "a2\n".to_owned());
-    files.insert(c.clone(), "c2\n".to_owned());
-    files.insert(z.clone(), "z2\n".to_owned());
-    let error = outputs::write_changed(&files).expect_err("z cannot be written");
-    assert!(error.to_string().contains("z.json"), "{error}");
-    assert_eq!(std::fs::read_to_string(&a).expect("a"), "a1\n");
-    assert_eq!(std::fs::read_to_string(&b).expect("b"), "b1\n");
-    assert!(!c.exists(), "a file new in the failed run is removed");
-    let leftovers: Vec<_> = std::fs::read_dir(dir.path().join("out"))
-        .expect("list")
-        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".tmp"))
-        .collect();
-    assert!(leftovers.is_empty(), "{leftovers:?}");
-
-    // Once the way is clear, the same run succeeds.
-    std::fs::remove_dir_all(&z).expect("clear");
-    let written = outputs::write_changed(&files).expect("third run");
-    assert_eq!(written, [a.clone(), c.clone(), z.clone()]);
-    assert_eq!(std::fs::read_to_string(&z).expect("z"), "z2\n");
 }

@@ -18,7 +18,9 @@ fn rendered() -> std::collections::BTreeMap<PathBuf, String> {
     let specs = load_dir(Path::new(FIXTURES))
         .specs
         .unwrap_or_else(|e| panic!("the fixtures are valid:\n{e}"));
-    render(&specs, &dirs()).expect("the fixtures export to every dialect")
+    render(&specs, &dirs(), &[])
+        .expect("the fixtures export to every dialect")
+        .files
 }
 
 #[test]
@@ -129,10 +131,14 @@ fn a_large_set_renders_each_tool_as_it_does_alone() {
         }
     }
     assert!(specs.len() >= 80);
-    let all = render(&specs, &dirs()).expect("the copies export to every dialect");
+    let all = render(&specs, &dirs(), &[])
+        .expect("the copies export to every dialect")
+        .files;
     let mut compared = 0;
     for spec in &specs {
-        let alone = render(std::slice::from_ref(spec), &dirs()).expect("one tool exports");
+        let alone = render(std::slice::from_ref(spec), &dirs(), &[])
+            .expect("one tool exports")
+            .files;
         for (path, text) in alone {
             // Every file of one tool but the set-wide ones (the index, the catalogs, the docs
             // index and summary) is the same in the large set.
@@ -148,5 +154,8 @@ fn a_large_set_renders_each_tool_as_it_does_alone() {
     }
     assert_eq!(compared, 2 * specs.len(), "a page and a schema per tool");
     specs.reverse();
-    assert_eq!(render(&specs, &dirs()).expect("the same set"), all);
+    assert_eq!(
+        render(&specs, &dirs(), &[]).expect("the same set").files,
+        all
+    );
 }

@@ -55,7 +55,9 @@ fn code_first_and_manifest_tools_render_into_one_reference() {
         out: PathBuf::from("generated"),
         docs: PathBuf::from("docs"),
     };
-    let files = outputs::render(&registry.specs(), &dirs).expect("exportable to every provider");
+    let files = outputs::render(&registry.specs(), &dirs, &[])
+        .expect("exportable to every provider")
+        .files;
 
     let index: serde_json::Value =
         serde_json::from_str(&files[&PathBuf::from("generated/tools.json")]).expect("json");
