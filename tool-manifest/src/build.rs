@@ -267,17 +267,16 @@ impl Builder {
 
         // The tools a provider leaves out: warnings (printed, not fatal), errors for a required
         // provider. The same manifests build here and pass `generate`.
-        let checked = |dialect: &Dialect| {
-            self.required_providers.contains(dialect) || self.providers.contains(dialect)
-        };
-        for dialect in Dialect::ALL {
+        let checked: Vec<Dialect> = (Dialect::ALL.iter().copied())
+            .filter(|d| self.required_providers.contains(d) || self.providers.contains(d))
+            .collect();
+        // Every tool prepared once for all of them: its canonical schema judged once.
+        let catalogs = crate::dialect::catalogs(&checked, &specs);
+        for (dialect, catalog) in checked.iter().zip(catalogs) {
             let required = self.required_providers.contains(dialect);
-            if !checked(dialect) {
-                continue;
-            }
             // The Responses catalog mirrors the Chat Completions one: warned about once.
-            let mirrored = *dialect == Dialect::OpenAiResponses && checked(&Dialect::OpenAi);
-            let catalog = crate::dialect::catalog(*dialect, &specs);
+            let mirrored =
+                *dialect == Dialect::OpenAiResponses && checked.contains(&Dialect::OpenAi);
             if !catalog.non_strict.is_empty() && self.required_strict {
                 return Err(BuildError::NotStrict(ExportError::new(
                     *dialect,

@@ -5,7 +5,7 @@
 //! no absolute paths unless the directories given are absolute). Every JSON file is written by
 //! `serde_json`, pretty-printed with a final newline: `tools.json` is the specs sorted by name
 //! (each in its serde form), `schemas/<name>.json` a tool's input schema, and
-//! `providers/<dialect>.json` what [`dialect::export_catalog`] returns. The pages are those of
+//! `providers/<dialect>.json` the definitions of [`dialect::catalog`]. The pages are those of
 //! [`crate::docs::render`]. What it gives, [`Rendered`], says which files on disk are not current
 //! ([`Rendered::stale`]) and brings them up to date ([`Rendered::write`]: only the files whose
 //! content differs, all or nothing).
@@ -505,7 +505,7 @@ mod tests {
                 serde_json::from_str(&files[&path]).expect("a catalog is JSON");
             assert_eq!(
                 catalog,
-                dialect::export_catalog(*dialect, &specs).expect("the specs export"),
+                dialect::catalog(*dialect, &specs).definitions,
                 "{dialect}"
             );
         }

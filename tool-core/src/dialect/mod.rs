@@ -19,8 +19,8 @@
 //! 2020-12 (and compiles: patterns, references) is decided by `jsonschema`, on every schema.
 //!
 //! Each definition is built one way: [`convert`] makes it a JSON value, an export is the array
-//! of them sorted by tool name ([`export`], [`export_catalog`]), and `serde_json` writes the
-//! text ([`export_json`]).
+//! of them sorted by tool name ([`export`] for one request, [`catalog`] for the checked-in file),
+//! and `serde_json` writes the text (pretty-printed, with a final newline).
 //!
 //! | dialect | shape of one definition |
 //! |---|---|
@@ -165,18 +165,10 @@ impl ExportError {
     }
 }
 
-/// The definitions of every tool of a set for `dialect` (the checked-in
-/// `generated/providers/<dialect>.json`): each tool converted and checked, names unique. Unlike
+/// The catalog of the tools a provider can express (the checked-in
+/// `generated/providers/<dialect>.json`), and why each of the others was left out. Unlike
 /// [`export`], no limit of a single request applies (OpenAI's 128 functions): a project may
 /// declare more tools than one run offers.
-///
-/// # Errors
-/// Every violation of every tool, with the tool, the JSON Pointer and the rule.
-pub fn export_catalog(dialect: Dialect, specs: &[ToolSpec]) -> Result<Value, ExportError> {
-    export_with(dialect, specs, false)
-}
-
-/// The catalog of the tools a provider can express, and why each of the others was left out.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Catalog {
@@ -232,9 +224,10 @@ fn tool_names(violations: &[Violation]) -> Vec<&str> {
     names
 }
 
-/// [`export_catalog`] that never fails the set: a tool the dialect cannot express is left out
-/// and its violations listed in [`Catalog::excluded`], for the caller to report (a warning, or
-/// an error when the provider is required).
+/// The [`Catalog`] of `specs` for `dialect`: each tool converted and checked, names unique. It
+/// never fails the set: a tool the dialect cannot express is left out and its violations listed
+/// in [`Catalog::excluded`], for the caller to report (a warning, or an error when the provider
+/// is required).
 pub fn catalog(dialect: Dialect, specs: &[ToolSpec]) -> Catalog {
     let (sorted, prepared) = prepare_all(specs);
     catalog_of(dialect, &sorted, &prepared)
@@ -297,14 +290,6 @@ fn catalog_of(dialect: Dialect, sorted: &[&ToolSpec], prepared: &[Prepared]) -> 
 /// Every tool that breaks a rule of the dialect after conversion, and every rule about the whole
 /// set (unique names, the number of functions per request), all reported together.
 pub fn export(dialect: Dialect, specs: &[ToolSpec]) -> Result<Value, ExportError> {
-    export_with(dialect, specs, true)
-}
-
-fn export_with(
-    dialect: Dialect,
-    specs: &[ToolSpec],
-    one_request: bool,
-) -> Result<Value, ExportError> {
     let mut sorted: Vec<&ToolSpec> = specs.iter().collect();
     sorted.sort_by(|a, b| a.name.cmp(&b.name));
 
@@ -316,22 +301,13 @@ fn export_with(
             Err(mut found) => violations.append(&mut found),
         }
     }
-    violations.extend(check_set(dialect, &sorted, one_request));
+    violations.extend(check_set(dialect, &sorted, true));
 
     if violations.is_empty() {
         Ok(Value::Array(definitions))
     } else {
         Err(ExportError::new(dialect, violations))
     }
-}
-
-/// [`export`] as the text of a file: pretty-printed by `serde_json`, keys sorted, ending in a
-/// newline; byte-identical from run to run.
-///
-/// # Errors
-/// As [`export`].
-pub fn export_json(dialect: Dialect, specs: &[ToolSpec]) -> Result<String, ExportError> {
-    Ok(pretty_line(&export(dialect, specs)?))
 }
 
 /// `value` as the text of a JSON file: `serde_json`'s pretty form (two-space indent) and a final
