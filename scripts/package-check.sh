@@ -55,6 +55,9 @@ members = [${members}]
 [patch.crates-io]
 ${patches}
 TOML
+# The repository's profiles (the end of its Cargo.toml): the dependencies' compiled code is the
+# workspace's, and the test binaries are no larger than its own.
+sed -n '/^\[profile/,$p' Cargo.toml >>"${work}/Cargo.toml"
 # The workspace's versions of every dependency, so that the build reuses what it compiled.
 cp Cargo.lock "${work}/Cargo.lock"
 
