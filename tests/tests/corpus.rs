@@ -966,7 +966,7 @@ fn every_export_accepts_what_the_canonical_schema_accepts() {
         let (mut offered, mut not_strict, mut left_out, mut checked) = (0, 0, 0, 0);
         for (source, spec) in &specs {
             let at = format!("{dialect} {source}/{}", spec.name);
-            let converted = match dialect::conversion(*dialect, spec) {
+            let converted = match dialect::convert(*dialect, spec) {
                 Ok(converted) => converted,
                 Err(violations) => {
                     left_out += 1;

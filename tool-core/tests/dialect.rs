@@ -201,7 +201,9 @@ fn every_exported_definition_passes_its_checker_again() {
     let specs = fixtures();
     for dialect in Dialect::ALL {
         for spec in &specs {
-            let definition = dialect::convert(*dialect, spec).expect("converts");
+            let definition = dialect::convert(*dialect, spec)
+                .expect("converts")
+                .definition;
             let violations = dialect::check(*dialect, &definition, spec);
             assert!(
                 violations.is_empty(),
@@ -365,8 +367,9 @@ fn recursive_references_with_sibling_keywords_terminate() {
             }}
         }),
     );
-    let openai =
-        dialect::convert(Dialect::OpenAi, &tree).expect("recursion is fine in strict mode");
+    let openai = dialect::convert(Dialect::OpenAi, &tree)
+        .expect("recursion is fine in strict mode")
+        .definition;
     assert_eq!(
         openai["function"]["parameters"]["properties"]["root"]["properties"]["kids"]["items"],
         json!({"$ref": "#/$defs/Node"})
@@ -536,7 +539,8 @@ fn arbitrary_schemas_are_converted_or_refused_never_a_panic() {
         );
         for (d, dialect) in Dialect::ALL.iter().enumerate() {
             match dialect::convert(*dialect, &tool) {
-                Ok(definition) => {
+                Ok(converted) => {
+                    let definition = converted.definition;
                     accepted[d] += 1;
                     let again = dialect::check(*dialect, &definition, &tool);
                     assert!(again.is_empty(), "{dialect} {schema}: {again:?}");

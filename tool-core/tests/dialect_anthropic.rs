@@ -10,6 +10,7 @@ use toolwright_core::dialect::{self, Dialect, Violation, anthropic};
 fn converted(spec: &ToolSpec) -> Value {
     dialect::convert(Dialect::Anthropic, spec)
         .unwrap_or_else(|v| panic!("expected a definition, got {v:?}"))
+        .definition
 }
 
 fn refused(spec: &ToolSpec) -> Vec<Violation> {

@@ -9,7 +9,8 @@ use toolwright_core::dialect::{self, Dialect, Violation, gemini};
 /// The converted `parameters`; the checker has passed.
 fn parameters(input: Value) -> Value {
     let definition = dialect::convert(Dialect::Gemini, &tool(input))
-        .unwrap_or_else(|v| panic!("expected a definition, got {v:#?}"));
+        .unwrap_or_else(|v| panic!("expected a definition, got {v:#?}"))
+        .definition;
     definition["parameters"].clone()
 }
 
@@ -65,7 +66,8 @@ fn the_shape_is_a_function_declaration_with_upper_case_types() {
             "properties": {"n": {"type": "integer", "minimum": 1}, "tags": {"type": "array", "items": {"type": "string"}}}
         })),
     )
-    .expect("converts");
+    .expect("converts")
+    .definition;
     assert_eq!(
         definition,
         json!({
@@ -301,7 +303,8 @@ fn object_properties() {
         Dialect::Gemini,
         &tool(json!({"type": "object", "additionalProperties": false})),
     )
-    .expect("converts");
+    .expect("converts")
+    .definition;
     assert_eq!(
         definition,
         json!({"name": "a_tool", "description": "Does a thing."})

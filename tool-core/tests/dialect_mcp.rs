@@ -10,6 +10,7 @@ use toolwright_core::{Safety, ToolSpec};
 fn converted(spec: &ToolSpec) -> Value {
     dialect::convert(Dialect::Mcp, spec)
         .unwrap_or_else(|v| panic!("expected a definition, got {v:?}"))
+        .definition
 }
 
 fn refused(spec: &ToolSpec) -> Vec<Violation> {

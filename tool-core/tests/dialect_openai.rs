@@ -13,7 +13,8 @@ use toolwright_core::dialect::{self, Dialect, Violation, openai};
 /// passed.
 fn parameters(input: Value) -> Value {
     let definition = dialect::convert(Dialect::OpenAi, &tool(input))
-        .unwrap_or_else(|v| panic!("expected a definition, got {v:#?}"));
+        .unwrap_or_else(|v| panic!("expected a definition, got {v:#?}"))
+        .definition;
     assert_eq!(
         definition["function"]["strict"],
         json!(true),
@@ -25,7 +26,7 @@ fn parameters(input: Value) -> Value {
 /// The strict-mode rules a tool breaks; it is exported with `"strict": false` and its schema
 /// as it is (or as little changed as every function needs), which is returned too.
 fn non_strict(input: Value) -> (Vec<Violation>, Value) {
-    let converted = dialect::conversion(Dialect::OpenAi, &tool(input))
+    let converted = dialect::convert(Dialect::OpenAi, &tool(input))
         .unwrap_or_else(|v| panic!("expected a definition, got {v:#?}"));
     let function = &converted.definition["function"];
     assert_eq!(function["strict"], json!(false), "{function:#}");
@@ -90,9 +91,13 @@ fn shape() {
         "strict": true
     });
     // Chat Completions nests the function, Responses flattens it: the same function.
-    let chat = dialect::convert(Dialect::OpenAi, &spec).expect("converts");
+    let chat = dialect::convert(Dialect::OpenAi, &spec)
+        .expect("converts")
+        .definition;
     assert_eq!(chat, json!({"type": "function", "function": function}));
-    let responses = dialect::convert(Dialect::OpenAiResponses, &spec).expect("converts");
+    let responses = dialect::convert(Dialect::OpenAiResponses, &spec)
+        .expect("converts")
+        .definition;
     let mut flat = function.clone();
     flat["type"] = json!("function");
     assert_eq!(responses, flat);
@@ -142,7 +147,7 @@ const FREE_FORM_IN_DEFS: &str = r##"{
 fn a_tool_strict_mode_cannot_express_is_offered_without_it() {
     let schema: Value = serde_json::from_str(FREE_FORM_IN_DEFS).expect("JSON");
     let spec = tool(schema.clone());
-    let chat = dialect::conversion(Dialect::OpenAi, &spec).expect("a function");
+    let chat = dialect::convert(Dialect::OpenAi, &spec).expect("a function");
     assert_eq!(
         chat.definition,
         json!({"type": "function", "function": {
@@ -166,7 +171,7 @@ fn a_tool_strict_mode_cannot_express_is_offered_without_it() {
         chat.non_strict
     );
     // The same decision for the Responses API, in its shape.
-    let responses = dialect::conversion(Dialect::OpenAiResponses, &spec).expect("a function");
+    let responses = dialect::convert(Dialect::OpenAiResponses, &spec).expect("a function");
     assert_eq!(responses.definition["strict"], json!(false));
     assert_eq!(
         responses.definition["parameters"],
@@ -281,7 +286,9 @@ fn object_root() {
     );
     // The checker refuses a root written without `properties`.
     let spec = tool(json!({"type": "object", "additionalProperties": true}));
-    let mut definition = dialect::convert(Dialect::OpenAi, &spec).expect("converts");
+    let mut definition = dialect::convert(Dialect::OpenAi, &spec)
+        .expect("converts")
+        .definition;
     definition["function"]["parameters"] = json!({"type": "object"});
     assert_has(
         &dialect::check(Dialect::OpenAi, &definition, &spec),
@@ -313,7 +320,9 @@ fn array_items() {
     // The checker refuses an array without `items` in either mode.
     for strict in [true, false] {
         let spec = tool(json!({"type": "object"}));
-        let mut definition = dialect::convert(Dialect::OpenAi, &spec).expect("converts");
+        let mut definition = dialect::convert(Dialect::OpenAi, &spec)
+            .expect("converts")
+            .definition;
         definition["function"]["strict"] = json!(strict);
         definition["function"]["parameters"] = json!({"type": "object", "properties": {"l": {"type": ["array", "null"]}},
             "required": ["l"], "additionalProperties": false});
@@ -372,7 +381,9 @@ fn closed_objects() {
     );
     // The checker refuses an open object in a strict function, and not in another.
     let spec = tool(json!({"type": "object"}));
-    let mut definition = dialect::convert(Dialect::OpenAi, &spec).expect("converts");
+    let mut definition = dialect::convert(Dialect::OpenAi, &spec)
+        .expect("converts")
+        .definition;
     definition["function"]["parameters"] = json!({"type": "object", "properties": {}});
     assert_has(
         &dialect::check(Dialect::OpenAi, &definition, &spec),
@@ -456,7 +467,9 @@ fn all_required() {
     );
     // The checker refuses a property missing from `required`.
     let spec = tool(schema);
-    let mut definition = dialect::convert(Dialect::OpenAi, &spec).expect("converts");
+    let mut definition = dialect::convert(Dialect::OpenAi, &spec)
+        .expect("converts")
+        .definition;
     definition["function"]["parameters"]["required"] = json!(["id"]);
     assert_has(
         &dialect::check(Dialect::OpenAi, &definition, &spec),
@@ -565,7 +578,9 @@ fn refs() {
     let schema = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/A", "description": "x"}},
         "required": ["a"], "additionalProperties": false, "$defs": {"A": {"type": "string"}}});
     let spec = tool(schema.clone());
-    let mut definition = dialect::convert(Dialect::OpenAi, &spec).expect("converts");
+    let mut definition = dialect::convert(Dialect::OpenAi, &spec)
+        .expect("converts")
+        .definition;
     definition["function"]["parameters"] = schema;
     assert_has(
         &dialect::check(Dialect::OpenAi, &definition, &spec),
@@ -635,7 +650,9 @@ fn keywords() {
     );
     // The checker names a keyword left in by hand in a strict function.
     let spec = tool(json!({"type": "object"}));
-    let mut definition = dialect::convert(Dialect::OpenAi, &spec).expect("converts");
+    let mut definition = dialect::convert(Dialect::OpenAi, &spec)
+        .expect("converts")
+        .definition;
     definition["function"]["parameters"]["minProperties"] = json!(1);
     assert_has(
         &dialect::check(Dialect::OpenAi, &definition, &spec),
@@ -666,7 +683,9 @@ fn formats() {
     assert_eq!(p["properties"]["count"], json!({"type": "integer"}));
 
     let spec = tool(json!({"type": "object"}));
-    let mut definition = dialect::convert(Dialect::OpenAi, &spec).expect("converts");
+    let mut definition = dialect::convert(Dialect::OpenAi, &spec)
+        .expect("converts")
+        .definition;
     definition["function"]["parameters"]["properties"] =
         json!({"site": {"type": "string", "format": "uri"}});
     definition["function"]["parameters"]["required"] = json!(["site"]);

@@ -121,7 +121,7 @@ fn spec<T: JsonSchema>(name: &str) -> ToolSpec {
 }
 
 fn outcome(dialect: Dialect, spec: &ToolSpec) -> String {
-    match dialect::conversion(dialect, spec) {
+    match dialect::convert(dialect, spec) {
         Ok(converted) => {
             let mut text = serde_json::to_string_pretty(&converted.definition).expect("json");
             for v in &converted.non_strict {
@@ -141,8 +141,9 @@ fn outcome(dialect: Dialect, spec: &ToolSpec) -> String {
 fn a_derived_struct_converts_for_every_dialect() {
     let draw = spec::<DrawInput>("drawing_create");
     for dialect in Dialect::ALL {
-        let definition =
-            dialect::convert(*dialect, &draw).unwrap_or_else(|v| panic!("{dialect}: {v:#?}"));
+        let definition = dialect::convert(*dialect, &draw)
+            .unwrap_or_else(|v| panic!("{dialect}: {v:#?}"))
+            .definition;
         insta::assert_snapshot!(
             format!("draw_{}", dialect.as_str()),
             serde_json::to_string_pretty(&definition).expect("json")
@@ -169,7 +170,7 @@ fn maps_are_refused_where_the_provider_cannot_express_them() {
         dialect::convert(dialect, &map).unwrap_or_else(|v| panic!("{dialect}: {v:#?}"));
     }
     // OpenAI takes it without strict mode, and says why.
-    let openai = dialect::conversion(Dialect::OpenAi, &map).expect("a function");
+    let openai = dialect::convert(Dialect::OpenAi, &map).expect("a function");
     assert_eq!(openai.definition["function"]["strict"], false);
     assert_eq!(
         openai.non_strict[0].pointer,
@@ -221,7 +222,7 @@ fn tagged_enums_and_sets_convert_tuples_go_where_they_can_be_expressed() {
         "{refused:#?}"
     );
     // OpenAI takes a tuple without strict mode.
-    let openai = dialect::conversion(Dialect::OpenAi, &pair).expect("a function");
+    let openai = dialect::convert(Dialect::OpenAi, &pair).expect("a function");
     assert!(
         openai.non_strict.iter().any(|v| v
             .pointer

@@ -875,7 +875,7 @@ fn offer<C>(
             schema
         });
         let mut definition = match dialect::convert(Dialect::Mcp, &spec) {
-            Ok(definition) => definition,
+            Ok(converted) => converted.definition,
             Err(found) => {
                 violations.extend(found);
                 continue;

@@ -262,7 +262,7 @@ fn catalog_of(dialect: Dialect, sorted: &[&ToolSpec], prepared: &[Prepared]) -> 
             .filter(|v| v.tool == spec.name)
             .cloned()
             .collect();
-        match prepared.conversion(dialect) {
+        match prepared.convert(dialect) {
             Ok(mut converted) if found.is_empty() => {
                 definitions.push(converted.definition);
                 non_strict.append(&mut converted.non_strict);
@@ -297,7 +297,7 @@ pub fn export(dialect: Dialect, specs: &[ToolSpec]) -> Result<Value, ExportError
     let mut definitions = Vec::with_capacity(sorted.len());
     for spec in &sorted {
         match convert(dialect, spec) {
-            Ok(definition) => definitions.push(definition),
+            Ok(converted) => definitions.push(converted.definition),
             Err(mut found) => violations.append(&mut found),
         }
     }
@@ -318,24 +318,17 @@ pub fn pretty_line(value: &Value) -> String {
     format!("{value:#}\n")
 }
 
-/// The definition of one tool for `dialect`, converted and then checked against every rule.
-///
-/// # Errors
-/// Every rule the tool still breaks, with the pointer into the definition.
-pub fn convert(dialect: Dialect, spec: &ToolSpec) -> Result<Value, Vec<Violation>> {
-    conversion(dialect, spec).map(|converted| converted.definition)
-}
-
-/// [`convert`], with what the preferred form could not express: an OpenAI tool that strict
-/// mode cannot express is exported with `"strict": false` and the strict-mode violations are
-/// listed in [`Converted::non_strict`] (the decision is made once per tool, the same for both
-/// OpenAI APIs). A caller converting one tool for several dialects keeps a [`Prepared`].
+/// The definition of one tool for `dialect`, converted and then checked against every rule,
+/// with what the preferred form could not express: an OpenAI tool that strict mode cannot
+/// express is exported with `"strict": false` and the strict-mode violations are listed in
+/// [`Converted::non_strict`] (the decision is made once per tool, the same for both OpenAI
+/// APIs). A caller converting one tool for several dialects keeps a [`Prepared`].
 ///
 /// # Errors
 /// Every rule the tool still breaks, with the pointer into the definition (for OpenAI, the
 /// rules of the form it was last tried in: without `strict`).
-pub fn conversion(dialect: Dialect, spec: &ToolSpec) -> Result<Converted, Vec<Violation>> {
-    Prepared::new(spec).conversion(dialect)
+pub fn convert(dialect: Dialect, spec: &ToolSpec) -> Result<Converted, Vec<Violation>> {
+    Prepared::new(spec).convert(dialect)
 }
 
 /// A tool made ready for export to every dialect: its schemas in draft 2020-12 form (draft-07
@@ -384,11 +377,11 @@ impl Prepared {
             .as_ref()
     }
 
-    /// The tool's definition for `dialect`, as [`conversion`] says.
+    /// The tool's definition for `dialect`, as [`convert`] says.
     ///
     /// # Errors
-    /// As [`conversion`].
-    pub fn conversion(&self, dialect: Dialect) -> Result<Converted, Vec<Violation>> {
+    /// As [`convert`].
+    pub fn convert(&self, dialect: Dialect) -> Result<Converted, Vec<Violation>> {
         let spec = &self.spec;
         let plain = |definition| Converted {
             definition,

@@ -65,7 +65,7 @@ impl fmt::Display for Violation {
 }
 
 /// One tool's definition for a dialect, and what the provider's preferred form could not
-/// express. Built by [`conversion`](super::conversion).
+/// express. Built by [`convert`](super::convert).
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Converted {

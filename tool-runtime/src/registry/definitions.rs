@@ -48,8 +48,7 @@ const fn slot(dialect: Dialect) -> usize {
 impl<C> Registered<C> {
     /// The tool's definition in `dialect`, converted and checked once.
     pub(crate) fn conversion(&self, dialect: Dialect) -> &Result<Converted, Vec<Violation>> {
-        self.dialects.converted[slot(dialect)]
-            .get_or_init(|| dialect::conversion(dialect, &self.spec))
+        self.dialects.converted[slot(dialect)].get_or_init(|| dialect::convert(dialect, &self.spec))
     }
 
     /// True when the tool is offered to OpenAI (`dialect`, one of its APIs) in strict mode:
