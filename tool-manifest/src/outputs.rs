@@ -204,7 +204,8 @@ impl Rendered {
     }
 
     /// Brings the outputs on disk up to date, as `tool-manifest generate` does: writes every file
-    /// whose content differs ([`write_changed`]: all or nothing), then removes the orphans.
+    /// whose content differs (all or nothing: every new content is staged next to its file
+    /// before any is renamed into place), then removes the orphans.
     ///
     /// # Errors
     /// The first file system operation that fails.
