@@ -80,7 +80,9 @@ pub struct Reply {
 
 RUNTIME_IMPORTS = """
 #[allow(unused_imports)]
-use toolwright_runtime::{ToolDef, ToolError};
+use toolwright_runtime::ToolError;
+#[allow(unused_imports)]
+use toolwright_runtime::handler::ToolDef;
 """
 
 
@@ -149,7 +151,7 @@ def by_hand(n, layout):
         RUNTIME_IMPORTS,
         """
 use serde_json::Value;
-use toolwright_runtime::{
+use toolwright_runtime::handler::{
     BoxFuture, CallResult, Handler, IntoToolOutput, Mode, Safety, StaticSchema, ToolMeta,
 };
 
