@@ -502,6 +502,13 @@ where
 
 /// Runs a synchronous tool function: deserializes the arguments, calls `f`, converts its result.
 /// The returned future is already complete.
+// `inline(always)`: each tool's instance is then compiled into the codegen unit of its caller, the
+// tool's adapter, instead of one unit that holds every tool's. Its type arguments include the
+// adapter's closure, whose debug information records the line it is on, so after an edit that
+// moves the tools below it every instance changes: in one shared unit, all hundred of a crate's
+// are compiled again (docs/performance.md, "The incremental rebuild after the redesign"). No
+// closure inside, for the same reason.
+#[inline(always)]
 pub fn call_sync<'a, I, R>(
     meta: &'static ToolMeta,
     args: &'a Value,
@@ -509,7 +516,10 @@ pub fn call_sync<'a, I, R>(
     finish: fn(R, Safety) -> CallResult,
     f: impl FnOnce(I) -> R,
 ) -> BoxFuture<'a, CallResult> {
-    let result = input(args).and_then(|input| finish(f(input), meta.safety));
+    let result = match input(args) {
+        Ok(input) => finish(f(input), meta.safety),
+        Err(error) => Err(error),
+    };
     Box::pin(std::future::ready(result))
 }
 
@@ -538,8 +548,19 @@ where
 /// (`crate::module::f`): the `type_name` of `T`, the hidden type `#[tool]` names like the
 /// function, next to it. Written into `cell` once. (A `module_path!()` in the tool's `static`
 /// would say the same, at the cost of checking every tool after an edit again.)
+// `inline(always)` and the work in `located_at`: as for `call_sync`, `T` is declared where the
+// tool is, and its instances would otherwise share one codegen unit.
+#[inline(always)]
 pub fn located<T>(cell: &'static OnceLock<ToolMeta>, meta: &ToolMeta) -> &'static ToolMeta {
-    cell.get_or_init(|| meta.source(std::any::type_name::<T>()))
+    located_at(cell, meta, std::any::type_name::<T>())
+}
+
+fn located_at(
+    cell: &'static OnceLock<ToolMeta>,
+    meta: &ToolMeta,
+    path: &'static str,
+) -> &'static ToolMeta {
+    cell.get_or_init(|| meta.source(path))
 }
 
 /// Builds the [`ToolDef`](ToolDef) of a tool taking `&C` or no context.
