@@ -860,7 +860,7 @@ fn offer<C>(
     policy: &RunPolicy,
 ) -> Result<Vec<(String, Offered)>, ExportError> {
     let mut offered = Vec::new();
-    let mut violations: Vec<Violation> = Vec::new();
+    let mut violations = Vec::new();
     for mut spec in registry.resolve_specs(policy) {
         let Some(meta) = registry.get(&spec.name).map(|def| def.meta) else {
             continue;
@@ -918,8 +918,6 @@ fn offer<C>(
     if violations.is_empty() {
         Ok(offered)
     } else {
-        violations.sort();
-        violations.dedup();
         Err(ExportError::new(Dialect::Mcp, violations))
     }
 }
