@@ -321,6 +321,36 @@ impl IntegerRange {
         keywords
     }
 
+    /// Whether the bounds a schema node writes itself (`node`: its keywords) keep every value it
+    /// accepts inside this range: a lower bound at or above the least value, an upper one
+    /// below the greatest (an exclusive bound is taken as inclusive, which only errs towards
+    /// checking). A float bound is compared as a float: each range's least value is exact as
+    /// one, and its greatest rounds up, so it must be strictly below.
+    fn holds(&self, node: &serde_json::Map<String, Value>) -> bool {
+        let (Ok(min), Ok(max)) = (self.min.parse::<i128>(), self.max.parse::<i128>()) else {
+            return false;
+        };
+        let integer = |n: &serde_json::Number| {
+            n.as_i64()
+                .map(i128::from)
+                .or_else(|| n.as_u64().map(i128::from))
+        };
+        let bound = |keywords: [&str; 2], within: &dyn Fn(&serde_json::Number) -> bool| {
+            keywords
+                .iter()
+                .filter_map(|k| node.get(*k).and_then(Value::as_number))
+                .any(within)
+        };
+        let (low, high) = (min as f64, max as f64);
+        bound(["minimum", "exclusiveMinimum"], &|n| match integer(n) {
+            Some(n) => n >= min,
+            None => n.as_f64().is_some_and(|f| f >= low),
+        }) && bound(["maximum", "exclusiveMaximum"], &|n| match integer(n) {
+            Some(n) => n <= max,
+            None => n.as_f64().is_some_and(|f| f < high),
+        })
+    }
+
     /// The range whose schema bound (see [`type_ranges`]) is `limit`.
     pub(crate) fn bounded_by(limit: &Value) -> Option<&'static IntegerRange> {
         INTEGER_RANGES
@@ -331,21 +361,25 @@ impl IntegerRange {
 
 /// `schema` with each `integer` node that the generated code types as a Rust integer also bound
 /// to that type's range (in a branch of its `allOf`): a value `schema` accepts and this one
-/// refuses is a value the generated `Input` cannot hold. `None` when no node is a Rust integer
-/// or the draft is not one the generator reads.
+/// refuses is a value the generated `Input` cannot hold. `None` when no node needs it (none is
+/// a Rust integer, or each one's own bounds lie within its type's range, as they do when the
+/// manifest bounds its integers), or the draft is not one the generator reads.
 pub(crate) fn type_ranges(schema: &Value) -> Option<Value> {
     let draft = Draft::of(schema).ok()?;
     let tree = SchemaTree::parse(schema, draft);
     let mut types = types::TypeGen::new("", &tree, BTreeMap::new());
     types.root();
-    if types.integers.is_empty() {
+    let unbounded: Vec<(&String, &IntegerRange)> = (types.integers.iter())
+        .filter_map(|(pointer, ty)| Some((pointer, IntegerRange::of(ty)?)))
+        .filter(|(pointer, range)| {
+            !matches!(schema.pointer(pointer), Some(Value::Object(node)) if range.holds(node))
+        })
+        .collect();
+    if unbounded.is_empty() {
         return None;
     }
     let mut bounded = schema.clone();
-    for (pointer, ty) in &types.integers {
-        let Some(range) = IntegerRange::of(ty) else {
-            continue;
-        };
+    for (pointer, range) in unbounded {
         let Some(Value::Object(node)) = bounded.pointer_mut(pointer) else {
             continue;
         };
@@ -660,5 +694,55 @@ mod tests {
         assert_eq!(field("1m"), ("_1m".to_owned(), true));
         assert_eq!(field(""), ("field".to_owned(), true));
         assert_eq!(field("a b"), ("a_b".to_owned(), true));
+    }
+
+    #[test]
+    fn only_integers_their_own_bounds_do_not_keep_in_range_get_the_types_range() {
+        let with = |n: Value| {
+            type_ranges(&serde_json::json!({
+                "type": "object",
+                "properties": {"n": n, "m": {"type": "integer", "minimum": 0, "maximum": 9}}
+            }))
+        };
+        let bounded = [
+            serde_json::json!({"type": "integer", "minimum": -5, "maximum": 10}),
+            serde_json::json!({"type": "integer", "minimum": -5, "maximum": i64::MAX}),
+            serde_json::json!({"type": "integer", "exclusiveMinimum": -1, "exclusiveMaximum": 1e18}),
+        ];
+        for n in bounded {
+            assert_eq!(with(n.clone()), None, "{n}");
+        }
+        let unbounded = [
+            serde_json::json!({"type": "integer"}),
+            serde_json::json!({"type": "integer", "minimum": 0}),
+            serde_json::json!({"type": "integer", "maximum": 10}),
+        ];
+        for n in unbounded {
+            let bounded = with(n.clone()).unwrap_or_else(|| panic!("{n} needs its type's range"));
+            assert!(
+                bounded["properties"]["n"]["allOf"].is_array(),
+                "{n}: {bounded}"
+            );
+            assert!(
+                bounded["properties"]["m"].get("allOf").is_none(),
+                "{bounded}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_float_bound_holds_only_strictly_below_a_greatest_value_that_rounds_up() {
+        let i64_range = &INTEGER_RANGES[0];
+        let node = |max: Value| {
+            let Value::Object(node) = serde_json::json!({"minimum": -1, "maximum": max}) else {
+                unreachable!("an object")
+            };
+            node
+        };
+        assert!(i64_range.holds(&node(serde_json::json!(i64::MAX))));
+        // 2^63, the float `i64::MAX as f64` rounds to: one above `i64::MAX`.
+        assert!(!i64_range.holds(&node(serde_json::json!(9_223_372_036_854_775_808.0))));
+        assert!(i64_range.holds(&node(serde_json::json!(9.2e18))));
+        assert!(!i64_range.holds(&node(serde_json::json!(u64::MAX))));
     }
 }
