@@ -238,17 +238,20 @@ pub fn for_each_subschema<'a>(
     f: &mut dyn FnMut(&'a Value, String),
 ) {
     for (key, value) in map {
-        let here = join(at, key);
+        // The pointer only for a key that holds schemas: most keys hold none.
+        let here = || join(at, key);
         match (shape(draft, key), value) {
             (Some(Shape::Schema | Shape::SchemaOrList), Value::Object(_) | Value::Bool(_)) => {
-                f(value, here);
+                f(value, here());
             }
             (Some(Shape::SchemaList | Shape::SchemaOrList), Value::Array(children)) => {
+                let here = here();
                 for (i, child) in children.iter().enumerate() {
                     f(child, format!("{here}/{i}"));
                 }
             }
             (Some(Shape::SchemaMap | Shape::Dependencies), Value::Object(children)) => {
+                let here = here();
                 for (name, child) in children {
                     if child.is_object() || child.is_boolean() {
                         f(child, join(&here, name));
