@@ -504,9 +504,9 @@ where
 /// The returned future is already complete.
 // `inline(always)`: each tool's instance is then compiled into the codegen unit of its caller, the
 // tool's adapter, instead of one unit that holds every tool's. Its type arguments include the
-// adapter's closure, whose debug information records the line it is on, so after an edit that
-// moves the tools below it every instance changes: in one shared unit, all hundred of a crate's
-// are compiled again (docs/performance.md, "The incremental rebuild after the redesign"). No
+// adapter's closure, whose debug information records the line it is on, so an edit that moves
+// the tools below it changes their instances, and in one shared unit every tool's instance would
+// be compiled again (docs/performance.md, "The incremental rebuild after the redesign"). No
 // closure inside, for the same reason.
 #[inline(always)]
 pub fn call_sync<'a, I, R>(
@@ -555,6 +555,7 @@ pub fn located<T>(cell: &'static OnceLock<ToolMeta>, meta: &ToolMeta) -> &'stati
     located_at(cell, meta, std::any::type_name::<T>())
 }
 
+/// [`located`]'s work, one function for every tool.
 fn located_at(
     cell: &'static OnceLock<ToolMeta>,
     meta: &ToolMeta,
