@@ -274,6 +274,7 @@ fn generate_one(tool: &Tool, scratch: &Path) -> Result<ToolSpec, String> {
     let dirs = OutputDirs {
         out: scratch.join("out"),
         docs: scratch.join("docs"),
+        lock: None,
     };
     outputs::render(&specs, &dirs, &[]).map_err(|e| e.to_string())?;
     specs
@@ -641,6 +642,7 @@ fn real_tools_are_accepted_compile_and_take_valid_instances() {
             let dirs = OutputDirs {
                 out: scratch.join("all").join(&module).join("out"),
                 docs: scratch.join("all").join(&module).join("docs"),
+                lock: None,
             };
             outputs::render(&specs, &dirs, &[]).unwrap_or_else(|e| panic!("{}: {e}", source.name));
         }

@@ -172,6 +172,7 @@ fn output_dirs() -> outputs::OutputDirs {
     outputs::OutputDirs {
         out: "generated".into(),
         docs: "docs/tools".into(),
+        lock: Some("tools/tools.lock".into()),
     }
 }
 

@@ -8,6 +8,8 @@
 //! - [`docs`]: the reference pages; [`outputs`]: the checked-in outputs (`tools.json`, the
 //!   schema files, the provider catalogs, the docs), all JSON written by `serde_json`.
 //! - [`import`]: existing tool definitions (MCP, OpenAI, BFCL) → manifests.
+//! - [`lock`]: `tools.lock`, the digests of every definition and export; [`diff`]: what
+//!   changed between two versions of a tool set, and whom it breaks.
 //!
 //! The model these read and write ([`ToolSpec`], [`Safety`], [`Mode`]), the schema model and the
 //! provider dialects are `toolwright-core`'s, re-exported here as [`model`], [`schema`] and
@@ -27,9 +29,11 @@ pub mod build;
 pub mod check;
 pub mod codegen;
 pub mod diagnostic;
+pub mod diff;
 pub mod docs;
 pub mod import;
 mod json_text;
+pub mod lock;
 pub mod manifest;
 pub mod outputs;
 

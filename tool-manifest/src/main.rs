@@ -5,11 +5,14 @@
 //! tool-manifest check    [--manifests DIR] [--out DIR] [--docs DIR] [--config FILE]
 //! tool-manifest export --dialect mcp|openai|openai-responses|anthropic|gemini [--read-only] [--manifests DIR] [--config FILE]
 //! tool-manifest import [--from mcp|openai|bfcl|auto] [--out DIR] [--force] FILE|-
+//! tool-manifest diff   [--against REF] [--format text|json|github] [--fail-on error|warning] [OLD] [NEW]
 //! ```
 //!
 //! Defaults come from `tool-manifest.toml` in the current directory (keys `manifests`, `out`,
-//! `docs`, paths relative to the file; `required_providers`, e.g. `["mcp"]`; and
-//! `required_strict`, `true` or `false`). Exit codes: 0 ok; 1 `check` found stale outputs (each
+//! `docs`, `lock`, paths relative to the file; `required_providers`, e.g. `["mcp"]`;
+//! `required_strict`, `true` or `false`; and the `[diff]` table of severities and acceptances).
+//! `generate` also writes the lock file (`lock`, default `<manifests>/tools.lock`), and `check`
+//! names the tools whose definitions changed while it did not. Exit codes: 0 ok; 1 `check` found stale outputs (each
 //! is named, with the command that refreshes them); 2 invalid manifests (every diagnostic is
 //! printed) or any other failure.
 //!
@@ -31,6 +34,11 @@
 //! safety defaulted to `destructive`) is a line on standard error, then a summary. Existing
 //! files are kept unless `--force` is given. Exit codes: 0 every tool imported; 1 some were
 //! skipped (each is named with its place in the input); 2 the input cannot be read.
+//!
+//! `diff OLD NEW` compares two tool sets, each a directory of manifests, a lock file or a JSON
+//! file of MCP `tools/list`; `--against REF` takes OLD from the manifests at git revision REF
+//! (and NEW, when not given, from the manifests directory). Exit codes: 0; 1 when a change is at
+//! least as bad as `--fail-on`; 2 when a side cannot be read.
 
 use std::fmt;
 use std::ops::Range;
@@ -45,6 +53,7 @@ use toml::de::{DeTable, Deserializer};
 
 use toolwright_manifest::diagnostic::{Diagnostic, Diagnostics};
 use toolwright_manifest::dialect::{self, Dialect};
+use toolwright_manifest::diff::{self, DiffConfig, Policy, Severity};
 use toolwright_manifest::import::{self, Format};
 use toolwright_manifest::manifest;
 use toolwright_manifest::outputs::{self, OutputDirs, Rendered};
@@ -58,6 +67,8 @@ const EXIT_STALE: u8 = 1;
 const EXIT_LEFT_OUT: u8 = 1;
 /// Exit code of `import` when some definitions were not imported.
 const EXIT_SKIPPED: u8 = 1;
+/// Exit code of `diff` when a change is at least as bad as `--fail-on`.
+const EXIT_BREAKING: u8 = 1;
 /// Exit code for invalid manifests, a bad config or any other failure.
 const EXIT_INVALID: u8 = 2;
 
@@ -82,6 +93,40 @@ enum Command {
     Export(ExportArgs),
     /// Writes a manifest per tool from MCP, OpenAI or BFCL tool definitions.
     Import(ImportArgs),
+    /// Reports what changed between two tool sets and whom it breaks.
+    Diff(DiffArgs),
+}
+
+#[derive(Debug, Args)]
+struct DiffArgs {
+    /// The old tool set: a directory of manifests, a lock file or MCP `tools/list` JSON.
+    #[arg(value_name = "OLD", required_unless_present = "against")]
+    old: Option<PathBuf>,
+    /// The new tool set (default: the manifests directory).
+    #[arg(value_name = "NEW")]
+    new: Option<PathBuf>,
+    /// Take the old tool set from the manifests directory at this git revision (a branch, a tag,
+    /// a commit), read from the repository without a checkout.
+    #[arg(long, value_name = "REF", conflicts_with = "old")]
+    against: Option<String>,
+    /// `text` (grouped by tool, worst first), `json` (stable) or `github` (workflow annotations).
+    #[arg(long, value_name = "FORMAT", default_value = "text")]
+    format: diff::Format,
+    /// Exit 1 when a change is at least this bad: `error` or `warning`.
+    #[arg(long, value_name = "SEVERITY", value_parser = severity)]
+    fail_on: Option<Severity>,
+    #[command(flatten)]
+    source: Source,
+}
+
+/// `--fail-on`: `error` or `warning`.
+fn severity(text: &str) -> Result<Severity, String> {
+    match Severity::from_word(text) {
+        Some(Severity::Info) | None => {
+            Err(format!("expected \"error\" or \"warning\", found {text:?}"))
+        }
+        Some(severity) => Ok(severity),
+    }
 }
 
 #[derive(Debug, Args)]
@@ -154,6 +199,10 @@ struct Config {
     manifests: Option<Directory>,
     out: Option<Directory>,
     docs: Option<Directory>,
+    /// The lock file (default: `tools.lock` in the manifests directory).
+    lock: Option<Directory>,
+    /// The severities and acceptances of `diff`.
+    diff: DiffConfig,
     /// The providers that must express every tool.
     #[serde(deserialize_with = "providers")]
     required_providers: Vec<Dialect>,
@@ -163,10 +212,12 @@ struct Config {
 
 impl Config {
     /// The keys of the file, as serde names `Config`'s fields (a test holds the two equal).
-    const KEYS: [&str; 5] = [
+    const KEYS: [&str; 7] = [
         "manifests",
         "out",
         "docs",
+        "lock",
+        "diff",
         "required_providers",
         "required_strict",
     ];
@@ -192,6 +243,7 @@ fn main() -> ExitCode {
         Command::Check(locations) => check(locations),
         Command::Export(args) => export(args),
         Command::Import(args) => import(args),
+        Command::Diff(args) => diff(args),
     };
     result.unwrap_or_else(|failure| {
         eprintln!("{failure}");
@@ -331,6 +383,49 @@ fn import(args: &ImportArgs) -> Result<ExitCode, Failure> {
     Ok(ExitCode::SUCCESS)
 }
 
+fn diff(args: &DiffArgs) -> Result<ExitCode, Failure> {
+    let (config_path, config) = read_config(&args.source, &[]).or_else(|failure| {
+        // Two paths need no config file: the default policy applies.
+        match (&args.old, &args.new, &args.source.config) {
+            (Some(_), Some(_), None) => Ok((PathBuf::from(CONFIG_FILE), Config::default())),
+            _ => Err(failure),
+        }
+    })?;
+    let policy = Policy::new(config.diff.clone())
+        .map_err(|e| Failure::Message(format!("{}: {e}", config_path.display())))?;
+    let manifests = || {
+        pick(
+            &args.source.manifests,
+            config
+                .manifests
+                .as_ref()
+                .map(|Directory(d)| Directory(d.clone())),
+            "manifests",
+            &config_path,
+        )
+    };
+    let failed = |e: diff::SourceError| match e {
+        diff::SourceError::Manifests(d) => Failure::Diagnostics(d),
+        other => Failure::Message(other.to_string()),
+    };
+    let old = match (&args.against, &args.old) {
+        (Some(reference), _) => diff::load_at_ref(reference, &manifests()?).map_err(failed)?,
+        (None, Some(path)) => diff::load(path).map_err(failed)?,
+        (None, None) => return Err(Failure::Message("expected OLD or `--against REF`".into())),
+    };
+    let new = match &args.new {
+        Some(path) => diff::load(path).map_err(failed)?,
+        None => diff::load(&manifests()?).map_err(failed)?,
+    };
+    let (old, new) = diff::Side::pair(old, new);
+    let report = diff::diff(&old, &new, &policy);
+    print!("{}", report.render(args.format));
+    Ok(match args.fail_on {
+        Some(threshold) if report.fails(threshold) => ExitCode::from(EXIT_BREAKING),
+        _ => ExitCode::SUCCESS,
+    })
+}
+
 /// The resolved locations and every output file the manifests there produce.
 fn render(locations: &Locations) -> Result<Rendered, Failure> {
     let resolved = resolve(locations)?;
@@ -384,19 +479,25 @@ fn refresh_command(locations: &Locations) -> String {
 fn resolve(locations: &Locations) -> Result<Resolved, Failure> {
     let outputs = [("--out", &locations.out), ("--docs", &locations.docs)];
     let (config_path, config) = read_config(&locations.source, &outputs)?;
+    let manifests = pick(
+        &locations.source.manifests,
+        config.manifests,
+        "manifests",
+        &config_path,
+    )?;
+    let lock = match config.lock {
+        Some(Directory(path)) => path,
+        None => manifests.join(toolwright_manifest::lock::LOCK_FILE),
+    };
     Ok(Resolved {
         required: config.required_providers,
         required_strict: config.required_strict,
-        manifests: pick(
-            &locations.source.manifests,
-            config.manifests,
-            "manifests",
-            &config_path,
-        )?,
         dirs: OutputDirs {
             out: pick(&locations.out, config.out, "out", &config_path)?,
             docs: pick(&locations.docs, config.docs, "docs", &config_path)?,
+            lock: Some(lock),
         },
+        manifests,
     })
 }
 
@@ -503,6 +604,7 @@ fn parse_config(path: &Path, text: &str) -> Result<Config, Diagnostics> {
     within(&mut config.manifests);
     within(&mut config.out);
     within(&mut config.docs);
+    within(&mut config.lock);
     Ok(config)
 }
 

@@ -73,11 +73,13 @@ use schema_source::{LoadedSchema, SpanIndex};
 
 mod examples;
 mod limits;
+mod locate;
 mod meta;
 mod report;
 mod schema_source;
 
 pub use limits::{MAX_DIAGNOSTICS_PER_FILE, MAX_MANIFEST_BYTES, MAX_SCHEMA_DEPTH};
+pub use locate::locate;
 pub use schema_source::SCHEMA_FILE_KEY;
 
 /// The keys of a manifest, in the order they are documented.
@@ -112,7 +114,7 @@ pub const EXAMPLE_KEYS: &[&str] = &["description", "input"];
 /// # Errors
 /// Every mistake of the file, sorted by location.
 pub fn parse_manifest(path: &Path, text: &str) -> Result<ToolSpec, Diagnostics> {
-    let parsed = parse(path, text);
+    let parsed = parse(path, text, true);
     match parsed.spec {
         Some(spec) => Ok(spec),
         None => Err(Diagnostics(parsed.diagnostics).sorted()),
@@ -137,6 +139,17 @@ pub struct Loaded {
 /// A missing, unreadable or empty directory is a mistake about the directory itself; a file over
 /// [`MAX_MANIFEST_BYTES`] is refused from its size, without being read.
 pub fn load_dir(dir: &Path) -> Loaded {
+    load(dir, true)
+}
+
+/// [`load_dir`] without checking the examples against their schemas: what `diff` reads, the
+/// definitions (a version whose examples were not updated with its schema is still a version
+/// to compare).
+pub fn load_definitions(dir: &Path) -> Loaded {
+    load(dir, false)
+}
+
+fn load(dir: &Path, examples_checked: bool) -> Loaded {
     let manifests = match manifest_files(dir) {
         Ok(manifests) => manifests,
         Err(d) => {
@@ -151,7 +164,7 @@ pub fn load_dir(dir: &Path) -> Loaded {
     let mut diagnostics = Vec::new();
     let mut files = Vec::new();
     for (file, length) in manifests {
-        let parsed = load_file(&file, length);
+        let parsed = load_file(&file, length, examples_checked);
         files.push(file);
         files.extend(parsed.files);
         diagnostics.extend(parsed.diagnostics);
@@ -191,7 +204,7 @@ impl Parsed {
 }
 
 /// Parses one manifest, keeping what the whole-set checks need even when it has mistakes.
-fn parse(path: &Path, text: &str) -> Parsed {
+fn parse(path: &Path, text: &str, examples_checked: bool) -> Parsed {
     if text.len() > MAX_MANIFEST_BYTES {
         // Located where the text crosses the limit; nothing of it is parsed.
         let mut end = MAX_MANIFEST_BYTES;
@@ -212,6 +225,7 @@ fn parse(path: &Path, text: &str) -> Parsed {
     let mut parser = Parser {
         report: Report::new(path, text),
         files: Vec::new(),
+        examples_checked,
     };
     let (spec, name) = parser.manifest(path);
     let diagnostics = parser.report.into_diagnostics();
@@ -224,7 +238,7 @@ fn parse(path: &Path, text: &str) -> Parsed {
 }
 
 /// Reads and parses one manifest of `length` bytes (as listed).
-fn load_file(file: &Path, length: u64) -> Parsed {
+fn load_file(file: &Path, length: u64, examples_checked: bool) -> Parsed {
     let refused = |message: String| Parsed::refused(Diagnostic::file(file, message));
     // A huge file is refused before it is read.
     if length > MAX_MANIFEST_BYTES as u64 {
@@ -234,7 +248,7 @@ fn load_file(file: &Path, length: u64) -> Parsed {
     }
     match std::fs::read(file) {
         Ok(bytes) => match String::from_utf8(bytes) {
-            Ok(text) => parse(file, &text),
+            Ok(text) => parse(file, &text, examples_checked),
             Err(e) => refused(format!(
                 "the manifest is not UTF-8 text (invalid byte at offset {})",
                 e.utf8_error().valid_up_to()
@@ -312,6 +326,8 @@ struct Parser<'t> {
     report: Report<'t>,
     /// The schema files named so far.
     files: Vec<PathBuf>,
+    /// Whether the examples are validated against the input schema.
+    examples_checked: bool,
 }
 
 impl Parser<'_> {
@@ -756,7 +772,7 @@ impl Parser<'_> {
         input: Option<&LoadedSchema>,
     ) -> Option<Value> {
         let value = schema_source::json_of(&mut self.report, item, "", own_key)?;
-        if let Some(schema) = input {
+        if let Some(schema) = input.filter(|_| self.examples_checked) {
             let index = SpanIndex::new(item, key);
             examples::check(&mut self.report, label, &value, &index, schema);
         }

@@ -22,6 +22,7 @@ use serde::Serialize;
 use tempfile::NamedTempFile;
 
 use crate::dialect::{self, Dialect, ExportError};
+use crate::lock::Lock;
 use crate::model::ToolSpec;
 
 /// Where the outputs go. Paths are used as given (relative paths are relative to the current
@@ -32,6 +33,8 @@ pub struct OutputDirs {
     pub out: PathBuf,
     /// The docs pages go here (`docs/tools`).
     pub docs: PathBuf,
+    /// The lock file (`tools.lock`, next to the manifests), when one is kept.
+    pub lock: Option<PathBuf>,
 }
 
 /// A directory whose files of one extension are all produced by the generator.
@@ -119,10 +122,12 @@ pub fn render(
     let mut non_strict = Vec::new();
     // Every tool is prepared once for the five catalogs: its canonical schema judged by
     // `jsonschema` once, the OpenAI decision made once.
-    for (dialect, catalog) in Dialect::ALL
-        .iter()
-        .zip(dialect::catalogs(Dialect::ALL, specs))
-    {
+    let catalogs = dialect::catalogs(Dialect::ALL, specs);
+    let lock = dirs
+        .lock
+        .as_ref()
+        .map(|path| (path.clone(), Lock::of(&sorted, &catalogs)));
+    for (dialect, catalog) in Dialect::ALL.iter().zip(catalogs) {
         // The Responses catalog mirrors the Chat Completions one: reported once.
         let reported = *dialect != Dialect::OpenAiResponses;
         if !catalog.excluded.is_empty() {
@@ -145,10 +150,14 @@ pub fn render(
     for (page, text) in crate::docs::render(specs) {
         files.insert(dirs.docs.join(page), text);
     }
+    if let Some((path, lock)) = &lock {
+        files.insert(path.clone(), lock.text());
+    }
     Ok(Rendered {
         files,
         excluded,
         non_strict,
+        lock,
         dirs: dirs.clone(),
     })
 }
@@ -170,6 +179,8 @@ pub struct Rendered {
     /// breaks (warnings; errors where strict mode is required). Empty when every function is
     /// strict.
     pub non_strict: Vec<ExportError>,
+    /// The lock file and its content, when one is kept.
+    lock: Option<(PathBuf, Lock)>,
     /// Where the files go: the owned directories are searched for orphans.
     dirs: OutputDirs,
 }
@@ -188,15 +199,21 @@ impl Rendered {
                 Some(existing) if existing != content.as_bytes() => Staleness::Changed,
                 Some(_) => continue,
             };
+            let tools = match &self.lock {
+                Some((lock_path, lock)) if lock_path == path => changed_tools(lock, path)?,
+                _ => Vec::new(),
+            };
             found.push(StaleFile {
                 path: path.clone(),
                 staleness,
+                tools,
             });
         }
         for path in self.orphans()? {
             found.push(StaleFile {
                 path,
                 staleness: Staleness::Orphaned,
+                tools: Vec::new(),
             });
         }
         found.sort_by(|a, b| a.path.cmp(&b.path));
@@ -241,6 +258,18 @@ impl Rendered {
         found.dedup();
         Ok(found)
     }
+}
+
+/// The tools whose entries in the lock file at `path` differ from `lock` (all of them when the
+/// file is missing or is no lock).
+fn changed_tools(lock: &Lock, path: &Path) -> Result<Vec<String>, OutputError> {
+    let on_disk = read_existing(path)?
+        .and_then(|bytes| String::from_utf8(bytes).ok())
+        .and_then(|text| Lock::parse(&text).ok());
+    Ok(match on_disk {
+        Some(on_disk) => lock.changed(&on_disk),
+        None => lock.tools.keys().cloned().collect(),
+    })
 }
 
 /// `value` as the text of a JSON file: `serde_json::to_string_pretty` and a final newline.
@@ -323,11 +352,22 @@ pub struct StaleFile {
     pub path: PathBuf,
     /// Why it is stale.
     pub staleness: Staleness,
+    /// For the lock file: the tools whose definitions changed while it did not.
+    pub tools: Vec<String>,
 }
 
 impl fmt::Display for StaleFile {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} ({})", self.path.display(), self.staleness)
+        write!(f, "{} ({})", self.path.display(), self.staleness)?;
+        if !self.tools.is_empty() {
+            let names: Vec<String> = self.tools.iter().map(|t| format!("`{t}`")).collect();
+            write!(
+                f,
+                ": the definition of {} changed and the lock did not",
+                names.join(", ")
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -451,6 +491,7 @@ mod tests {
         OutputDirs {
             out: root.join("generated"),
             docs: root.join("docs/tools"),
+            lock: None,
         }
     }
 
@@ -471,6 +512,7 @@ mod tests {
         let dirs = OutputDirs {
             out: "generated".into(),
             docs: "docs/tools".into(),
+            lock: None,
         };
         let files = render(&specs, &dirs, &[]).expect("the specs export").files;
         for (path, text) in &files {

@@ -11,6 +11,7 @@ fn dirs() -> OutputDirs {
     OutputDirs {
         out: PathBuf::from("generated"),
         docs: PathBuf::from("docs/tools"),
+        lock: None,
     }
 }
 

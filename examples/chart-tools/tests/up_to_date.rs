@@ -18,6 +18,7 @@ fn checked_in_outputs_are_current() {
     let dirs = OutputDirs {
         out: root.join("generated"),
         docs: root.join("docs/tools"),
+        lock: Some(root.join("examples/chart-tools/tools/tools.lock")),
     };
     let rendered = outputs::render(&specs, &dirs, &[])
         .unwrap_or_else(|e| panic!("the reference tools do not export:\n{e}"));

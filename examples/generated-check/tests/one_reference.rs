@@ -54,6 +54,7 @@ fn code_first_and_manifest_tools_render_into_one_reference() {
     let dirs = OutputDirs {
         out: PathBuf::from("generated"),
         docs: PathBuf::from("docs"),
+        lock: None,
     };
     let files = outputs::render(&registry.specs(), &dirs, &[])
         .expect("exportable to every provider")

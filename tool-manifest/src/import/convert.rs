@@ -526,3 +526,21 @@ pub fn write(reading: Reading, dir: &Path, force: bool) -> Outcome {
     }
     outcome
 }
+
+/// The MCP `Tool` objects of a `tools/list` result, a JSON-RPC response, a `Tool` array or JSON
+/// Lines of them (the shapes [`read`] takes), each with its place in the input (`tools[3]`), as
+/// plain JSON values: what `diff` reads of any server.
+///
+/// # Errors
+/// Text that is not JSON or none of these shapes.
+pub(crate) fn mcp_tools(text: &str) -> Result<Vec<(String, serde_json::Value)>, InputError> {
+    let definitions = super::source::definitions(parse(text)?).map_err(InputError)?;
+    definitions
+        .into_iter()
+        .map(|(place, json)| {
+            serde_json::to_value(&json)
+                .map(|value| (place.clone(), value))
+                .map_err(|e| InputError(format!("{place}: {e}")))
+        })
+        .collect()
+}

@@ -34,5 +34,6 @@ mod source;
 mod tests;
 
 pub use bfcl::{Mapped, TYPES as BFCL_TYPES};
+pub(crate) use convert::mcp_tools;
 pub use convert::{InputError, Line, Outcome, Reading, Review, Tool, read, valid_name, write};
 pub use source::{Format, UnknownFormat};
