@@ -155,8 +155,16 @@ fn renames<'a>(
         let trivial = normal::normalize(&added[j].input)
             .as_object()
             .is_none_or(|m| m.get("properties").is_none());
-        let same_texts = old.description == added[j].description || old.title == added[j].title;
-        if rivals == 1 && (!trivial || same_texts) {
+        // And two tools of one shape (a CRUD family's `{id}`) are not one renamed: the names
+        // or the texts must be close too.
+        let close = |a: &Option<String>, b: &Option<String>| match (a, b) {
+            (Some(a), Some(b)) => strsim::normalized_levenshtein(a, b) >= 0.8,
+            _ => false,
+        };
+        let same_texts =
+            close(&old.description, &added[j].description) || close(&old.title, &added[j].title);
+        let close_names = strsim::jaro_winkler(&old.name, &added[j].name) >= 0.8;
+        if rivals == 1 && (same_texts || (!trivial && close_names)) {
             found.insert(old.name.as_str(), added[j]);
         }
     }
@@ -550,3 +558,6 @@ fn errors(old: &Definition, new: &Definition, changes: &mut Vec<Change>) {
 fn json_text(text: &Option<String>) -> Option<serde_json::Value> {
     text.clone().map(Into::into)
 }
+
+#[cfg(test)]
+mod tests;

@@ -393,7 +393,7 @@ mod tests {
         let s = json!({"$defs": {"n": {"type": "object", "properties": {"next": {"$ref": "#/$defs/n"}}}}, "$ref": "#/$defs/n"});
         let n = normalize(&s);
         assert_eq!(
-            n.pointer("/properties/next/properties/next/$ref"),
+            n.pointer("/properties/next/$ref"),
             Some(&json!("#/$defs/n"))
         );
     }

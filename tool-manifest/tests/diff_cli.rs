@@ -1,0 +1,338 @@
+//! `tool-manifest diff` and the lock file, as a user runs them: on a copy of the reference tool
+//! set, against a git revision of a temporary repository, and `check` when the lock is stale.
+#![cfg(feature = "cli")]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The reference manifests of the repository.
+fn reference() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/chart-tools/tools")
+}
+
+fn run(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tool-manifest"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run the binary")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// `root/tools` holding a copy of the reference manifests (and `root/tool-manifest.toml`).
+fn copy_of_reference(root: &Path) -> PathBuf {
+    let tools = root.join("tools");
+    std::fs::create_dir_all(&tools).expect("tools dir");
+    for entry in std::fs::read_dir(reference()).expect("the reference manifests") {
+        let entry = entry.expect("entry");
+        std::fs::copy(entry.path(), tools.join(entry.file_name())).expect("copy");
+    }
+    std::fs::write(
+        root.join("tool-manifest.toml"),
+        "manifests = \"tools\"\nout = \"generated\"\ndocs = \"docs/tools\"\n",
+    )
+    .expect("config");
+    tools
+}
+
+fn edit(path: &Path, from: &str, to: &str) {
+    let text = std::fs::read_to_string(path).expect("read");
+    assert!(text.contains(from), "{} has no {from:?}", path.display());
+    std::fs::write(path, text.replacen(from, to, 1)).expect("write");
+}
+
+/// The three changes of the issue: `panes_list` made destructive, a required property added to
+/// `drawing_create`, an error code removed (`COMPARISON_EXISTS` of `comparison_create`).
+fn break_three(tools: &Path) {
+    edit(
+        &tools.join("panes_list.toml"),
+        "safety = \"read-only\"",
+        "safety = \"destructive\"",
+    );
+    let drawing = tools.join("drawing_create.toml");
+    let text = std::fs::read_to_string(&drawing).expect("read");
+    let required = text
+        .lines()
+        .find(|l| l.starts_with("required = ["))
+        .expect("a required list")
+        .to_owned();
+    edit(
+        &drawing,
+        &required,
+        &required.replacen("required = [", "required = [\"reason\", ", 1),
+    );
+    edit(
+        &drawing,
+        "[input.properties.",
+        "[input.properties.reason]\ntype = \"string\"\ndescription = \"Why the drawing is made.\"\n\n[input.properties.",
+    );
+    let comparison = tools.join("comparison_create.toml");
+    let text = std::fs::read_to_string(&comparison).expect("read");
+    let start = text
+        .find("[[errors]]\ncode = \"COMPARISON_EXISTS\"")
+        .expect("the error entry");
+    let end = text[start + 1..]
+        .find("\n[[")
+        .map_or(text.len(), |i| start + 1 + i + 1);
+    std::fs::write(&comparison, format!("{}{}", &text[..start], &text[end..])).expect("write");
+}
+
+#[test]
+fn three_breaking_changes_of_the_reference_set_are_exactly_the_errors() {
+    let root = tempfile::tempdir().expect("temp dir");
+    let tools = copy_of_reference(root.path());
+    break_three(&tools);
+    let old = reference();
+    let old = old.to_str().expect("a UTF-8 path");
+
+    let output = run(root.path(), &["diff", old, "tools", "--format", "json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let errors: Vec<(String, String, String, String)> = report["changes"]
+        .as_array()
+        .expect("changes")
+        .iter()
+        .filter(|c| c["severity"] == "error")
+        .map(|c| {
+            (
+                c["tool"].as_str().unwrap_or("").to_owned(),
+                c["kind"].as_str().unwrap_or("").to_owned(),
+                c["location"]["file"].as_str().unwrap_or("").to_owned(),
+                c["location"]["line"].to_string(),
+            )
+        })
+        .collect();
+    let line_of = |file: &str, needle: &str| {
+        let text = std::fs::read_to_string(tools.join(file)).expect("read");
+        (text
+            .lines()
+            .position(|l| l.contains(needle))
+            .expect("the line")
+            + 1)
+        .to_string()
+    };
+    let expected = vec![
+        (
+            "comparison_create".to_owned(),
+            "error-code-removed".to_owned(),
+            "tools/comparison_create.toml".to_owned(),
+            line_of("comparison_create.toml", "[[errors]]"),
+        ),
+        (
+            "drawing_create".to_owned(),
+            "required-added".to_owned(),
+            "tools/drawing_create.toml".to_owned(),
+            line_of("drawing_create.toml", "[input.properties.reason]"),
+        ),
+        (
+            "panes_list".to_owned(),
+            "safety-loosened".to_owned(),
+            "tools/panes_list.toml".to_owned(),
+            line_of("panes_list.toml", "safety = "),
+        ),
+    ];
+    let mut sorted = errors.clone();
+    sorted.sort();
+    assert_eq!(sorted, expected, "{report:#}");
+
+    // `--fail-on error` fails; the annotations name each file and line.
+    let output = run(
+        root.path(),
+        &[
+            "diff",
+            old,
+            "tools",
+            "--format",
+            "github",
+            "--fail-on",
+            "error",
+        ],
+    );
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+    let annotations = text(&output.stdout);
+    for (tool, kind, file, line) in &expected {
+        let wanted = format!("::error file={file},line={line},title={tool}%3A {kind}::");
+        assert!(annotations.contains(&wanted), "{wanted} in\n{annotations}");
+    }
+    assert_eq!(
+        annotations
+            .lines()
+            .filter(|l| l.starts_with("::error "))
+            .count(),
+        3,
+        "{annotations}"
+    );
+
+    // Text, worst first: the three tools with errors come first.
+    let output = run(root.path(), &["diff", old, "tools"]);
+    let shown = text(&output.stdout);
+    let first: Vec<&str> = shown
+        .lines()
+        .filter(|l| !l.starts_with(' ') && !l.is_empty())
+        .take(3)
+        .collect();
+    let mut first_sorted = first.clone();
+    first_sorted.sort();
+    assert_eq!(
+        first_sorted,
+        ["comparison_create", "drawing_create", "panes_list"],
+        "{shown}"
+    );
+    // No change, no failure.
+    let output = run(root.path(), &["diff", old, old, "--fail-on", "warning"]);
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(text(&output.stdout), "no changes\n");
+}
+
+fn git(dir: &Path, args: &[&str]) {
+    let output = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_AUTHOR_NAME", "t")
+        .env("GIT_AUTHOR_EMAIL", "t@example.com")
+        .env("GIT_COMMITTER_NAME", "t")
+        .env("GIT_COMMITTER_EMAIL", "t@example.com")
+        .output()
+        .expect("git runs");
+    assert!(
+        output.status.success(),
+        "git {args:?}: {}",
+        text(&output.stderr)
+    );
+}
+
+#[test]
+fn against_reads_the_manifests_of_a_git_revision_without_a_checkout() {
+    let root = tempfile::tempdir().expect("temp dir");
+    let tools = copy_of_reference(root.path());
+    git(root.path(), &["init", "-q", "-b", "main"]);
+    git(root.path(), &["add", "."]);
+    git(root.path(), &["commit", "-q", "-m", "tools"]);
+    edit(
+        &tools.join("panes_list.toml"),
+        "safety = \"read-only\"",
+        "safety = \"destructive\"",
+    );
+    let output = run(
+        root.path(),
+        &["diff", "--against", "main", "--format", "json"],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let kinds: Vec<&str> = report["changes"]
+        .as_array()
+        .expect("changes")
+        .iter()
+        .map(|c| c["kind"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(kinds, ["safety-loosened"], "{report:#}");
+    // The working tree is untouched.
+    let status = Command::new("git")
+        .args(["status", "--porcelain"])
+        .current_dir(root.path())
+        .output()
+        .expect("git status");
+    assert_eq!(text(&status.stdout).trim(), "M tools/panes_list.toml");
+    // From a subdirectory, and with a revision that does not exist.
+    let output = run(&tools, &["diff", "--against", "HEAD", "--manifests", "."]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert!(text(&output.stdout).contains("safety-loosened"));
+    let output = run(root.path(), &["diff", "--against", "no-such-branch"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        text(&output.stderr).contains("at `no-such-branch`"),
+        "{}",
+        text(&output.stderr)
+    );
+}
+
+#[test]
+fn check_names_the_tools_whose_definitions_changed_and_the_lock_did_not() {
+    let root = tempfile::tempdir().expect("temp dir");
+    let tools = copy_of_reference(root.path());
+    std::fs::remove_file(tools.join("tools.lock")).ok();
+    let output = run(root.path(), &["generate"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert!(tools.join("tools.lock").is_file());
+    let output = run(root.path(), &["check"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    // Reformatting a manifest changes no digest.
+    edit(
+        &tools.join("panes_list.toml"),
+        "safety = \"read-only\"",
+        "safety   =   \"read-only\"   # reads",
+    );
+    let output = run(root.path(), &["check"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    // A definition changed and nothing regenerated: the lock names the tool.
+    edit(
+        &tools.join("panes_list.toml"),
+        "\"read-only\"",
+        "\"destructive\"",
+    );
+    let output = run(root.path(), &["check"]);
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = text(&output.stderr);
+    assert!(
+        stderr.contains("tools/tools.lock (out of date): the definition of `panes_list` changed and the lock did not"),
+        "{stderr}"
+    );
+    // The lock is a side of a diff too.
+    let output = run(
+        root.path(),
+        &["diff", "tools/tools.lock", "tools", "--fail-on", "error"],
+    );
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+    assert!(text(&output.stdout).contains("safety-loosened"));
+    // `lock` in the config moves it.
+    std::fs::write(
+        root.path().join("tool-manifest.toml"),
+        "manifests = \"tools\"\nout = \"generated\"\ndocs = \"docs/tools\"\nlock = \"tools.lock\"\n",
+    )
+    .expect("config");
+    let output = run(root.path(), &["generate"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert!(root.path().join("tools.lock").is_file());
+}
+
+#[test]
+fn a_side_that_cannot_be_read_says_why() {
+    let root = tempfile::tempdir().expect("temp dir");
+    std::fs::write(root.path().join("broken.json"), "{\"tools\": 3}").expect("write");
+    std::fs::write(root.path().join("text.json"), "not json").expect("write");
+    std::fs::write(
+        root.path().join("ok.json"),
+        "{\"tools\": [{\"name\": \"a\", \"inputSchema\": {\"type\": \"object\"}}]}",
+    )
+    .expect("write");
+    for (file, says) in [
+        ("broken.json", "tools: expected an array, found a number"),
+        ("text.json", "neither a directory of manifests nor JSON"),
+        ("missing.json", "cannot read `missing.json`"),
+    ] {
+        let output = run(root.path(), &["diff", file, "ok.json"]);
+        assert_eq!(output.status.code(), Some(2), "{file}");
+        assert!(
+            text(&output.stderr).contains(says),
+            "{file}: {}",
+            text(&output.stderr)
+        );
+    }
+    // Two MCP `tools/list` files of any server need no config file.
+    std::fs::write(
+        root.path().join("new.json"),
+        "[{\"name\": \"a\", \"inputSchema\": {\"type\": \"object\"}, \"annotations\": {\"readOnlyHint\": true}}]",
+    )
+    .expect("write");
+    let output = run(root.path(), &["diff", "ok.json", "new.json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert!(text(&output.stdout).contains("safety-tightened"));
+    let output = run(
+        root.path(),
+        &["diff", "ok.json", "new.json", "--fail-on", "info"],
+    );
+    assert_eq!(output.status.code(), Some(2));
+}
