@@ -66,12 +66,30 @@ impl Deprecation {
         }
     }
 
-    /// What the exports append to the tool's description (after a blank line), one sentence
-    /// per declared field: `Deprecated since version 2.0.0; it may be removed after
-    /// 2027-06-30. Use `drawing_create` instead.`, then the note as written. A `since` that is
-    /// a date reads `Deprecated since 2026-06-30`.
+    /// What the exports append to the tool's description (after a blank line): `Deprecated`,
+    /// the [`sentence`](Deprecation::sentence) with the replacement in backticks, then the
+    /// note as written: `Deprecated since version 2.0.0; it may be removed after 2027-06-30.
+    /// Use `drawing_create` instead. <note>`.
     pub fn notice(&self) -> String {
-        let mut out = String::from("Deprecated since ");
+        let mut out = format!("Deprecated {}", self.sentence(|tool| format!("`{tool}`")));
+        if let Some(note) = self
+            .note
+            .as_deref()
+            .map(str::trim)
+            .filter(|n| !n.is_empty())
+        {
+            out.push(' ');
+            out.push_str(note);
+        }
+        out
+    }
+
+    /// What follows "Deprecated", without the note, the replacement written by `tool`:
+    /// `since version 2.0.0; it may be removed after 2027-06-30. Use `drawing_create`
+    /// instead.` A `since` that is a date reads `since 2026-06-30`. The docs write the same
+    /// words, with the replacement as a link.
+    pub fn sentence(&self, tool: impl Fn(&str) -> String) -> String {
+        let mut out = String::from("since ");
         if !is_date_shaped(&self.since) {
             out.push_str("version ");
         }
@@ -83,16 +101,7 @@ impl Deprecation {
             None => out.push('.'),
         }
         if let Some(replacement) = &self.replacement {
-            let _ = write!(out, " Use `{replacement}` instead.");
-        }
-        if let Some(note) = self
-            .note
-            .as_deref()
-            .map(str::trim)
-            .filter(|n| !n.is_empty())
-        {
-            out.push(' ');
-            out.push_str(note);
+            let _ = write!(out, " Use {} instead.", tool(replacement));
         }
         out
     }
