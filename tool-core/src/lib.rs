@@ -2,7 +2,8 @@
 //! `#[tool]` attribute (`toolwright-macros`) and the runtime (`toolwright-runtime`) all read.
 //!
 //! - [`model`]: [`Safety`], [`Mode`], the frozen [`ToolMeta`] and the owned [`ToolSpec`]: a
-//!   tool's safety and mode are parsed here and nowhere else.
+//!   tool's safety and mode are parsed here and nowhere else, and so are its lifecycle
+//!   declarations (`version`, `deprecated`: [`Deprecation`]).
 //! - [`schema`]: JSON Schema as the toolkit reads it: keywords, drafts, JSON Pointers and the
 //!   typed tree every other module walks; validity is decided by `jsonschema`.
 //! - [`dialect`]: the tool definitions each provider accepts (MCP, OpenAI Chat Completions and
@@ -23,5 +24,6 @@ pub mod suggest;
 pub mod text;
 
 pub use model::{
-    ErrorMeta, ErrorSpec, ExampleMeta, ExampleSpec, Mode, Safety, StaticSchema, ToolMeta, ToolSpec,
+    Deprecation, DeprecationMeta, ErrorMeta, ErrorSpec, ExampleMeta, ExampleSpec, Mode, Safety,
+    StaticSchema, ToolMeta, ToolSpec,
 };

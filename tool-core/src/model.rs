@@ -12,12 +12,22 @@
 //! - [`ToolSpec`] is the owned form the generator works with and the form `tools.json` is written
 //!   in. [`ToolSpec::from_meta`] turns frozen metadata back into a spec, so code-first tools can be
 //!   documented exactly like manifest tools.
+//!
+//! A tool's lifecycle declarations (its `version`, and [`Deprecation`]) and their rules are read
+//! here too, by [`Lifecycle::mistakes`], for manifests and the attribute alike.
 
 use std::fmt;
 use std::str::FromStr;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
+
+mod lifecycle;
+
+pub use lifecycle::{
+    Deprecation, DeprecationMeta, Lifecycle, LifecycleKey, LifecycleMistake, check_date,
+    parse_version,
+};
 
 /// Declares an enum whose values are words (`read-only`, `openai`, `TOOL_FAILED`): the enum,
 /// `ALL` (every value), `ACCEPTED` (every word), `as_str`, `from_word` and `Display`, from one
@@ -317,6 +327,10 @@ pub struct ToolMeta {
     /// The declared budget of a success's `data`, in bytes of its JSON text
     /// (`max_output_bytes = 65536`): a larger output is answered `TOOL_FAILED` instead.
     pub max_output_bytes: Option<u64>,
+    /// The declared semantic version of the tool (or of its tool set), `2.1.0`.
+    pub version: Option<&'static str>,
+    /// The declared deprecation: shown in the docs and the exports, it never removes the tool.
+    pub deprecated: Option<DeprecationMeta>,
 }
 
 impl ToolMeta {
@@ -345,6 +359,8 @@ impl ToolMeta {
             source: "",
             timeout_ms: None,
             max_output_bytes: None,
+            version: None,
+            deprecated: None,
         }
     }
 
@@ -440,6 +456,24 @@ impl ToolMeta {
     pub const fn max_output_bytes(self, max_output_bytes: u64) -> Self {
         ToolMeta {
             max_output_bytes: Some(max_output_bytes),
+            ..self
+        }
+    }
+
+    /// Sets the declared semantic version.
+    #[must_use]
+    pub const fn version(self, version: &'static str) -> Self {
+        ToolMeta {
+            version: Some(version),
+            ..self
+        }
+    }
+
+    /// Declares the tool deprecated.
+    #[must_use]
+    pub const fn deprecated(self, deprecated: DeprecationMeta) -> Self {
+        ToolMeta {
+            deprecated: Some(deprecated),
             ..self
         }
     }
@@ -550,6 +584,13 @@ pub struct ToolSpec {
     /// The declared budget of a success's `data`, in bytes of its JSON text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_output_bytes: Option<u64>,
+    /// The declared semantic version of the tool (or of its tool set), when declared.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    /// The declared deprecation, when the tool is deprecated: shown in the docs and the
+    /// exports, it never removes the tool.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deprecated: Option<Deprecation>,
 }
 
 impl ToolSpec {
@@ -574,6 +615,8 @@ impl ToolSpec {
             source: String::new(),
             timeout_ms: None,
             max_output_bytes: None,
+            version: None,
+            deprecated: None,
         }
     }
 
@@ -616,6 +659,8 @@ impl ToolSpec {
             source: meta.source.to_owned(),
             timeout_ms: meta.timeout_ms,
             max_output_bytes: meta.max_output_bytes,
+            version: meta.version.map(str::to_owned),
+            deprecated: meta.deprecated.as_ref().map(Deprecation::from_meta),
         })
     }
 }
@@ -821,7 +866,13 @@ mod tests {
         .input_examples(&[r#"{"all":true}"#])
         .source("tools/panes_list.toml")
         .timeout_ms(2_000)
-        .max_output_bytes(4096);
+        .max_output_bytes(4096)
+        .version("2.1.0")
+        .deprecated(
+            DeprecationMeta::new("2.0.0")
+                .sunset("2027-06-30")
+                .replacement("panes_query"),
+        );
         let spec = ToolSpec::from_meta(&META).expect("valid json");
         let json = serde_json::to_value(&spec).expect("serialize");
         assert_eq!(
@@ -840,7 +891,9 @@ mod tests {
                 "openWorld": false,
                 "inputExamples": [{"all": true}],
                 "timeoutMs": 2000,
-                "maxOutputBytes": 4096
+                "maxOutputBytes": 4096,
+                "version": "2.1.0",
+                "deprecated": {"since": "2.0.0", "sunset": "2027-06-30", "replacement": "panes_query"}
             })
         );
         let back: ToolSpec = serde_json::from_value(json).expect("deserialize");
@@ -848,5 +901,12 @@ mod tests {
             (back.timeout_ms, back.max_output_bytes),
             (Some(2_000), Some(4096))
         );
+        assert_eq!(back.version.as_deref(), Some("2.1.0"));
+        assert_eq!(back.deprecated, spec.deprecated);
+
+        // Undeclared, they are not written at all.
+        let plain = ToolSpec::new("a", Safety::ReadOnly, Mode::Parallel, serde_json::json!({}));
+        let json = serde_json::to_value(&plain).expect("serialize");
+        assert!(json.get("version").is_none() && json.get("deprecated").is_none());
     }
 }

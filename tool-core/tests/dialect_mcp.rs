@@ -5,7 +5,7 @@ mod dialect_support;
 use dialect_support::{assert_has, spec_with, tool};
 use serde_json::{Value, json};
 use toolwright_core::dialect::{self, Dialect, Violation, mcp};
-use toolwright_core::{Safety, ToolSpec};
+use toolwright_core::{Deprecation, Safety, ToolSpec};
 
 fn converted(spec: &ToolSpec) -> Value {
     dialect::convert(Dialect::Mcp, spec)
@@ -26,6 +26,7 @@ const TESTED: &[&str] = &[
     "mcp.no-schema-url",
     "mcp.local-refs",
     "mcp.valid-schema",
+    "mcp.meta",
 ];
 
 #[test]
@@ -254,5 +255,82 @@ fn valid_schema() {
         &refused(&negative),
         "mcp.valid-schema",
         "/inputSchema/properties/a/minLength",
+    );
+}
+
+#[test]
+fn meta() {
+    let object = json!({"type": "object", "additionalProperties": false});
+    // Nothing declared: no `_meta` at all.
+    let plain = converted(&tool(object.clone()));
+    assert!(plain.get("_meta").is_none(), "{plain}");
+
+    let mut declared = tool(object);
+    declared.version = Some("2.1.0".to_owned());
+    let mut deprecation = Deprecation::new("2.0.0");
+    deprecation.replacement = Some("b_tool".to_owned());
+    declared.deprecated = Some(deprecation);
+    let definition = converted(&declared);
+    assert_eq!(
+        definition["_meta"],
+        json!({
+            "dev.toolwright/version": "2.1.0",
+            "dev.toolwright/deprecated": {"since": "2.0.0", "replacement": "b_tool"}
+        })
+    );
+    assert!(dialect::check(Dialect::Mcp, &definition, &declared).is_empty());
+
+    // What the tool declares must be there, as declared.
+    let mut missing = definition.clone();
+    missing.as_object_mut().expect("an object").remove("_meta");
+    assert_has(
+        &dialect::check(Dialect::Mcp, &missing, &declared),
+        "mcp.meta",
+        "/_meta",
+    );
+    let mut changed = definition.clone();
+    changed["_meta"]["dev.toolwright/version"] = json!("2.2.0");
+    assert_has(
+        &dialect::check(Dialect::Mcp, &changed, &declared),
+        "mcp.meta",
+        "/_meta/dev.toolwright~1version",
+    );
+    assert_has(
+        &dialect::check(
+            Dialect::Mcp,
+            &definition,
+            &tool(json!({"type": "object", "additionalProperties": false})),
+        ),
+        "mcp.meta",
+        "/_meta/dev.toolwright~1deprecated",
+    );
+    // Other keys are welcome when they are valid and not MCP's.
+    let mut other = definition.clone();
+    other["_meta"]["com.example/owner"] = json!("charts");
+    assert!(dialect::check(Dialect::Mcp, &other, &declared).is_empty());
+    for key in [
+        "io.modelcontextprotocol/x",
+        "dev.mcp/x",
+        "-bad/x",
+        "a/-x",
+        "a..b/x",
+    ] {
+        let mut reserved = definition.clone();
+        reserved["_meta"][key] = json!(1);
+        assert_has(
+            &dialect::check(Dialect::Mcp, &reserved, &declared),
+            "mcp.meta",
+            &format!("/_meta/{}", key.replace('~', "~0").replace('/', "~1")),
+        );
+    }
+    for key in ["com.example.mcp/x", "x", "a.b-c/d_e.f", "dev.toolwright/"] {
+        assert!(mcp::is_valid_meta_key(key), "{key}");
+    }
+    let mut not_an_object = definition;
+    not_an_object["_meta"] = json!([1]);
+    assert_has(
+        &dialect::check(Dialect::Mcp, &not_an_object, &declared),
+        "mcp.meta",
+        "/_meta",
     );
 }

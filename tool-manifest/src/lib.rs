@@ -3,7 +3,7 @@
 //!
 //! - [`manifest`]: TOML manifests, every schema meta-validated and compiled by `jsonschema`,
 //!   every example validated; mistakes reported together at `file:line:col` ([`diagnostic`]).
-//! - [`check`]: the checks of a whole set (unique names).
+//! - [`check`]: the checks of a whole set (unique names, replacements that name a tool of it).
 //! - [`codegen`]: the Rust code of a tool set, and [`Builder`], the build-script API.
 //! - [`docs`]: the reference pages; [`outputs`]: the checked-in outputs (`tools.json`, the
 //!   schema files, the provider catalogs, the docs), all JSON written by `serde_json`.
@@ -21,7 +21,8 @@
 struct ReadmeDoctests;
 
 pub use toolwright_core::{
-    ErrorMeta, ErrorSpec, ExampleMeta, ExampleSpec, Mode, Safety, StaticSchema, ToolMeta, ToolSpec,
+    Deprecation, DeprecationMeta, ErrorMeta, ErrorSpec, ExampleMeta, ExampleSpec, Mode, Safety,
+    StaticSchema, ToolMeta, ToolSpec,
 };
 pub use toolwright_core::{dialect, model, schema, suggest};
 

@@ -13,6 +13,7 @@
 //! open_world = false             # optional: reaches nothing outside the application
 //! timeout = "10s"                # optional: the time limit of a call (humantime: "500ms", "2m")
 //! max_output_bytes = 65536       # optional: the budget of a success's `data`, in bytes of JSON
+//! version = "2.1.0"              # optional: the semantic version of the tool (or of its set)
 //!
 //! [input]                        # a JSON Schema object, written in TOML
 //! type = "object"
@@ -36,6 +37,18 @@
 //! `serde_json` would read as another one, such as an integer past 64 bits or `-0`, included).
 //! `input_examples = [{ pane_id = "main" }]` lists example argument objects shown to providers
 //! that take them.
+//!
+//! A tool that is on its way out says so (`since` is required, the other keys optional):
+//!
+//! ```toml
+//! deprecated = { since = "2.0.0", sunset = "2027-06-30", replacement = "drawing_create", note = "Use drawing_create with kind = \"line\"." }
+//! ```
+//!
+//! `since` is a version or a date `YYYY-MM-DD`, `sunset` (after which the tool may be removed)
+//! a date, not before a `since` date; a `since` version is not after the tool's `version`, and
+//! `replacement` names another tool of the set. The rules are the model's
+//! ([`model::Lifecycle`]), shared with `#[tool]`. A deprecated tool is still generated and
+//! exported: its docs page and its exported description say it is deprecated.
 //!
 //! Every schema is checked by `jsonschema` in its own draft (draft-07, 2019-09 or 2020-12, named
 //! by its `$schema`; 2020-12 without one): `[input]` and `[output]` are meta-validated against
@@ -63,7 +76,7 @@ use std::str::FromStr;
 use serde_json::Value;
 use toml::de::{DeTable, DeValue};
 
-use crate::check::{self, DeclaredName};
+use crate::check::{self, DeclaredName, DeclaredReplacement};
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::model::{self, ErrorSpec, ExampleSpec, Mode, RESERVED_CODES, Safety, ToolSpec};
 use crate::schema::{closest, truncate};
@@ -72,12 +85,14 @@ use report::{Item, Report, toml_type};
 use schema_source::{LoadedSchema, SpanIndex};
 
 mod examples;
+mod lifecycle;
 mod limits;
 mod locate;
 mod meta;
 mod report;
 mod schema_source;
 
+pub use lifecycle::DEPRECATED_KEYS;
 pub use limits::{MAX_DIAGNOSTICS_PER_FILE, MAX_MANIFEST_BYTES, MAX_SCHEMA_DEPTH};
 pub use locate::locate;
 pub use schema_source::SCHEMA_FILE_KEY;
@@ -94,6 +109,8 @@ pub const KEYS: &[&str] = &[
     "open_world",
     "timeout",
     "max_output_bytes",
+    "version",
+    "deprecated",
     "input",
     "output",
     "input_examples",
@@ -134,7 +151,7 @@ pub struct Loaded {
 }
 
 /// Loads every `*.toml` file directly in `dir` (in file-name order; hidden files are skipped),
-/// then runs the whole-set checks (duplicate names).
+/// then runs the whole-set checks (duplicate names, replacements that name no tool of the set).
 ///
 /// A missing, unreadable or empty directory is a mistake about the directory itself; a file over
 /// [`MAX_MANIFEST_BYTES`] is refused from its size, without being read.
@@ -161,6 +178,7 @@ fn load(dir: &Path, examples_checked: bool) -> Loaded {
     };
     let mut specs = Vec::new();
     let mut names = Vec::new();
+    let mut replacements = Vec::new();
     let mut diagnostics = Vec::new();
     let mut files = Vec::new();
     for (file, length) in manifests {
@@ -169,9 +187,11 @@ fn load(dir: &Path, examples_checked: bool) -> Loaded {
         files.extend(parsed.files);
         diagnostics.extend(parsed.diagnostics);
         names.extend(parsed.name);
+        replacements.extend(parsed.replacement);
         specs.extend(parsed.spec);
     }
     diagnostics.extend(check::duplicate_names(&names));
+    diagnostics.extend(check::unknown_replacements(&replacements, &names));
     let specs = if diagnostics.is_empty() {
         specs.sort_by(|a, b| a.name.cmp(&b.name));
         Ok(specs)
@@ -186,6 +206,8 @@ fn load(dir: &Path, examples_checked: bool) -> Loaded {
 struct Parsed {
     spec: Option<ToolSpec>,
     name: Option<DeclaredName>,
+    /// The `replacement` of its deprecation, when it names another tool.
+    replacement: Option<DeclaredReplacement>,
     diagnostics: Vec<Diagnostic>,
     /// The schema files the manifest names, resolved.
     files: Vec<PathBuf>,
@@ -197,6 +219,7 @@ impl Parsed {
         Parsed {
             spec: None,
             name: None,
+            replacement: None,
             diagnostics: vec![diagnostic],
             files: Vec::new(),
         }
@@ -227,11 +250,12 @@ fn parse(path: &Path, text: &str, examples_checked: bool) -> Parsed {
         files: Vec::new(),
         examples_checked,
     };
-    let (spec, name) = parser.manifest(path);
+    let (spec, name, replacement) = parser.manifest(path);
     let diagnostics = parser.report.into_diagnostics();
     Parsed {
         spec: spec.filter(|_| diagnostics.is_empty()),
         name,
+        replacement,
         diagnostics,
         files: parser.files,
     }
@@ -335,7 +359,15 @@ impl Parser<'_> {
         self.report.error(offset, message);
     }
 
-    fn manifest(&mut self, path: &Path) -> (Option<ToolSpec>, Option<DeclaredName>) {
+    /// The spec of the manifest, the name it declares and the replacement its deprecation names.
+    fn manifest(
+        &mut self,
+        path: &Path,
+    ) -> (
+        Option<ToolSpec>,
+        Option<DeclaredName>,
+        Option<DeclaredReplacement>,
+    ) {
         let text = self.report.text();
         let (document, errors) = DeTable::parse_recoverable(text);
         if !errors.is_empty() {
@@ -352,7 +384,7 @@ impl Parser<'_> {
                     None => self.report.push(0, || Diagnostic::file(path, message)),
                 }
             }
-            return (None, None);
+            return (None, None, None);
         }
         let document = document.into_inner();
         self.unknown_keys(&document, TOP);
@@ -383,6 +415,7 @@ impl Parser<'_> {
         let open_world = self.optional(&document, "open_world", Self::boolean);
         let timeout_ms = self.optional(&document, "timeout", Self::timeout);
         let max_output_bytes = self.optional(&document, "max_output_bytes", Self::positive_integer);
+        let lifecycle = self.lifecycle(&document, path, name.as_ref().map(|(n, _)| n.as_str()));
 
         let input = match document.get_key_value("input") {
             Some((key, item)) => self.schema("input", key.span(), item),
@@ -416,9 +449,11 @@ impl Parser<'_> {
             spec.source = source_path(path);
             spec.timeout_ms = timeout_ms?;
             spec.max_output_bytes = max_output_bytes?;
+            spec.version = lifecycle.version?;
+            spec.deprecated = lifecycle.deprecated?;
             Some(spec)
         })();
-        (spec, declared)
+        (spec, declared, lifecycle.replacement)
     }
 
     /// `[input]` or `[output]`, read and checked by [`schema_source::load`].

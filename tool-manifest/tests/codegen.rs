@@ -162,6 +162,37 @@ fn simple_tool() {
 }
 
 #[test]
+fn the_version_and_deprecation_are_frozen_in_the_metadata() {
+    let mut deprecated = simple();
+    deprecated.version = Some("2.1.0".to_owned());
+    let mut deprecation = toolwright_manifest::Deprecation::new("2.0.0");
+    deprecation.sunset = Some("2027-06-30".to_owned());
+    deprecation.replacement = Some("drawings_clear".to_owned());
+    deprecation.note = Some("Clear them all: \"#".to_owned());
+    deprecated.deprecated = Some(deprecation);
+    let code = generate(&[deprecated]);
+    assert_rust(&code);
+    assert!(
+        code.contains(
+            "    .version(\"2.1.0\")\n    .deprecated(\n        ::toolwright_runtime::__private::DeprecationMeta::new(\"2.0.0\")\n        .sunset(\"2027-06-30\")\n        .replacement(\"drawings_clear\")\n        .note(\"Clear them all: \\\"#\")\n    )\n    .source(\"tools/drawing_delete.toml\");\n"
+        ),
+        "{code}"
+    );
+    // Only what is declared: `since` alone is one call.
+    let mut since_only = simple();
+    since_only.deprecated = Some(toolwright_manifest::Deprecation::new("2026-01-15"));
+    let code = generate(&[since_only]);
+    assert!(
+        code.contains(
+            "    .deprecated(\n        ::toolwright_runtime::__private::DeprecationMeta::new(\"2026-01-15\")\n    )\n"
+        ),
+        "{code}"
+    );
+    assert!(!code.contains(".version("), "{code}");
+    assert!(!generate(&[simple()]).contains(".deprecated("));
+}
+
+#[test]
 fn tool_with_enum_nested_objects_and_optional_fields() {
     insta::assert_snapshot!(generate(&[rich()]));
 }

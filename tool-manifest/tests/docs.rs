@@ -102,6 +102,62 @@ fn all() -> Vec<ToolSpec> {
     vec![web_search(), drawing_create(), panes_list()]
 }
 
+/// `drawing_line`, versioned and deprecated for `drawing_create`.
+fn drawing_line() -> ToolSpec {
+    spec(json!({
+        "name": "drawing_line",
+        "title": "Draw a line",
+        "description": "Draws a trend line on a pane.",
+        "safety": "destructive",
+        "mode": "sequential",
+        "category": "drawings",
+        "inputSchema": {"type": "object", "required": ["pane_id"], "properties": {"pane_id": {"type": "string"}}},
+        "errors": [],
+        "examples": [],
+        "version": "2.1.0",
+        "deprecated": {
+            "since": "2.0.0",
+            "sunset": "2027-06-30",
+            "replacement": "drawing_create",
+            "note": "Use `drawing_create` with `kind = \"trend_line\"`.\n\nIt takes the same anchors."
+        }
+    }))
+}
+
+#[test]
+fn deprecated_tool_page() {
+    let files = render(&[drawing_line(), drawing_create()]);
+    insta::assert_snapshot!(files["drawing_line.md"]);
+    let page = html(&files["drawing_line.md"]);
+    // The notice comes right after the safety and mode, before anything the author wrote.
+    assert!(
+        page.contains(
+            "<p><strong>destructive</strong> · <strong>sequential</strong></p>\n<blockquote>\n<p><strong>Deprecated</strong> since version 2.0.0; it may be removed after 2027-06-30. Use <a href=\"drawing_create.md\"><code>drawing_create</code></a> instead.</p>\n<p>Use <code>drawing_create</code> with <code>kind = \"trend_line\"</code>.</p>\n<p>It takes the same anchors.</p>\n</blockquote>\n<ul>\n<li><strong>Tool:</strong> <code>drawing_line</code></li>\n<li><strong>Version:</strong> <code>2.1.0</code></li>"
+        ),
+        "{page}"
+    );
+    // The replacement's own page says nothing of it, and the index marks only the deprecated.
+    assert!(!files["drawing_create.md"].contains("eprecated"));
+    let index = &files["README.md"];
+    assert!(
+        index.contains("| [drawing_line](drawing_line.md) (deprecated) | **destructive** · sequential | Draw a line | drawings |"),
+        "{index}"
+    );
+    assert!(
+        index.contains("| [drawing_create](drawing_create.md) | **destructive**"),
+        "{index}"
+    );
+    // A `since` date, no sunset, replacement or note: the one sentence.
+    let mut by_date = drawing_line();
+    by_date.version = None;
+    by_date.deprecated = Some(toolwright_manifest::model::Deprecation::new("2026-01-15"));
+    let page = &render(&[by_date])["drawing_line.md"];
+    assert!(
+        page.contains("**destructive** · **sequential**\n\n> **Deprecated** since 2026-01-15.\n\n- **Tool:** `drawing_line`\n- **Safety:**"),
+        "{page}"
+    );
+}
+
 #[test]
 fn tool_page() {
     let files = render(&all());
@@ -211,8 +267,25 @@ const PAYLOADS: &[&str] = &[
 /// The tags the renderer writes for the generator's Markdown: anything else came from a
 /// manifest.
 const TAGS: &[&str] = &[
-    "h1", "h2", "h3", "p", "ul", "li", "strong", "code", "pre", "table", "thead", "tbody", "tr",
-    "th", "td", "a", "br", "em",
+    "h1",
+    "h2",
+    "h3",
+    "p",
+    "ul",
+    "li",
+    "strong",
+    "code",
+    "pre",
+    "table",
+    "thead",
+    "tbody",
+    "tr",
+    "th",
+    "td",
+    "a",
+    "br",
+    "em",
+    "blockquote",
 ];
 
 /// Every tag of `page` is one of [`TAGS`], its only attributes a link's address (of the page's
@@ -313,6 +386,11 @@ fn hostile(place: &str, payload: &str) -> ToolSpec {
             "description": text("example description", "Wipe it"),
             "input": {"target": text("example input", "sda")},
         }],
+        "deprecated": (place == "deprecation note").then(|| json!({
+            "since": "2.0.0",
+            "replacement": "erase",
+            "note": payload,
+        })),
     }))
 }
 
@@ -331,6 +409,7 @@ const PLACES: &[&str] = &[
     "recommended action",
     "example description",
     "example input",
+    "deprecation note",
 ];
 
 #[test]
@@ -360,12 +439,29 @@ fn no_manifest_text_reaches_a_page_as_html_or_hides_a_section() {
             }
             let page = html(&files["wipe.md"]);
             // The safety and mode come first, right after the title, and every section is there.
-            let after_title = page.split_once("</h1>\n").map(|(_, rest)| rest);
+            // A deprecation notice, in its quote, comes between them and the list.
+            let after_title = page
+                .split_once("</h1>\n")
+                .and_then(|(_, rest)| {
+                    rest.strip_prefix(
+                        "<p><strong>destructive</strong> · <strong>sequential</strong></p>\n",
+                    )
+                })
+                .map(|rest| {
+                    match rest.strip_prefix("<blockquote>\n<p><strong>Deprecated</strong>") {
+                        Some(quoted) => quoted.split_once("</blockquote>\n").map_or("", |(_, r)| r),
+                        None => rest,
+                    }
+                });
             assert!(
-                after_title.is_some_and(|rest| rest.starts_with(
-                    "<p><strong>destructive</strong> · <strong>sequential</strong></p>\n<ul>\n<li><strong>Tool:</strong>"
-                )),
+                after_title
+                    .is_some_and(|rest| rest.starts_with("<ul>\n<li><strong>Tool:</strong>")),
                 "{case}:\n{page}"
+            );
+            assert_eq!(
+                page.matches("<blockquote>").count(),
+                usize::from(*place == "deprecation note"),
+                "{case}: the notice is the one quote\n{page}"
             );
             for section in ["<h2>Input</h2>", "<h2>Errors</h2>", "<h2>Examples</h2>"] {
                 assert_eq!(
@@ -376,10 +472,15 @@ fn no_manifest_text_reaches_a_page_as_html_or_hides_a_section() {
             }
             assert!(page.contains("<table>"), "{case}:\n{page}");
             let index = html(&files["README.md"]);
+            let marked = if *place == "deprecation note" {
+                " (deprecated)"
+            } else {
+                ""
+            };
             assert!(
-                index.contains(
-                    "<td><a href=\"wipe.md\">wipe</a></td><td><strong>destructive</strong> · sequential</td>"
-                ),
+                index.contains(&format!(
+                    "<td><a href=\"wipe.md\">wipe</a>{marked}</td><td><strong>destructive</strong> · sequential</td>"
+                )),
                 "{case}:\n{index}"
             );
         }

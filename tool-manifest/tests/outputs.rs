@@ -86,6 +86,46 @@ fn tools_json_has_the_documented_shape() {
 }
 
 #[test]
+fn tools_json_holds_what_a_tool_declares_of_its_lifecycle() {
+    let mut specs = load_dir(Path::new(FIXTURES))
+        .specs
+        .unwrap_or_else(|e| panic!("the fixtures are valid:\n{e}"));
+    let plain = render(&specs, &dirs(), &[]).expect("renders").files;
+    let panes = specs
+        .iter_mut()
+        .find(|s| s.name == "panes_list")
+        .expect("a fixture");
+    panes.version = Some("1.2.0".to_owned());
+    let mut deprecation = toolwright_manifest::Deprecation::new("1.1.0");
+    deprecation.replacement = Some("web_search".to_owned());
+    panes.deprecated = Some(deprecation);
+    let files = render(&specs, &dirs(), &[]).expect("renders").files;
+    let index: serde_json::Value =
+        serde_json::from_str(&files[&dirs().tools_index()]).expect("JSON");
+    assert_eq!(index[1]["name"], "panes_list");
+    assert_eq!(index[1]["version"], "1.2.0");
+    assert_eq!(
+        index[1]["deprecated"],
+        serde_json::json!({"since": "1.1.0", "replacement": "web_search"})
+    );
+    // The tools that declare neither are written as before, byte for byte.
+    let before: serde_json::Value =
+        serde_json::from_str(&plain[&dirs().tools_index()]).expect("JSON");
+    for i in [0, 2] {
+        assert_eq!(index[i], before[i]);
+    }
+    let mcp = &files[&dirs().providers().join("mcp.json")];
+    assert!(mcp.contains("\"dev.toolwright/deprecated\""), "{mcp}");
+    let page = &files[&dirs().docs.join("panes_list.md")];
+    assert!(
+        page.contains(
+            "> **Deprecated** since version 1.1.0. Use [`web_search`](web_search.md) instead."
+        ),
+        "{page}"
+    );
+}
+
+#[test]
 fn one_canonical_schema_per_tool() {
     let files = rendered();
     let schema_files: Vec<String> = files

@@ -20,7 +20,9 @@ pub use std::sync::OnceLock;
 // public modules can move around without breaking them.
 pub use crate::handler::ToolDef;
 pub use crate::tool::{DeclaredError, Failure, ToolError};
-pub use toolwright_core::{ErrorMeta, ExampleMeta, Mode, Safety, StaticSchema, ToolMeta};
+pub use toolwright_core::{
+    DeprecationMeta, ErrorMeta, ExampleMeta, Mode, Safety, StaticSchema, ToolMeta,
+};
 
 use serde::de::{self, DeserializeOwned, Visitor};
 use serde::{Deserialize, Deserializer};

@@ -47,7 +47,8 @@ use crate::envelope::ToolData;
 use crate::tool::{Changed, ToolError, Unchanged};
 
 pub use toolwright_core::{
-    ErrorMeta, ErrorSpec, ExampleMeta, ExampleSpec, Mode, Safety, StaticSchema, ToolMeta, ToolSpec,
+    Deprecation, DeprecationMeta, ErrorMeta, ErrorSpec, ExampleMeta, ExampleSpec, Mode, Safety,
+    StaticSchema, ToolMeta, ToolSpec,
 };
 
 /// A boxed future that may be sent across threads.

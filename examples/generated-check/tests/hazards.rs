@@ -62,9 +62,16 @@ fn a_quote_and_255_hashes_are_kept_in_every_text() {
         meta.errors[0].message,
         meta.errors[0].recommended_action,
         meta.examples[0].description,
+        meta.deprecated.and_then(|d| d.note).expect("declared"),
     ] {
         assert!(text.ends_with(&hashes), "{text}");
     }
+    assert_eq!(meta.version, Some("1.0.0-rc.1+build.5"));
+    let deprecated = meta.deprecated.expect("declared");
+    assert_eq!(
+        (deprecated.since, deprecated.sunset, deprecated.replacement),
+        ("1.0.0-rc.1", Some("2027-06-30"), Some("panes_list"))
+    );
     let schema = meta.input_schema.to_value().expect("schema JSON");
     assert_eq!(schema["properties"]["text"]["default"], json!(hashes));
     let output = meta

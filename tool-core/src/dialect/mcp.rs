@@ -18,6 +18,19 @@
 //! | `openWorldHint` | the declared `open_world`; MCP's default, true, when not declared |
 //!
 //! The two hints are never guessed from anything else (a category, a name).
+//!
+//! A tool that declares a `version` or a deprecation carries them in `_meta`, under the
+//! toolkit's own prefix ([`META_PREFIX`]: MCP asks for a reverse-DNS prefix, and reserves those
+//! whose second label is `modelcontextprotocol` or `mcp`):
+//!
+//! ```json
+//! "_meta": {
+//!   "dev.toolwright/version": "2.1.0",
+//!   "dev.toolwright/deprecated": {"since": "2.0.0", "sunset": "2027-06-30", "replacement": "drawing_create", "note": "…"}
+//! }
+//! ```
+//!
+//! `deprecated` holds the declared fields only; a tool that declares neither has no `_meta`.
 
 use serde_json::{Map, Value, json};
 
@@ -61,7 +74,62 @@ pub const RULES: &[Rule] = &[
         id: "mcp.valid-schema",
         text: "the schemas are valid JSON Schema 2020-12",
     },
+    Rule {
+        id: "mcp.meta",
+        text: "`_meta` carries the declared `version` and deprecation under `dev.toolwright/`, and every `_meta` key is a valid name (`prefix/name`) outside MCP's reserved prefixes",
+    },
 ];
+
+/// The prefix of the toolkit's own `_meta` keys.
+pub const META_PREFIX: &str = "dev.toolwright/";
+
+/// The `_meta` key of a tool's declared `version`.
+pub const META_VERSION: &str = "dev.toolwright/version";
+
+/// The `_meta` key of a tool's declared deprecation: `{since, sunset?, replacement?, note?}`.
+pub const META_DEPRECATED: &str = "dev.toolwright/deprecated";
+
+/// The `_meta` of a tool: its declared version and deprecation; `None` when it declares
+/// neither.
+pub fn meta(spec: &ToolSpec) -> Option<Value> {
+    let mut meta = Map::new();
+    if let Some(version) = &spec.version {
+        meta.insert(META_VERSION.to_owned(), Value::String(version.clone()));
+    }
+    if let Some(deprecated) = &spec.deprecated {
+        meta.insert(META_DEPRECATED.to_owned(), json!(deprecated));
+    }
+    (!meta.is_empty()).then_some(Value::Object(meta))
+}
+
+/// Is `key` a valid `_meta` key, outside the prefixes MCP reserves? `prefix/name` or `name`:
+/// the prefix's labels, separated by dots, start with a letter and end with a letter or a
+/// digit (hyphens inside); a prefix whose second label is `modelcontextprotocol` or `mcp` is
+/// MCP's. The name, unless empty, starts and ends with a letter or digit (`-`, `_`, `.` inside).
+pub fn is_valid_meta_key(key: &str) -> bool {
+    let (prefix, name) = match key.rsplit_once('/') {
+        Some((prefix, name)) => (Some(prefix), name),
+        None => (None, key),
+    };
+    let inner = |c: char, extra: &[char]| c.is_ascii_alphanumeric() || extra.contains(&c);
+    let name_ok = name.is_empty()
+        || (name.starts_with(|c: char| c.is_ascii_alphanumeric())
+            && name.ends_with(|c: char| c.is_ascii_alphanumeric())
+            && name.chars().all(|c| inner(c, &['-', '_', '.'])));
+    let prefix_ok = prefix.is_none_or(|prefix| {
+        let labels: Vec<&str> = prefix.split('.').collect();
+        let label_ok = |label: &&str| {
+            label.starts_with(|c: char| c.is_ascii_alphabetic())
+                && label.ends_with(|c: char| c.is_ascii_alphanumeric())
+                && label.chars().all(|c| inner(c, &['-']))
+        };
+        let reserved = labels
+            .get(1)
+            .is_some_and(|second| matches!(*second, "modelcontextprotocol" | "mcp"));
+        labels.iter().all(label_ok) && !reserved
+    });
+    name_ok && prefix_ok
+}
 
 /// The explicit hints of a tool.
 pub fn annotations(spec: &ToolSpec) -> Value {
@@ -83,8 +151,13 @@ pub(crate) fn convert(spec: &ToolSpec, _report: &mut Report) -> Value {
         "inputSchema": schema(&spec.input_schema, true),
         "annotations": annotations(spec),
     });
-    if let (Some(output), Value::Object(fields)) = (&spec.output_schema, &mut definition) {
-        fields.insert("outputSchema".to_owned(), schema(output, false));
+    if let Value::Object(fields) = &mut definition {
+        if let Some(output) = &spec.output_schema {
+            fields.insert("outputSchema".to_owned(), schema(output, false));
+        }
+        if let Some(meta) = meta(spec) {
+            fields.insert("_meta".to_owned(), meta);
+        }
     }
     definition
 }
@@ -193,6 +266,8 @@ pub(crate) fn check(
         check_export(schema, &base, rules, canonical, report);
     }
 
+    check_meta(definition.get("_meta"), spec, report);
+
     let expected = annotations(spec);
     for key in [
         "title",
@@ -218,6 +293,47 @@ pub(crate) fn check(
                     want.map(compact).unwrap_or_default(),
                 ),
             );
+        }
+    }
+}
+
+/// `mcp.meta`: every key of `_meta` valid, and the toolkit's keys as the tool declares.
+fn check_meta(found: Option<&Value>, spec: &ToolSpec, report: &mut Report) {
+    let expected = meta(spec);
+    let found = match found {
+        None if expected.is_none() => return,
+        None => {
+            report.push(
+                "/_meta",
+                "mcp.meta",
+                "`_meta` must carry the tool's declared version and deprecation",
+            );
+            return;
+        }
+        Some(Value::Object(found)) => found,
+        Some(_) => {
+            report.push("/_meta", "mcp.meta", "`_meta` must be an object");
+            return;
+        }
+    };
+    for key in found.keys().filter(|key| !is_valid_meta_key(key)) {
+        report.push(
+            &join("/_meta", key),
+            "mcp.meta",
+            format!(
+                "`_meta` key `{key}` must be `prefix/name` with a reverse-DNS prefix outside MCP's reserved ones (`{META_PREFIX}…`)"
+            ),
+        );
+    }
+    for key in [META_VERSION, META_DEPRECATED] {
+        let want = expected.as_ref().and_then(|m| m.get(key));
+        let have = found.get(key);
+        if have != want {
+            let message = match want {
+                Some(want) => format!("`{key}` must be {}, as the tool declares", compact(want)),
+                None => format!("`{key}` must be absent: the tool declares none"),
+            };
+            report.push(&join("/_meta", key), "mcp.meta", message);
         }
     }
 }

@@ -30,6 +30,13 @@
 //! | [`Dialect::Anthropic`] | `{name, description, input_schema}` |
 //! | [`Dialect::Gemini`] | `{name, description, parameters?}` (one entry of `functionDeclarations`, OpenAPI subset) |
 //!
+//! ## Deprecated tools
+//!
+//! A deprecated tool stays in every export (deprecation never removes a tool by itself); its
+//! description ends with what its deprecation declares, after a blank line
+//! ([`exported_description`]), in every dialect. MCP also carries the declarations themselves in
+//! `_meta` (see [`mcp`]).
+//!
 //! ## What an export may change
 //!
 //! An export never accepts less than the canonical schema unless the provider demands it, and
@@ -43,6 +50,7 @@
 //! | [`Dialect::OpenAi`], [`Dialect::OpenAiResponses`] | in strict mode only (`"strict": true`): every object is closed (`additionalProperties: false`) and every property required, optional ones nullable (the registry reads their `null`s as absent). A tool strict mode cannot express is exported with `"strict": false` and its schema as it is ([`Catalog::non_strict`] says why) |
 //! | [`Dialect::Gemini`] | a root object without properties is a function without `parameters` (the subset has no free-form object); what the subset cannot express at all is left out (see [`gemini`]) |
 
+use std::borrow::Cow;
 use std::str::FromStr;
 use std::sync::OnceLock;
 
@@ -339,7 +347,28 @@ pub fn convert(dialect: Dialect, spec: &ToolSpec) -> Result<Converted, Vec<Viola
     Prepared::new(spec).convert(dialect)
 }
 
-/// A tool made ready for export to every dialect: its schemas in draft 2020-12 form (draft-07
+/// The description a provider is given: the tool's own, and for a deprecated tool, its
+/// [`Deprecation::notice`](crate::model::Deprecation::notice) after a blank line:
+///
+/// ```text
+/// Draws a line on a pane.
+///
+/// Deprecated since version 2.0.0; it may be removed after 2027-06-30. Use `drawing_create` instead. <note>
+/// ```
+pub fn exported_description(spec: &ToolSpec) -> Cow<'_, str> {
+    match &spec.deprecated {
+        None => Cow::Borrowed(&spec.description),
+        Some(deprecation) if spec.description.trim().is_empty() => Cow::Owned(deprecation.notice()),
+        Some(deprecation) => Cow::Owned(format!(
+            "{}\n\n{}",
+            spec.description.trim_end(),
+            deprecation.notice()
+        )),
+    }
+}
+
+/// A tool made ready for export to every dialect: its description as providers are given it
+/// ([`exported_description`]), its schemas in draft 2020-12 form (draft-07
 /// and 2019-09 constructs converted, `$schema` dropped, and a root without `type` given
 /// `"type": "object"`: tool arguments are always an object, and every provider wants it
 /// written), each judged by `jsonschema` once (meta-validation and compilation are most of the
@@ -357,6 +386,9 @@ impl Prepared {
     /// Prepares `spec`.
     pub fn new(spec: &ToolSpec) -> Self {
         let mut spec = spec.clone();
+        if let Cow::Owned(description) = exported_description(&spec) {
+            spec.description = description;
+        }
         spec.input_schema = crate::schema::draft::to_2020_12(&spec.input_schema);
         if let Value::Object(root) = &mut spec.input_schema
             && !root.contains_key("type")

@@ -777,6 +777,26 @@ fn meta(out: &mut Out, spec: &ToolSpec) {
     if let Some(bytes) = spec.max_output_bytes {
         out.line(format_args!(".max_output_bytes({bytes})"));
     }
+    if let Some(version) = &spec.version {
+        out.line(format_args!(".version({})", lit(version)));
+    }
+    if let Some(deprecated) = &spec.deprecated {
+        out.open(".deprecated(");
+        out.line(format_args!(
+            "::toolwright_runtime::__private::DeprecationMeta::new({})",
+            lit(&deprecated.since)
+        ));
+        for (setter, value) in [
+            ("sunset", &deprecated.sunset),
+            ("replacement", &deprecated.replacement),
+            ("note", &deprecated.note),
+        ] {
+            if let Some(value) = value {
+                out.line(format_args!(".{setter}({})", lit(value)));
+            }
+        }
+        out.close(")");
+    }
     out.line(format_args!(".source({});", lit(&spec.source)));
 }
 

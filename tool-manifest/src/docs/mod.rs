@@ -30,13 +30,16 @@
 //!   instead of reading files of the machine that builds it.
 //! - A tool's safety level and mode are the first line of its page, in bold, and a column of
 //!   the index.
+//! - A deprecated tool's page says so right below that line, in a quote: since when, the date
+//!   after which it may be removed, a link to its replacement's page, and its note; the index
+//!   marks it `(deprecated)`.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use serde_json::Value;
 
-use crate::model::{Safety, ToolSpec, format_timeout};
+use crate::model::{Deprecation, Safety, ToolSpec, format_timeout};
 use crate::schema::canonical_json;
 use crate::schema::walk::{required, type_names};
 use crate::schema::words::{self, Fill};
@@ -74,7 +77,13 @@ fn tool_page(spec: &ToolSpec) -> String {
     let _ = writeln!(out, "# {}\n", plain(&spec.title));
     // What the tool may do, before anything its author wrote.
     let _ = writeln!(out, "{}\n", badge(spec));
+    if let Some(deprecation) = &spec.deprecated {
+        let _ = writeln!(out, "{}\n", deprecation_notice(deprecation));
+    }
     let _ = writeln!(out, "- **Tool:** {}", code(&spec.name));
+    if let Some(version) = &spec.version {
+        let _ = writeln!(out, "- **Version:** {}", code(version));
+    }
     let _ = writeln!(
         out,
         "- **Safety:** `{}`: {}",
@@ -180,6 +189,26 @@ fn tool_page(spec: &ToolSpec) -> String {
     out
 }
 
+/// The notice of a deprecated tool, a quote: the words of the exports' notice, with its
+/// replacement as a link to its page, and the note (Markdown) as a paragraph of its own.
+fn deprecation_notice(deprecation: &Deprecation) -> String {
+    let sentence = deprecation.sentence(|tool| format!("[{}]({tool}.md)", code(tool)));
+    let mut out = format!("> **Deprecated** {sentence}");
+    let note = deprecation.note.as_deref().map(markdown_block);
+    if let Some(note) = note.filter(|n| !n.is_empty()) {
+        // A paragraph of its own, every line (blank ones too) in the quote.
+        out.push_str("\n>");
+        for line in note.lines() {
+            out.push_str("\n>");
+            if !line.is_empty() {
+                out.push(' ');
+                out.push_str(line);
+            }
+        }
+    }
+    out
+}
+
 /// `**destructive** · **sequential**`: the first line of a tool's page.
 fn badge(spec: &ToolSpec) -> String {
     format!("**{}** · **{}**", spec.safety, spec.mode)
@@ -230,9 +259,14 @@ fn index(specs: &[&ToolSpec]) -> String {
     }
     out.push_str("| tool | safety · mode | title | category |\n|---|---|---|---|\n");
     for spec in specs {
+        let deprecated = if spec.deprecated.is_some() {
+            " (deprecated)"
+        } else {
+            ""
+        };
         let _ = writeln!(
             out,
-            "| [{0}]({0}.md) | **{1}** · {2} | {3} | {4} |",
+            "| [{0}]({0}.md){deprecated} | **{1}** · {2} | {3} | {4} |",
             spec.name,
             spec.safety,
             spec.mode,
