@@ -336,3 +336,93 @@ fn a_side_that_cannot_be_read_says_why() {
     );
     assert_eq!(output.status.code(), Some(2));
 }
+
+/// Inserts top-level keys after the `name` line of a manifest.
+fn declare(path: &Path, keys: &str) {
+    let text = std::fs::read_to_string(path).expect("read");
+    let line = text.lines().next().expect("a first line").to_owned();
+    std::fs::write(path, text.replacen(&line, &format!("{line}\n{keys}"), 1)).expect("write");
+}
+
+#[test]
+fn declared_versions_and_deprecations_decide_what_a_removal_or_a_break_costs() {
+    let root = tempfile::tempdir().expect("temp dir");
+    let old_root = root.path().join("old");
+    let new_root = root.path().join("new");
+    let old = copy_of_reference(&old_root);
+    let new = copy_of_reference(&new_root);
+    for tools in [&old, &new] {
+        std::fs::remove_file(tools.join("tools.lock")).ok();
+    }
+    declare(&old.join("panes_list.toml"), "version = \"1.4.0\"");
+    declare(&new.join("panes_list.toml"), "version = \"1.5.0\"");
+    edit(
+        &new.join("panes_list.toml"),
+        "safety = \"read-only\"",
+        "safety = \"destructive\"",
+    );
+    // `settings_reset` deprecated with a sunset long past, `web_search` with one to come; both
+    // removed.
+    declare(
+        &old.join("settings_reset.toml"),
+        "deprecated = { since = \"2020-01-01\", sunset = \"2021-01-01\" }",
+    );
+    declare(
+        &old.join("web_search.toml"),
+        "deprecated = { since = \"2026-01-01\", sunset = \"2999-12-31\" }",
+    );
+    std::fs::remove_file(new.join("settings_reset.toml")).expect("remove");
+    std::fs::remove_file(new.join("web_search.toml")).expect("remove");
+    let output = run(
+        root.path(),
+        &["diff", "old/tools", "new/tools", "--format", "json"],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let found: Vec<(String, String, String)> = report["changes"]
+        .as_array()
+        .expect("changes")
+        .iter()
+        .map(|c| {
+            (
+                c["tool"].as_str().unwrap_or("").to_owned(),
+                c["kind"].as_str().unwrap_or("").to_owned(),
+                c["severity"].as_str().unwrap_or("").to_owned(),
+            )
+        })
+        .collect();
+    let has = |tool: &str, kind: &str, severity: &str| {
+        found.contains(&(tool.to_owned(), kind.to_owned(), severity.to_owned()))
+    };
+    assert!(
+        has("panes_list", "major-version-not-bumped", "error"),
+        "{found:?}"
+    );
+    assert!(has("settings_reset", "tool-removed", "info"), "{found:?}");
+    assert!(has("web_search", "tool-removed", "error"), "{found:?}");
+    // The `[diff]` table accepts the loosening of one tool, and says so.
+    std::fs::write(
+        root.path().join("tool-manifest.toml"),
+        "manifests = \"new/tools\"\n\n[diff]\naccept = [{ tool = \"panes_list\", kind = \"safety-loosened\", reason = \"it now clears what it lists\" }]\n",
+    )
+    .expect("config");
+    let output = run(root.path(), &["diff", "old/tools"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert!(
+        text(&output.stdout).contains("accepted by `[diff] accept`: it now clears what it lists"),
+        "{}",
+        text(&output.stdout)
+    );
+    std::fs::write(
+        root.path().join("tool-manifest.toml"),
+        "manifests = \"new/tools\"\n\n[diff]\nseverity = { safety-loosened = \"info\" }\n",
+    )
+    .expect("config");
+    let output = run(root.path(), &["diff", "old/tools"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        text(&output.stderr).contains("cannot be made info for every tool"),
+        "{}",
+        text(&output.stderr)
+    );
+}

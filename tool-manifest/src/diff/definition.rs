@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value};
 
 use crate::dialect::Dialect;
-use crate::model::{ErrorSpec, Mode, Safety, ToolSpec};
+use crate::model::{Deprecation, ErrorSpec, Mode, Safety, ToolSpec};
 use crate::schema::{self, Draft};
 
 /// What a tool may do, as a client that grants permissions reads it: MCP's hints after their
@@ -42,17 +42,6 @@ pub enum Origin {
     Manifest,
     /// An MCP `Tool` object: only what MCP carries.
     Mcp,
-}
-
-/// A deprecation, as declared.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Deprecated {
-    /// The version or date it was deprecated at.
-    pub since: String,
-    /// The date after which it may be removed.
-    pub sunset: Option<String>,
-    /// The tool to use instead.
-    pub replacement: Option<String>,
 }
 
 /// One tool's definition, in the terms the diff compares.
@@ -92,7 +81,7 @@ pub struct Definition {
     /// The declared `version`.
     pub version: Option<String>,
     /// The declared deprecation.
-    pub deprecated: Option<Deprecated>,
+    pub deprecated: Option<Deprecation>,
     /// The other fields of an MCP `Tool` (`icons`, `_meta`, `execution`, …), by key.
     pub other: BTreeMap<String, Value>,
     /// The digest of the canonical definition and of each provider export, when known (from a
@@ -141,8 +130,8 @@ impl Definition {
             errors: spec.errors.clone(),
             timeout_ms: spec.timeout_ms,
             max_output_bytes: spec.max_output_bytes,
-            version: None,    // LIFECYCLE-MERGE
-            deprecated: None, // LIFECYCLE-MERGE
+            version: spec.version.clone(),
+            deprecated: spec.deprecated.clone(),
             other: BTreeMap::new(),
             digests: None,
             source: (!spec.source.is_empty()).then(|| PathBuf::from(&spec.source)),

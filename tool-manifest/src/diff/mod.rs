@@ -39,7 +39,7 @@ mod subset;
 use std::collections::BTreeMap;
 
 pub use change::{Adjustment, Change, Kind, Location, Party, Severity};
-pub use definition::{Definition, Deprecated, Level, Origin, ToolSet};
+pub use definition::{Definition, Level, Origin, ToolSet};
 pub use policy::{Acceptance, DiffConfig, Policy, PolicyError};
 pub use report::{Format, Report};
 pub use source::{Side, SourceError, load, load_at_ref};

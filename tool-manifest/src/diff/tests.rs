@@ -567,11 +567,9 @@ fn tools_removed_added_and_renamed() {
 #[test]
 fn a_deprecated_tool_removed_after_its_sunset_is_info() {
     let mut old = ToolSet::from_specs(&[spec("a_get")]);
-    old.tools.get_mut("a_get").expect("a_get").deprecated = Some(Deprecated {
-        since: "1.2.0".into(),
-        sunset: Some("2026-06-30".into()),
-        replacement: None,
-    });
+    let mut deprecation = crate::model::Deprecation::new("1.2.0");
+    deprecation.sunset = Some("2026-06-30".into());
+    old.tools.get_mut("a_get").expect("a_get").deprecated = Some(deprecation);
     let mut other = spec("z_get");
     other.input_schema = json!({"type": "object"});
     let new = ToolSet::from_specs(&[other]);
