@@ -20,5 +20,8 @@ pub mod providers {}
 #[doc = concat!(guide_links!(), include_str!("../guide/cli.md"))]
 pub mod command_line {}
 
+#[doc = concat!(guide_links!(), include_str!("../guide/lifecycle.md"))]
+pub mod lifecycle {}
+
 #[doc = concat!(guide_links!(), include_str!("../guide/mcp.md"))]
 pub mod mcp_servers {}

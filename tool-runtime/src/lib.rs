@@ -110,6 +110,7 @@ macro_rules! guide_links {
          [providers.md#deferred-approvals]: crate::guide::providers#deferred-approvals\n\
          [providers.md#offering-the-tools]: crate::guide::providers#offering-the-tools\n\
          [cli.md]: crate::guide::command_line\n\
+         [lifecycle.md]: crate::guide::lifecycle\n\
          [mcp.md]: crate::guide::mcp_servers\n\n"
     };
 }

@@ -123,6 +123,7 @@ chapters! {
     Runtime = "../../../tool-runtime/guide/runtime.md";
     Providers = "../../../tool-runtime/guide/providers.md";
     CommandLine = "../../../tool-runtime/guide/cli.md";
+    Lifecycle = "../../../tool-runtime/guide/lifecycle.md";
     Mcp = "../../../tool-runtime/guide/mcp.md";
     Readme = "../../../README.md";
 }
