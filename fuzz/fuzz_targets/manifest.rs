@@ -52,6 +52,7 @@ fuzz_target!(|data: &[u8]| {
             let dirs = OutputDirs {
                 out: "generated".into(),
                 docs: "docs/tools".into(),
+                lock: Some("tools/tools.lock".into()),
             };
             let specs = [spec];
             let first = outputs::render(&specs, &dirs, &[]);
