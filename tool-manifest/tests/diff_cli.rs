@@ -1,13 +1,15 @@
-//! `tool-manifest diff` and the lock file, as a user runs them: on a copy of the reference tool
-//! set, against a git revision of a temporary repository, and `check` when the lock is stale.
+//! `tool-manifest diff` and the lock file, as a user runs them: on copies of the crate's fixture
+//! manifests, against a git revision of a temporary repository, and `check` when the lock is
+//! stale. (The same three breaking changes of the reference tool set are diffed by the chart
+//! example's own tests, which hold those manifests.)
 #![cfg(feature = "cli")]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-/// The reference manifests of the repository.
-fn reference() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/chart-tools/tools")
+/// The fixture manifests of this crate.
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tools")
 }
 
 fn run(dir: &Path, args: &[&str]) -> Output {
@@ -22,14 +24,24 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-/// `root/tools` holding a copy of the reference manifests (and `root/tool-manifest.toml`).
+/// `root/tools` holding a copy of the fixture manifests (and `root/tool-manifest.toml`), with a
+/// second declared error of `web_search`, so that one can be removed and the other pointed at.
 fn copy_of_reference(root: &Path) -> PathBuf {
     let tools = root.join("tools");
     std::fs::create_dir_all(&tools).expect("tools dir");
-    for entry in std::fs::read_dir(reference()).expect("the reference manifests") {
+    for entry in std::fs::read_dir(fixtures()).expect("the fixture manifests") {
         let entry = entry.expect("entry");
         std::fs::copy(entry.path(), tools.join(entry.file_name())).expect("copy");
     }
+    let search = tools.join("web_search.toml");
+    let text = std::fs::read_to_string(&search).expect("read");
+    std::fs::write(
+        &search,
+        format!(
+            "{text}\n[[errors]]\ncode = \"SEARCH_QUOTA_EXCEEDED\"\nmessage = \"Too many searches today.\"\nretryable = false\nrecommended_action = \"Answer without searching.\"\n"
+        ),
+    )
+    .expect("write");
     std::fs::write(
         root.join("tool-manifest.toml"),
         "manifests = \"tools\"\nout = \"generated\"\ndocs = \"docs/tools\"\n",
@@ -44,8 +56,8 @@ fn edit(path: &Path, from: &str, to: &str) {
     std::fs::write(path, text.replacen(from, to, 1)).expect("write");
 }
 
-/// The three changes of the issue: `panes_list` made destructive, a required property added to
-/// `drawing_create`, an error code removed (`COMPARISON_EXISTS` of `comparison_create`).
+/// Three breaking changes: `panes_list` made destructive, a required property added to
+/// `drawing_create`, an error code removed (`SEARCH_UNAVAILABLE` of `web_search`).
 fn break_three(tools: &Path) {
     edit(
         &tools.join("panes_list.toml"),
@@ -69,24 +81,24 @@ fn break_three(tools: &Path) {
         "[input.properties.",
         "[input.properties.reason]\ntype = \"string\"\ndescription = \"Why the drawing is made.\"\n\n[input.properties.",
     );
-    let comparison = tools.join("comparison_create.toml");
-    let text = std::fs::read_to_string(&comparison).expect("read");
+    let search = tools.join("web_search.toml");
+    let text = std::fs::read_to_string(&search).expect("read");
     let start = text
-        .find("[[errors]]\ncode = \"COMPARISON_EXISTS\"")
+        .find("[[errors]]\ncode = \"SEARCH_UNAVAILABLE\"")
         .expect("the error entry");
     let end = text[start + 1..]
         .find("\n[[")
         .map_or(text.len(), |i| start + 1 + i + 1);
-    std::fs::write(&comparison, format!("{}{}", &text[..start], &text[end..])).expect("write");
+    std::fs::write(&search, format!("{}{}", &text[..start], &text[end..])).expect("write");
 }
 
 #[test]
-fn three_breaking_changes_of_the_reference_set_are_exactly_the_errors() {
+fn three_breaking_changes_are_exactly_the_errors() {
     let root = tempfile::tempdir().expect("temp dir");
+    copy_of_reference(&root.path().join("old"));
     let tools = copy_of_reference(root.path());
     break_three(&tools);
-    let old = reference();
-    let old = old.to_str().expect("a UTF-8 path");
+    let old = "old/tools";
 
     let output = run(root.path(), &["diff", old, "tools", "--format", "json"]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
@@ -116,12 +128,6 @@ fn three_breaking_changes_of_the_reference_set_are_exactly_the_errors() {
     };
     let expected = vec![
         (
-            "comparison_create".to_owned(),
-            "error-code-removed".to_owned(),
-            "tools/comparison_create.toml".to_owned(),
-            line_of("comparison_create.toml", "[[errors]]"),
-        ),
-        (
             "drawing_create".to_owned(),
             "required-added".to_owned(),
             "tools/drawing_create.toml".to_owned(),
@@ -132,6 +138,12 @@ fn three_breaking_changes_of_the_reference_set_are_exactly_the_errors() {
             "safety-loosened".to_owned(),
             "tools/panes_list.toml".to_owned(),
             line_of("panes_list.toml", "safety = "),
+        ),
+        (
+            "web_search".to_owned(),
+            "error-code-removed".to_owned(),
+            "tools/web_search.toml".to_owned(),
+            line_of("web_search.toml", "[[errors]]"),
         ),
     ];
     let mut sorted = errors.clone();
@@ -166,7 +178,7 @@ fn three_breaking_changes_of_the_reference_set_are_exactly_the_errors() {
         "{annotations}"
     );
 
-    // Text, worst first: the three tools with errors come first.
+    // Text, worst first: the three tools with errors (the fixtures' only tools) come first.
     let output = run(root.path(), &["diff", old, "tools"]);
     let shown = text(&output.stdout);
     let first: Vec<&str> = shown
@@ -178,7 +190,7 @@ fn three_breaking_changes_of_the_reference_set_are_exactly_the_errors() {
     first_sorted.sort();
     assert_eq!(
         first_sorted,
-        ["comparison_create", "drawing_create", "panes_list"],
+        ["drawing_create", "panes_list", "web_search"],
         "{shown}"
     );
     // No change, no failure.
@@ -361,17 +373,17 @@ fn declared_versions_and_deprecations_decide_what_a_removal_or_a_break_costs() {
         "safety = \"read-only\"",
         "safety = \"destructive\"",
     );
-    // `settings_reset` deprecated with a sunset long past, `web_search` with one to come; both
+    // `drawing_create` deprecated with a sunset long past, `web_search` with one to come; both
     // removed.
     declare(
-        &old.join("settings_reset.toml"),
+        &old.join("drawing_create.toml"),
         "deprecated = { since = \"2020-01-01\", sunset = \"2021-01-01\" }",
     );
     declare(
         &old.join("web_search.toml"),
         "deprecated = { since = \"2026-01-01\", sunset = \"2999-12-31\" }",
     );
-    std::fs::remove_file(new.join("settings_reset.toml")).expect("remove");
+    std::fs::remove_file(new.join("drawing_create.toml")).expect("remove");
     std::fs::remove_file(new.join("web_search.toml")).expect("remove");
     let output = run(
         root.path(),
@@ -398,7 +410,7 @@ fn declared_versions_and_deprecations_decide_what_a_removal_or_a_break_costs() {
         has("panes_list", "major-version-not-bumped", "error"),
         "{found:?}"
     );
-    assert!(has("settings_reset", "tool-removed", "info"), "{found:?}");
+    assert!(has("drawing_create", "tool-removed", "info"), "{found:?}");
     assert!(has("web_search", "tool-removed", "error"), "{found:?}");
     // The `[diff]` table accepts the loosening of one tool, and says so.
     std::fs::write(
