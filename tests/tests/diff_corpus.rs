@@ -21,6 +21,16 @@ fn related(a: &str, b: &str) -> bool {
     a == b || a.starts_with(&format!("{b}/")) || b.starts_with(&format!("{a}/"))
 }
 
+/// The entries of a directory, sorted.
+fn sorted_entries(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("entry").path())
+        .collect();
+    entries.sort();
+    entries
+}
+
 fn side(path: &Path) -> diff::Side {
     diff::load(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
@@ -33,23 +43,13 @@ fn every_labelled_error_is_found_and_few_errors_are_not_labelled_so() {
     let mut our_errors = 0;
     let mut unlabelled = Vec::new();
     let mut pairs = 0;
-    let mut folders: Vec<_> = std::fs::read_dir(root.join("labels"))
-        .expect("the labels")
-        .map(|e| e.expect("entry").path())
-        .collect();
-    folders.sort();
-    for folder in folders {
+    for folder in sorted_entries(&root.join("labels")) {
         let name = folder
             .file_name()
             .and_then(|n| n.to_str())
             .unwrap_or("")
             .to_owned();
-        let mut files: Vec<_> = std::fs::read_dir(&folder)
-            .expect("a label folder")
-            .map(|e| e.expect("entry").path())
-            .collect();
-        files.sort();
-        for file in files {
+        for file in sorted_entries(&folder) {
             let stem = file
                 .file_stem()
                 .and_then(|s| s.to_str())

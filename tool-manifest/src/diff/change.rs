@@ -9,6 +9,19 @@ use serde_json::Value;
 
 use crate::dialect::Dialect;
 
+/// Serialized as their words.
+macro_rules! serialized_as_words {
+    ($($ty:ty),+) => {$(
+        impl Serialize for $ty {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+    )+};
+}
+
+serialized_as_words!(Severity, Party, Kind);
+
 toolwright_core::word_enum! {
     /// How much a change matters, worst first in [`Ord`] (`Error < Warning < Info`, so that a
     /// sort puts errors first).
@@ -20,12 +33,6 @@ toolwright_core::word_enum! {
         Warning => "warning",
         /// Breaks no one.
         Info => "info",
-    }
-}
-
-impl Serialize for Severity {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
     }
 }
 
@@ -41,12 +48,6 @@ toolwright_core::word_enum! {
         /// Permission decisions: auto-approval of read-only tools, plan and ask modes, read-only
         /// runs, parallel scheduling.
         Policy => "policy",
-    }
-}
-
-impl Serialize for Party {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
     }
 }
 
@@ -133,12 +134,6 @@ toolwright_core::word_enum! {
         MajorVersionNotBumped => "major-version-not-bumped",
         /// Another field of a definition (an MCP `Tool`'s `icons`, `_meta`, …).
         OtherFieldChanged => "other-field-changed",
-    }
-}
-
-impl Serialize for Kind {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
     }
 }
 

@@ -24,12 +24,12 @@ pub enum Level {
 }
 
 impl Level {
-    /// The level in words.
+    /// The level in words (a manifest's two levels in [`Safety`]'s own).
     pub const fn as_str(self) -> &'static str {
         match self {
-            Level::ReadOnly => "read-only",
+            Level::ReadOnly => Safety::ReadOnly.as_str(),
             Level::Writes => "writes, non-destructive",
-            Level::Destructive => "destructive",
+            Level::Destructive => Safety::Destructive.as_str(),
         }
     }
 }

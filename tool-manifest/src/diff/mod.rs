@@ -64,18 +64,18 @@ pub fn diff(old: &ToolSet, new: &ToolSet, policy: &Policy) -> Report {
     let renames = renames(&removed, &added);
     for definition in &removed {
         if let Some(to) = renames.get(definition.name.as_str()) {
-            let mut change = Change::new(
-                &to.name,
-                "/name",
-                Kind::ToolRenamed,
-                format!("renamed from `{}`", definition.name),
-            )
-            .values(
-                Some(definition.name.clone().into()),
-                Some(to.name.clone().into()),
+            changes.push(
+                Change::new(
+                    &to.name,
+                    "/name",
+                    Kind::ToolRenamed,
+                    format!("renamed from `{}`", definition.name),
+                )
+                .values(
+                    Some(definition.name.clone().into()),
+                    Some(to.name.clone().into()),
+                ),
             );
-            change.location = None;
-            changes.push(change);
             changes.extend(compare(definition, to));
             continue;
         }

@@ -648,27 +648,39 @@ impl Walk<'_> {
                 .severity(severity);
             self.push(effect, c);
         }
-        for name in &rb {
-            if ra.contains(name) || (b.contains_key(name) && !a.contains_key(name)) {
-                continue;
-            }
-            let c = self.change(
-                &join(&base, name),
+        // Required in one version and not the other, for a property in both (a property added
+        // or removed is reported as such above).
+        for (had, has, before, after, kind, effect, became) in [
+            (
+                &ra,
+                &rb,
+                &a,
+                &b,
                 Kind::OptionalToRequired,
-                format!("property `{name}` became required"),
-            );
-            self.push(Effect::Narrows, c);
-        }
-        for name in &ra {
-            if rb.contains(name) || (a.contains_key(name) && !b.contains_key(name)) {
-                continue;
-            }
-            let c = self.change(
-                &join(&base, name),
+                Effect::Narrows,
+                "required",
+            ),
+            (
+                &rb,
+                &ra,
+                &b,
+                &a,
                 Kind::RequiredToOptional,
-                format!("property `{name}` became optional"),
-            );
-            self.push(Effect::Widens, c);
+                Effect::Widens,
+                "optional",
+            ),
+        ] {
+            for name in has {
+                if had.contains(name) || (after.contains_key(name) && !before.contains_key(name)) {
+                    continue;
+                }
+                let c = self.change(
+                    &join(&base, name),
+                    kind,
+                    format!("property `{name}` became {became}"),
+                );
+                self.push(effect, c);
+            }
         }
         let (ao, an) = (
             old.get("additionalProperties"),

@@ -34,8 +34,8 @@ pub struct Side {
     /// The specs, when the side is manifests (the digests of a lock on the other side are
     /// computed from them).
     specs: Option<Vec<crate::model::ToolSpec>>,
-    /// The lock, when the side is one.
-    lock: Option<Lock>,
+    /// Whether the side is a lock file.
+    locked: bool,
 }
 
 impl Side {
@@ -44,7 +44,7 @@ impl Side {
         Side {
             set: ToolSet::from_specs(&specs),
             specs: Some(specs),
-            lock: None,
+            locked: false,
         }
     }
 
@@ -52,7 +52,7 @@ impl Side {
     /// other manifests, the manifests' digests are computed (the diff reports an export that
     /// changed by itself only then).
     pub fn pair(mut old: Side, mut new: Side) -> (ToolSet, ToolSet) {
-        let (old_locked, new_locked) = (old.lock.is_some(), new.lock.is_some());
+        let (old_locked, new_locked) = (old.locked, new.locked);
         for (this, other_locked) in [(&mut old, new_locked), (&mut new, old_locked)] {
             if let (Some(specs), true) = (&this.specs, other_locked) {
                 let lock = Lock::compute(specs);
@@ -105,7 +105,7 @@ pub fn load(path: &Path) -> Result<Side, SourceError> {
         return Ok(Side {
             set,
             specs: None,
-            lock: Some(lock),
+            locked: true,
         });
     }
     let tools = crate::import::mcp_tools(&text)
@@ -115,7 +115,7 @@ pub fn load(path: &Path) -> Result<Side, SourceError> {
     Ok(Side {
         set,
         specs: None,
-        lock: None,
+        locked: false,
     })
 }
 

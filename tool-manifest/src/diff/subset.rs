@@ -402,16 +402,8 @@ fn count_bound(a: &Map<String, Value>, key: &str, bound: &Value) -> bool {
 pub(crate) fn instances(schema: &Value) -> Vec<Value> {
     let mut out = Vec::new();
     build(schema, 0, &mut out);
-    let mut seen = Vec::new();
-    out.retain(|v| {
-        let text = v.to_string();
-        if seen.contains(&text) {
-            false
-        } else {
-            seen.push(text);
-            true
-        }
-    });
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|v| seen.insert(v.to_string()));
     out.truncate(LIMIT);
     out
 }
