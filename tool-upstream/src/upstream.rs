@@ -11,8 +11,11 @@ use rmcp::model::{
     CallToolRequestParams, CallToolResponse, ClientCapabilities, ClientConfig, ErrorData,
     Implementation,
 };
+use rmcp::service::ClientInitializeError;
 use rmcp::service::{NotificationContext, RunningService};
-use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::transport::streamable_http_client::{
+    StreamableHttpClientTransportConfig, StreamableHttpError,
+};
 use rmcp::transport::{DynamicTransportError, StreamableHttpClientTransport, TokioChildProcess};
 use rmcp::{ClientHandler, Peer, RoleClient, ServiceError, ServiceExt};
 use tokio::io::AsyncReadExt;
@@ -31,6 +34,8 @@ pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(60);
 const STDERR_LINES: usize = 20;
 /// Longer stderr lines are cut: a child that writes without newlines must not grow the buffer.
 const STDERR_LINE_BYTES: usize = 2048;
+/// How long a failed handshake waits for the rest of the child's stderr.
+const STDERR_GRACE: Duration = Duration::from_millis(500);
 
 /// A connected upstream MCP server.
 ///
@@ -157,24 +162,45 @@ fn redactor_for(endpoint: &Endpoint) -> Redactor {
 
 /// `error` and its sources, each added unless the text so far already says it.
 fn chain(error: &(dyn StdError + 'static)) -> String {
+    let error = unboxed(error);
     let mut text = error.to_string();
-    let mut next = source_of(error);
+    let mut next = error.source();
     while let Some(source) = next {
+        let source = unboxed(source);
         let said = source.to_string();
         if !text.contains(&said) {
             text.push_str(": ");
             text.push_str(&said);
         }
-        next = source_of(source);
+        next = source.source();
     }
     text
 }
 
-/// rmcp's boxed transport error shows its inner error but does not return it as its source.
-fn source_of<'a>(error: &'a (dyn StdError + 'static)) -> Option<&'a (dyn StdError + 'static)> {
-    match error.downcast_ref::<DynamicTransportError>() {
-        Some(dynamic) => Some(dynamic.error.as_ref()),
-        None => error.source(),
+/// The error inside rmcp's wrappers that do not return it as their source: the boxed transport
+/// error (whose own text names the transport's Rust type) and the HTTP client's error (whose
+/// sources say why a request failed: the connection refused, the name not resolved, …).
+fn unboxed<'a>(error: &'a (dyn StdError + 'static)) -> &'a (dyn StdError + 'static) {
+    let error = match error.downcast_ref::<DynamicTransportError>() {
+        Some(dynamic) => dynamic.error.as_ref(),
+        None => error,
+    };
+    match error.downcast_ref::<StreamableHttpError<reqwest::Error>>() {
+        Some(StreamableHttpError::Client(client)) => client,
+        _ => error,
+    }
+}
+
+/// Why the handshake failed, in words.
+fn handshake_error(error: &ClientInitializeError) -> String {
+    match error {
+        ClientInitializeError::ConnectionClosed(awaited) => {
+            format!("the connection closed while waiting for the {awaited}")
+        }
+        ClientInitializeError::TransportError { error, context } => {
+            format!("cannot {context}: {}", chain(error))
+        }
+        other => chain(other),
     }
 }
 
@@ -237,15 +263,20 @@ impl Upstream {
                         source,
                     })?;
                 let tail = Arc::new(StderrTail::default());
-                if let Some(stderr) = stderr {
+                let drained = stderr.map(|stderr| {
                     tokio::spawn(drain(
                         stderr,
                         Arc::clone(&tail),
                         described.clone(),
                         redactor.clone(),
-                    ));
-                }
+                    ))
+                });
                 let handshake = tokio::time::timeout(timeout, watcher.serve(transport)).await;
+                if let (Some(drained), false) = (drained, matches!(handshake, Ok(Ok(_)))) {
+                    // The child is gone or being killed: its last words, which say why, are
+                    // still in the pipe for a moment.
+                    let _ = tokio::time::timeout(STDERR_GRACE, drained).await;
+                }
                 (handshake, Some(tail))
             }
             Endpoint::Url { url, headers } => {
@@ -275,7 +306,9 @@ impl Upstream {
         };
         let running = match handshake {
             Ok(Ok(running)) => running,
-            Ok(Err(error)) => return Err(connect_error(chain(&error), stderr.as_deref())),
+            Ok(Err(error)) => {
+                return Err(connect_error(handshake_error(&error), stderr.as_deref()));
+            }
             Err(_) => {
                 return Err(connect_error(
                     format!(
@@ -322,6 +355,7 @@ impl Upstream {
     /// `notifications/tools/list_changed`, so calling this after [`Upstream::list_changed`]
     /// changes asks the server again.
     pub async fn list_tools(&self) -> Result<Vec<serde_json::Value>, UpstreamError> {
+        self.check_open()?;
         let tools = self
             .inner
             .peer
@@ -355,6 +389,7 @@ impl Upstream {
         name: &str,
         arguments: serde_json::Map<String, serde_json::Value>,
     ) -> Result<serde_json::Value, UpstreamError> {
+        self.check_open()?;
         let params = CallToolRequestParams::new(name.to_owned()).with_arguments(arguments);
         let response = self
             .inner
@@ -420,6 +455,24 @@ impl Upstream {
         }
     }
 
+    /// Saves a request on a connection known to be closed, with a reason to match.
+    fn check_open(&self) -> Result<(), UpstreamError> {
+        if !self.is_closed() {
+            return Ok(());
+        }
+        Err(UpstreamError::Closed {
+            endpoint: self.inner.endpoint.clone(),
+            why: format!(
+                "it closed before this request{}",
+                self.inner
+                    .stderr
+                    .as_deref()
+                    .map(StderrTail::suffix)
+                    .unwrap_or_default()
+            ),
+        })
+    }
+
     fn request_error(&self, error: ServiceError, request: Request<'_>) -> UpstreamError {
         let endpoint = self.inner.endpoint.clone();
         let clean = |text: &str| self.inner.redactor.redact(text).into_owned();
@@ -444,24 +497,32 @@ impl Upstream {
                     why: clean(&error_text(&data)),
                 },
             },
-            ServiceError::TransportClosed | ServiceError::Cancelled { .. } => {
+            ServiceError::TransportClosed => UpstreamError::Closed {
+                endpoint,
+                why: format!("the transport closed before the answer came{}", tail()),
+            },
+            ServiceError::Cancelled { .. } => UpstreamError::Closed {
+                endpoint,
+                why: format!("{}{}", clean(&chain(&error)), tail()),
+            },
+            ServiceError::TransportSend(sent) if self.inner.peer.is_transport_closed() => {
                 UpstreamError::Closed {
                     endpoint,
-                    why: format!("{}{}", clean(&chain(&error)), tail()),
+                    why: format!(
+                        "cannot send the request: {}{}",
+                        clean(&chain(&sent)),
+                        tail()
+                    ),
                 }
             }
-            ServiceError::TransportSend(_) if self.inner.peer.is_transport_closed() => {
-                UpstreamError::Closed {
-                    endpoint,
-                    why: format!("{}{}", clean(&chain(&error)), tail()),
-                }
-            }
-            ServiceError::TransportSend(_) | ServiceError::Timeout { .. } => {
-                UpstreamError::Transport {
-                    endpoint,
-                    why: clean(&chain(&error)),
-                }
-            }
+            ServiceError::TransportSend(sent) => UpstreamError::Transport {
+                endpoint,
+                why: format!("cannot send the request: {}", clean(&chain(&sent))),
+            },
+            ServiceError::Timeout { .. } => UpstreamError::Transport {
+                endpoint,
+                why: clean(&chain(&error)),
+            },
             _ => UpstreamError::Protocol {
                 endpoint,
                 why: clean(&chain(&error)),
