@@ -24,6 +24,6 @@ pub mod suggest;
 pub mod text;
 
 pub use model::{
-    Deprecation, DeprecationMeta, ErrorMeta, ErrorSpec, ExampleMeta, ExampleSpec, Mode, Safety,
-    StaticSchema, ToolMeta, ToolSpec,
+    Deprecation, DeprecationMeta, Endpoint, ErrorMeta, ErrorSpec, ExampleMeta, ExampleSpec, Mode,
+    Safety, StaticSchema, ToolMeta, ToolSpec, Upstream,
 };

@@ -23,6 +23,9 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
 mod lifecycle;
+mod upstream;
+
+pub use upstream::{DIGEST_PREFIX, Endpoint, Upstream, is_valid_digest, is_valid_server_id};
 
 pub use lifecycle::{
     Deprecation, DeprecationMeta, Lifecycle, LifecycleKey, LifecycleMistake, check_date,
@@ -591,6 +594,10 @@ pub struct ToolSpec {
     /// exports, it never removes the tool.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deprecated: Option<Deprecation>,
+    /// Where a pinned third-party tool runs and what it was when pinned; `None` for the
+    /// application's own tools.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub upstream: Option<Upstream>,
 }
 
 impl ToolSpec {
@@ -617,6 +624,7 @@ impl ToolSpec {
             max_output_bytes: None,
             version: None,
             deprecated: None,
+            upstream: None,
         }
     }
 
@@ -661,6 +669,8 @@ impl ToolSpec {
             max_output_bytes: meta.max_output_bytes,
             version: meta.version.map(str::to_owned),
             deprecated: meta.deprecated.as_ref().map(Deprecation::from_meta),
+            // Frozen metadata is the application's own tool: nothing of it is pinned.
+            upstream: None,
         })
     }
 }

@@ -21,8 +21,8 @@
 struct ReadmeDoctests;
 
 pub use toolwright_core::{
-    Deprecation, DeprecationMeta, ErrorMeta, ErrorSpec, ExampleMeta, ExampleSpec, Mode, Safety,
-    StaticSchema, ToolMeta, ToolSpec,
+    Deprecation, DeprecationMeta, Endpoint, ErrorMeta, ErrorSpec, ExampleMeta, ExampleSpec, Mode,
+    Safety, StaticSchema, ToolMeta, ToolSpec, Upstream,
 };
 pub use toolwright_core::{dialect, model, schema, suggest};
 
