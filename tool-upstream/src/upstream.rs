@@ -530,3 +530,29 @@ impl Upstream {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_handle_is_shared_across_tasks() {
+        fn shareable<T: Send + Sync + Clone + 'static>() {}
+        shareable::<Upstream>();
+    }
+
+    #[test]
+    fn the_stderr_tail_keeps_the_last_lines() {
+        let tail = StderrTail::default();
+        assert_eq!(tail.suffix(), "");
+        for line in 0..STDERR_LINES + 5 {
+            tail.push(format!("line {line}"));
+        }
+        let suffix = tail.suffix();
+        assert!(
+            suffix.starts_with("; its stderr ended with: line 5 | "),
+            "{suffix}"
+        );
+        assert!(suffix.ends_with(&format!("line {}", STDERR_LINES + 4)));
+    }
+}

@@ -140,3 +140,74 @@ async fn a_call_fails_promptly_when_the_child_dies() {
     .await
     .expect("within the time limit");
 }
+
+/// The pid a shell wrote before it became the server (`exec`), once the file has it.
+async fn pid_in(file: &std::path::Path) -> u32 {
+    loop {
+        if let Ok(text) = std::fs::read_to_string(file)
+            && let Ok(pid) = text.trim().parse()
+        {
+            return pid;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// True while `pid` is a process that has not exited (a zombie has exited).
+fn running(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        !stat
+            .rsplit(')')
+            .next()
+            .unwrap_or_default()
+            .trim_start()
+            .starts_with('Z')
+    })
+}
+
+async fn exits(pid: u32) -> bool {
+    for _ in 0..100 {
+        if !running(pid) {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    false
+}
+
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn the_child_ends_with_the_last_handle_or_at_close() {
+    let Some(program) = everything() else { return };
+    let Some(shell) = support::require(support::on_path("sh"), "sh") else {
+        return;
+    };
+    tokio::time::timeout(LIMIT, async {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        for (round, closing) in [false, true].into_iter().enumerate() {
+            let file = dir.path().join(format!("pid-{round}"));
+            let script = format!(
+                "echo $$ > '{}'; exec '{}' stdio",
+                file.display(),
+                program.display()
+            );
+            let endpoint = command(shell.display().to_string(), &["-c", &script]);
+            let upstream = Upstream::connect(&endpoint).await.expect("connects");
+            let pid = pid_in(&file).await;
+            assert!(running(pid));
+            let clone = upstream.clone();
+            if closing {
+                upstream.close().await;
+                assert!(clone.is_closed());
+                drop(clone);
+            } else {
+                drop(upstream);
+                assert!(running(pid), "a clone still holds the connection");
+                drop(clone);
+            }
+            assert!(exits(pid).await, "the server {pid} still runs");
+        }
+    })
+    .await
+    .expect("within the time limit");
+}
