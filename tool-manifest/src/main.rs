@@ -5,7 +5,9 @@
 //! tool-manifest check    [--manifests DIR] [--out DIR] [--docs DIR] [--config FILE]
 //! tool-manifest export --dialect mcp|openai|openai-responses|anthropic|gemini [--read-only] [--manifests DIR] [--config FILE]
 //! tool-manifest import [--from mcp|openai|bfcl|auto] [--out DIR] [--force] FILE|-
-//! tool-manifest diff   [--against REF] [--format text|json|github] [--fail-on error|warning] [OLD] [NEW]
+//! tool-manifest import --from-mcp [--server ID] [--trust-hints] [--out DIR] [--force] -- COMMAND ARGS…
+//! tool-manifest import --from-mcp-url URL [--header NAME:VALUE]… [--server ID] [--trust-hints] [--out DIR] [--force]
+//! tool-manifest diff   [--against REF | --against-live] [--format text|json|github] [--fail-on error|warning] [OLD] [NEW]
 //! ```
 //!
 //! Defaults come from `tool-manifest.toml` in the current directory (keys `manifests`, `out`,
@@ -35,10 +37,19 @@
 //! files are kept unless `--force` is given. Exit codes: 0 every tool imported; 1 some were
 //! skipped (each is named with its place in the input); 2 the input cannot be read.
 //!
+//! `import --from-mcp -- COMMAND ARGS…` (stdio) and `--from-mcp-url URL` (Streamable HTTP) ask a
+//! live server for its `tools/list` and pin each tool: its manifest keeps the upstream
+//! definition (in `<name>.upstream.json`, with its digest and where the server is in an
+//! `[upstream]` table: no header, no credential) and leaves `safety` and `mode` for you to
+//! declare, the server's own hints in a comment (`--trust-hints` takes them as declared, and
+//! says so in the manifest). A name another server's pinned manifest has in `--out` is prefixed
+//! with the server's id.
+//!
 //! `diff OLD NEW` compares two tool sets, each a directory of manifests, a lock file or a JSON
 //! file of MCP `tools/list`; `--against REF` takes OLD from the manifests at git revision REF
-//! (and NEW, when not given, from the manifests directory). Exit codes: 0; 1 when a change is at
-//! least as bad as `--fail-on`; 2 when a side cannot be read.
+//! (and NEW, when not given, from the manifests directory); `--against-live` compares the pinned
+//! definitions of the manifests with what their servers list now. Exit codes: 0; 1 when a change
+//! is at least as bad as `--fail-on`; 2 when a side cannot be read.
 
 use std::fmt;
 use std::ops::Range;
@@ -57,6 +68,10 @@ use toolwright_manifest::diff::{self, DiffConfig, Policy, Severity};
 use toolwright_manifest::import::{self, Format};
 use toolwright_manifest::manifest;
 use toolwright_manifest::outputs::{self, OutputDirs, Rendered};
+
+// The live servers' side of `import` and `diff`, apart from the file-reading commands.
+#[path = "cli/live.rs"]
+mod live;
 
 /// The name of the config file looked up in the current directory.
 const CONFIG_FILE: &str = "tool-manifest.toml";
@@ -100,7 +115,7 @@ enum Command {
 #[derive(Debug, Args)]
 struct DiffArgs {
     /// The old tool set: a directory of manifests, a lock file or MCP `tools/list` JSON.
-    #[arg(value_name = "OLD", required_unless_present = "against")]
+    #[arg(value_name = "OLD", required_unless_present_any = ["against", "against_live"])]
     old: Option<PathBuf>,
     /// The new tool set (default: the manifests directory).
     #[arg(value_name = "NEW")]
@@ -109,6 +124,10 @@ struct DiffArgs {
     /// a commit), read from the repository without a checkout.
     #[arg(long, value_name = "REF", conflicts_with = "old")]
     against: Option<String>,
+    /// Compare the pinned definitions of the manifests (their `[upstream]` tables) with what
+    /// their servers list now: what re-pinning would take in.
+    #[arg(long, conflicts_with_all = ["old", "new", "against"])]
+    against_live: bool,
     /// `text` (grouped by tool, worst first), `json` (stable) or `github` (workflow annotations).
     #[arg(long, value_name = "FORMAT", default_value = "text")]
     format: diff::Format,
@@ -140,9 +159,30 @@ struct ImportArgs {
     /// Overwrite existing files.
     #[arg(long)]
     force: bool,
+    /// Pin the tools of a live MCP server started by the command after `--` (stdio).
+    #[arg(long, requires = "command", conflicts_with_all = ["file", "from_mcp_url"])]
+    from_mcp: bool,
+    /// Pin the tools of a live MCP server at this Streamable HTTP URL.
+    #[arg(long, value_name = "URL", conflicts_with = "file")]
+    from_mcp_url: Option<String>,
+    /// A header sent to the server at `--from-mcp-url`, `NAME:VALUE` (repeatable; never
+    /// written to a manifest).
+    #[arg(long, value_name = "NAME:VALUE", requires = "from_mcp_url")]
+    header: Vec<String>,
+    /// The id of the live server in the manifests' `[upstream]` tables (default: from the
+    /// name the server gives itself).
+    #[arg(long, value_name = "ID")]
+    server: Option<String>,
+    /// Take `safety` and `mode` from the live server's own hints instead of declaring them
+    /// (recorded as `trust_hints = true`; nothing checks a server's hints).
+    #[arg(long)]
+    trust_hints: bool,
     /// The tool definitions (JSON or JSON Lines); `-` reads standard input.
-    #[arg(value_name = "FILE")]
-    file: PathBuf,
+    #[arg(value_name = "FILE", required_unless_present_any = ["from_mcp", "from_mcp_url"])]
+    file: Option<PathBuf>,
+    /// With `--from-mcp`: the server's command and its arguments.
+    #[arg(last = true, value_name = "COMMAND")]
+    command: Vec<String>,
 }
 
 #[derive(Debug, Args)]
@@ -347,21 +387,10 @@ fn warn(error: &dialect::ExportError, specs: &[toolwright_manifest::ToolSpec], w
 }
 
 fn import(args: &ImportArgs) -> Result<ExitCode, Failure> {
-    let text = if args.file.as_os_str() == "-" {
-        std::io::read_to_string(std::io::stdin())
-            .map_err(|e| Failure::Message(format!("cannot read standard input: {e}")))?
-    } else {
-        std::fs::read_to_string(&args.file)
-            .map_err(|e| Failure::Message(format!("cannot read `{}`: {e}", args.file.display())))?
+    let reading = match &args.file {
+        Some(file) => read_import(file, args.from)?,
+        None => read_live(args)?,
     };
-    let reading = import::read(&text, args.from).map_err(|e| {
-        let input = if args.file.as_os_str() == "-" {
-            "standard input".to_owned()
-        } else {
-            format!("`{}`", args.file.display())
-        };
-        Failure::Message(format!("{input}: {e}"))
-    })?;
     std::fs::create_dir_all(&args.out)
         .map_err(|e| Failure::Message(format!("cannot create `{}`: {e}", args.out.display())))?;
     let outcome = import::write(reading, &args.out, args.force);
@@ -381,6 +410,59 @@ fn import(args: &ImportArgs) -> Result<ExitCode, Failure> {
         return Ok(ExitCode::from(EXIT_SKIPPED));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The definitions of a file (or standard input) to import.
+fn read_import(file: &Path, format: Format) -> Result<import::Reading, Failure> {
+    let text = if file.as_os_str() == "-" {
+        std::io::read_to_string(std::io::stdin())
+            .map_err(|e| Failure::Message(format!("cannot read standard input: {e}")))?
+    } else {
+        std::fs::read_to_string(file)
+            .map_err(|e| Failure::Message(format!("cannot read `{}`: {e}", file.display())))?
+    };
+    import::read(&text, format).map_err(|e| {
+        let input = if file.as_os_str() == "-" {
+            "standard input".to_owned()
+        } else {
+            format!("`{}`", file.display())
+        };
+        Failure::Message(format!("{input}: {e}"))
+    })
+}
+
+/// The tools of a live server, as pinned manifests: a name another server's pinned manifest
+/// already has in `--out` is prefixed with this server's id.
+fn read_live(args: &ImportArgs) -> Result<import::Reading, Failure> {
+    let (endpoint, pinned_endpoint) = match &args.from_mcp_url {
+        Some(url) => {
+            let mut headers = Vec::new();
+            for header in &args.header {
+                let (name, value) = header.split_once(':').ok_or_else(|| {
+                    Failure::Message(format!(
+                        "--header takes NAME:VALUE, found {:?}",
+                        header.split(':').next().unwrap_or_default()
+                    ))
+                })?;
+                headers.push((name.trim().to_owned(), value.trim().to_owned()));
+            }
+            live::url(url, headers).map_err(Failure::Message)?
+        }
+        None => live::command(&args.command).map_err(Failure::Message)?,
+    };
+    let listed = live::list(&endpoint).map_err(Failure::Message)?;
+    let server = match &args.server {
+        Some(id) => id.clone(),
+        None => live::server_id(&listed.server_name),
+    };
+    if !toolwright_manifest::model::is_valid_server_id(&server) {
+        return Err(Failure::Message(format!(
+            "invalid server id `{server}`, expected lowercase ASCII letters, digits, `_` and `-`, starting with a letter (pass one with --server)"
+        )));
+    }
+    let mut reading = import::pinned(listed.tools, &server, &pinned_endpoint, args.trust_hints);
+    live::prefix_taken(&mut reading, &args.out, &server);
+    Ok(reading)
 }
 
 fn diff(args: &DiffArgs) -> Result<ExitCode, Failure> {
@@ -408,16 +490,27 @@ fn diff(args: &DiffArgs) -> Result<ExitCode, Failure> {
         diff::SourceError::Manifests(d) => Failure::Diagnostics(d),
         other => Failure::Message(other.to_string()),
     };
-    let old = match (&args.against, &args.old) {
-        (Some(reference), _) => diff::load_at_ref(reference, &manifests()?).map_err(failed)?,
-        (None, Some(path)) => diff::load(path).map_err(failed)?,
-        (None, None) => return Err(Failure::Message("expected OLD or `--against REF`".into())),
+    let (old, new) = if args.against_live {
+        let specs = manifest::load_definitions(&manifests()?)
+            .specs
+            .map_err(Failure::Diagnostics)?;
+        live::against_live(&specs).map_err(Failure::Message)?
+    } else {
+        let old = match (&args.against, &args.old) {
+            (Some(reference), _) => diff::load_at_ref(reference, &manifests()?).map_err(failed)?,
+            (None, Some(path)) => diff::load(path).map_err(failed)?,
+            (None, None) => {
+                return Err(Failure::Message(
+                    "expected OLD, `--against REF` or `--against-live`".into(),
+                ));
+            }
+        };
+        let new = match &args.new {
+            Some(path) => diff::load(path).map_err(failed)?,
+            None => diff::load(&manifests()?).map_err(failed)?,
+        };
+        diff::Side::pair(old, new)
     };
-    let new = match &args.new {
-        Some(path) => diff::load(path).map_err(failed)?,
-        None => diff::load(&manifests()?).map_err(failed)?,
-    };
-    let (old, new) = diff::Side::pair(old, new);
     let report = diff::diff(&old, &new, &policy);
     print!("{}", report.render(args.format));
     Ok(match args.fail_on {

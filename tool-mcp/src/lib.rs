@@ -115,6 +115,8 @@ pub mod auth;
 pub mod http;
 mod lines;
 mod protocol;
+#[cfg(feature = "proxy")]
+pub mod proxy;
 
 /// How long (milliseconds) a client may treat a `tools/list` answer as fresh: a server's tools
 /// and policies are fixed for its lifetime.
@@ -197,6 +199,20 @@ pub struct McpServer<C> {
     approvals: Arc<Approvals>,
     /// The longest line [`McpServer::serve_lines`] reads.
     max_line_bytes: usize,
+    /// Which tools are offered at the moment, when that can change while the server runs.
+    availability: Option<Arc<dyn Availability>>,
+}
+
+/// Which of a server's tools are offered at the moment, when that changes while it runs (the
+/// proxy's pinned tools leave the list while their upstream definition differs from the pin).
+/// A tool that is not available is not listed; its calls still reach its handler, which
+/// answers why it is refused. The server tells each session when the list changed
+/// (`notifications/tools/list_changed`).
+pub trait Availability: Send + Sync + 'static {
+    /// False while the tool must not be listed.
+    fn is_available(&self, name: &str) -> bool;
+    /// Changes whenever a tool's availability may have changed.
+    fn changes(&self) -> tokio::sync::watch::Receiver<u64>;
 }
 
 impl<C> fmt::Debug for McpServer<C> {
@@ -223,6 +239,7 @@ impl<C> Clone for McpServer<C> {
             offered: Arc::clone(&self.offered),
             approvals: Arc::clone(&self.approvals),
             max_line_bytes: self.max_line_bytes,
+            availability: self.availability.clone(),
         }
     }
 }
@@ -277,7 +294,16 @@ impl<C: Send + Sync + 'static> McpServer<C> {
                 ledger: Arc::default(),
             }),
             max_line_bytes: toolwright_runtime::lines::DEFAULT_MAX_LINE_BYTES,
+            availability: None,
         })
+    }
+
+    /// Lists only the tools `availability` says are available at the moment, and tells every
+    /// session when that changes (the tools capability then declares `listChanged`).
+    #[must_use]
+    pub fn with_availability(mut self, availability: Arc<dyn Availability>) -> Self {
+        self.availability = Some(availability);
+        self
     }
 
     /// Seals approval states with `key` instead of a random key of this server's own: servers
@@ -335,7 +361,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
 
     /// The tools `tools/list` returns, sorted by name.
     pub fn tools(&self) -> Vec<Tool> {
-        self.offered.iter().map(|(_, o)| o.tool.clone()).collect()
+        self.tools_under(&self.policy)
     }
 
     /// Serves one MCP session over `transport` until the client closes it.
@@ -567,9 +593,15 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     fn tools_under(&self, policy: &RunPolicy) -> Vec<Tool> {
         self.offered
             .iter()
-            .filter(|(_, o)| policy.lists(o.meta))
+            .filter(|(name, o)| policy.lists(o.meta) && self.is_available(name))
             .map(|(_, o)| o.tool.clone())
             .collect()
+    }
+
+    fn is_available(&self, name: &str) -> bool {
+        self.availability
+            .as_ref()
+            .is_none_or(|availability| availability.is_available(name))
     }
 
     fn offered(&self, name: &str) -> Option<&Offered> {
@@ -611,8 +643,13 @@ pub fn call_tool_result(result: &ToolResult) -> CallToolResult {
 
 impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
     fn get_info(&self) -> ServerConfig {
-        let config = ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(self.info.clone());
+        let capabilities = ServerCapabilities::builder().enable_tools();
+        let capabilities = if self.availability.is_some() {
+            capabilities.enable_tool_list_changed().build()
+        } else {
+            capabilities.build()
+        };
+        let config = ServerConfig::new(capabilities).with_server_info(self.info.clone());
         if self.policy.is_read_only() {
             config.with_instructions(
                 "This server runs read-only: only tools that change nothing are offered, and a call to any other tool is refused.",
@@ -634,15 +671,37 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         } else {
             CacheScope::Private
         };
-        std::future::ready(Ok(ListToolsResult::with_all_items(
-            self.tools_under(&policy),
-        )
-        .with_ttl_ms(TOOLS_TTL_MS)
-        .with_cache_scope(scope)))
+        let listed = ListToolsResult::with_all_items(self.tools_under(&policy));
+        // A list that can change is not cached: the session is told when it does.
+        let listed = if self.availability.is_some() {
+            listed
+        } else {
+            listed.with_ttl_ms(TOOLS_TTL_MS)
+        };
+        std::future::ready(Ok(listed.with_cache_scope(scope)))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        self.offered(name).map(|o| o.tool.clone())
+        self.offered(name)
+            .filter(|_| self.is_available(name))
+            .map(|o| o.tool.clone())
+    }
+
+    async fn on_initialized(&self, context: rmcp::service::NotificationContext<RoleServer>) {
+        let Some(availability) = &self.availability else {
+            return;
+        };
+        let mut changes = availability.changes();
+        changes.mark_unchanged();
+        let peer = context.peer;
+        // One task per session, ending with it: the notification fails once the client is gone.
+        tokio::spawn(async move {
+            while changes.changed().await.is_ok() {
+                if peer.notify_tool_list_changed().await.is_err() {
+                    break;
+                }
+            }
+        });
     }
 
     async fn call_tool(

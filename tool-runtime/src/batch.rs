@@ -17,7 +17,6 @@ use tracing::Instrument as _;
 use crate::approval::{ApprovalLedger, Decision, Decisions, PendingApproval};
 use crate::call::{Prepared, Refusal, Request, Resumed};
 use crate::envelope::ToolResult;
-use crate::handler::Handler;
 use crate::policy::RunPolicy;
 use crate::registry::Registry;
 use crate::tool_call::ToolCall;
@@ -37,7 +36,7 @@ impl<C> Registry<C> {
     pub fn is_sequential(&self, calls: &[ToolCall]) -> bool {
         calls.iter().any(|call| {
             self.get(&call.name).is_some_and(|def| {
-                def.meta.mode.is_sequential() || matches!(def.handler, Handler::Exclusive(_))
+                def.meta.mode.is_sequential() || !def.handler.is_shared()
             })
         })
     }

@@ -359,19 +359,24 @@ impl<'r, C> Ready<'r, C> {
         let meta = self.meta();
         meta.safety.is_read_only()
             && !meta.mode.is_sequential()
-            && matches!(self.tool.handler(), Handler::Shared(_))
+            && self.tool.handler().is_shared()
     }
 
     /// Runs the tool with the context to itself (or shared, when its handler takes `&C`), then
     /// finishes the call.
     pub async fn run(self, ctx: &mut C) -> ToolResult {
         let arguments = &*self.arguments;
+        let meta = self.meta();
         let started = self.call.span.in_scope(|| match self.tool.handler() {
             Handler::Shared(f) => {
                 let shared: &C = ctx;
                 catch_panic(move || f(shared, arguments))
             }
             Handler::Exclusive(f) => catch_panic(move || f(ctx, arguments)),
+            Handler::Named(f) => {
+                let shared: &C = ctx;
+                catch_panic(move || f(shared, meta, arguments))
+            }
         });
         let ended = self.limited(started).await;
         self.finish(ended)
@@ -382,12 +387,20 @@ impl<'r, C> Ready<'r, C> {
     /// it is answered `TOOL_FAILED`.
     pub async fn run_shared(self, ctx: &C) -> ToolResult {
         let arguments = &*self.arguments;
+        let meta = self.meta();
         let ended = match self.tool.handler() {
             Handler::Shared(f) => {
                 let started = self
                     .call
                     .span
                     .in_scope(|| catch_panic(move || f(ctx, arguments)));
+                self.limited(started).await
+            }
+            Handler::Named(f) => {
+                let started = self
+                    .call
+                    .span
+                    .in_scope(|| catch_panic(move || f(ctx, meta, arguments)));
                 self.limited(started).await
             }
             Handler::Exclusive(_) => Err(Refusal::NotShareable),

@@ -63,12 +63,27 @@ pub type SharedFn<C> = for<'a> fn(&'a C, &'a Value) -> BoxFuture<'a, CallResult>
 /// An adapter taking the context to itself. Only `sequential` tools may use it.
 pub type ExclusiveFn<C> = for<'a> fn(&'a mut C, &'a Value) -> BoxFuture<'a, CallResult>;
 
+/// An adapter serving many tools, told which one is called: the context shared, the called
+/// tool's metadata, the arguments. Tools known only when the host runs (a proxy's, whose code
+/// runs upstream) share one such adapter, which finds the tool's target by its name.
+pub type NamedFn<C> =
+    for<'a> fn(&'a C, &'static ToolMeta, &'a Value) -> BoxFuture<'a, CallResult>;
+
 /// How a tool gets the run's context `C`.
 pub enum Handler<C> {
     /// `&C`: calls of one parallel message run side by side and share the context.
     Shared(SharedFn<C>),
     /// `&mut C`: a sequential call has the context to itself.
     Exclusive(ExclusiveFn<C>),
+    /// `&C` and the called tool's metadata: one adapter for many tools (see [`NamedFn`]).
+    Named(NamedFn<C>),
+}
+
+impl<C> Handler<C> {
+    /// True when the adapter takes the context shared (`&C`).
+    pub fn is_shared(&self) -> bool {
+        !matches!(self, Handler::Exclusive(_))
+    }
 }
 
 impl<C> Clone for Handler<C> {
@@ -84,6 +99,7 @@ impl<C> fmt::Debug for Handler<C> {
         f.write_str(match self {
             Handler::Shared(_) => "Handler::Shared(..)",
             Handler::Exclusive(_) => "Handler::Exclusive(..)",
+            Handler::Named(_) => "Handler::Named(..)",
         })
     }
 }

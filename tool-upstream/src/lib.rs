@@ -29,7 +29,8 @@
 //! # }
 //! ```
 //!
-//! With HTTP, only `http://` URLs are supported unless the feature `rustls` is enabled.
+//! Over HTTP, only `http://` URLs are reached for now (no TLS stack is built in): put a TLS
+//! terminating proxy of your own in front of an `https://` server, or run it on loopback.
 
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]

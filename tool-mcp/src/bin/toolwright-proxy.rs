@@ -1,0 +1,195 @@
+//! `toolwright-proxy`: the pinned tools of MCP servers you do not control, served as one MCP
+//! server under your declarations (see `toolwright_mcp::proxy`).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use clap::{Parser, ValueEnum};
+use toolwright_mcp::auth::FileTokens;
+use toolwright_mcp::http::{HttpConfig, HttpServer};
+use toolwright_mcp::proxy::{Proxy, ProxyOptions};
+use toolwright_runtime::RunPolicy;
+use toolwright_runtime::approval::Decision;
+use toolwright_secrets::SecretString;
+
+/// Serves the pinned tools of a folder of manifests (written by `tool-manifest import
+/// --from-mcp`) as one MCP server: each upstream server named by the manifests' `[upstream]`
+/// tables is started (a command) or reached (a URL); only pinned tools are listed, with the
+/// annotations of your manifests; every call is validated against the pinned schema before it
+/// is forwarded; a tool whose live definition differs from its pin is refused until it is
+/// pinned again.
+#[derive(Debug, Parser)]
+#[command(name = "toolwright-proxy", version)]
+struct Args {
+    /// The folder of pinned manifests.
+    #[arg(long, value_name = "DIR")]
+    manifests: PathBuf,
+
+    /// Offers only the tools declared read-only; a call to any other is refused before it
+    /// reaches its server.
+    #[arg(long)]
+    read_only: bool,
+
+    /// Switches a tool off (repeatable).
+    #[arg(long, value_name = "TOOL")]
+    disable: Vec<String>,
+
+    /// What happens to a valid call of a destructive tool: it runs (`allow`, the default), is
+    /// refused (`deny`), or waits for the client's user to confirm it (`defer`: asked through
+    /// the client's elicitation, and refused where the client cannot be asked).
+    #[arg(long, value_enum, default_value = "allow")]
+    approval: Approval,
+
+    /// Sends a header to an upstream server reached over HTTP: `SERVER=NAME:VALUE`
+    /// (repeatable). Prefer `--header-env`: a command line is visible to other users.
+    #[arg(long, value_name = "SERVER=NAME:VALUE")]
+    header: Vec<String>,
+
+    /// Sends a header whose value is read from an environment variable:
+    /// `SERVER=NAME:VARIABLE` (repeatable).
+    #[arg(long, value_name = "SERVER=NAME:VARIABLE")]
+    header_env: Vec<String>,
+
+    /// Serves Streamable HTTP on ADDR (port 0 picks a free one) at /mcp instead of stdio, and
+    /// prints `listening on http://ADDR/mcp` on stderr.
+    #[arg(long, value_name = "ADDR")]
+    http: Option<std::net::SocketAddr>,
+
+    /// Requires a bearer token from this TOML file on every HTTP request (the format of
+    /// `toolwright_mcp::auth::FileTokens`: `[[token]]` tables with `name`, `token`, `grant`
+    /// and optionally `disabled`).
+    #[arg(long, value_name = "FILE", requires = "http")]
+    tokens: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum Approval {
+    Allow,
+    Deny,
+    Defer,
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            eprintln!("error: cannot start the runtime: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    match runtime.block_on(run(args)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Fatal { message, code }) => {
+            eprintln!("error: {message}");
+            ExitCode::from(code)
+        }
+    }
+}
+
+struct Fatal {
+    message: String,
+    code: u8,
+}
+
+impl Fatal {
+    fn usage(message: impl Into<String>) -> Self {
+        Fatal {
+            message: message.into(),
+            code: 2,
+        }
+    }
+
+    fn other(message: impl std::fmt::Display) -> Self {
+        Fatal {
+            message: message.to_string(),
+            code: 1,
+        }
+    }
+}
+
+/// `SERVER=NAME:VALUE`, split.
+fn header(arg: &str, flag: &str) -> Result<(String, String, String), Fatal> {
+    let invalid = || {
+        Fatal::usage(format!(
+            "--{flag} takes SERVER=NAME:{}, found {:?}",
+            if flag == "header" { "VALUE" } else { "VARIABLE" },
+            arg.split(':').next().unwrap_or_default()
+        ))
+    };
+    let (server, rest) = arg.split_once('=').ok_or_else(invalid)?;
+    let (name, value) = rest.split_once(':').ok_or_else(invalid)?;
+    if server.is_empty() || name.trim().is_empty() {
+        return Err(invalid());
+    }
+    Ok((server.to_owned(), name.trim().to_owned(), value.trim().to_owned()))
+}
+
+async fn run(args: Args) -> Result<(), Fatal> {
+    let mut options = ProxyOptions::default();
+    for arg in &args.header {
+        let (server, name, value) = header(arg, "header")?;
+        options = options.header(server, name, SecretString::new(value));
+    }
+    for arg in &args.header_env {
+        let (server, name, variable) = header(arg, "header-env")?;
+        let value = std::env::var(&variable).map_err(|_| {
+            Fatal::usage(format!(
+                "--header-env {server}={name}:{variable}: the environment variable `{variable}` is not set"
+            ))
+        })?;
+        options = options.header(server, name, SecretString::new(value));
+    }
+    let proxy = Proxy::connect(&args.manifests, options)
+        .await
+        .map_err(Fatal::other)?;
+    for name in &args.disable {
+        if proxy.registry().get(name).is_none() {
+            return Err(Fatal::usage(format!(
+                "--disable {name}: no pinned tool of {} is named `{name}`",
+                args.manifests.display()
+            )));
+        }
+    }
+    let mut policy = if args.read_only {
+        RunPolicy::read_only()
+    } else {
+        RunPolicy::full()
+    }
+    .disable_all(args.disable.iter().cloned());
+    policy = match args.approval {
+        Approval::Allow => policy,
+        Approval::Deny => policy.with_approval(|_| {
+            Decision::deny("The proxy's operator denies every call that changes state.")
+        }),
+        Approval::Defer => policy.with_approval(|_| Decision::Defer),
+    };
+    let server = proxy.server(policy).map_err(Fatal::other)?;
+    let Some(addr) = args.http else {
+        return server
+            .serve_stdio()
+            .await
+            .map_err(|e| Fatal::other(format!("the MCP server stopped: {e}")));
+    };
+    let mut config = HttpConfig::default();
+    if let Some(path) = &args.tokens {
+        let registry = Arc::clone(proxy.registry());
+        let tokens = FileTokens::load(path, |name| registry.get(name).is_some())
+            .map_err(|e| Fatal::usage(e.to_string()))?;
+        config = config.with_verifier(Arc::new(tokens));
+    }
+    let http = HttpServer::bind(addr, server, config)
+        .await
+        .map_err(|e| match e {
+            toolwright_mcp::McpError::Unauthenticated(_) => Fatal::usage(e.to_string()),
+            e => Fatal::other(e),
+        })?;
+    eprintln!("listening on {}", http.url());
+    http.serve()
+        .await
+        .map_err(|e| Fatal::other(format!("the MCP server stopped: {e}")))
+}
