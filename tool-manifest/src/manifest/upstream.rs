@@ -354,7 +354,7 @@ impl Parser<'_> {
 
 /// What is wrong with an upstream URL, if anything: the scheme is `http` or `https`, there is a
 /// host, and no credentials (they would be committed with the manifest).
-fn url_mistake(url: &str) -> Option<String> {
+pub(crate) fn url_mistake(url: &str) -> Option<String> {
     let shown = truncate(url, QUOTE_LIMIT);
     let rest = match url.split_once("://") {
         Some((scheme, rest))
