@@ -50,6 +50,23 @@
 //! ([`model::Lifecycle`]), shared with `#[tool]`. A deprecated tool is still generated and
 //! exported: its docs page and its exported description say it is deprecated.
 //!
+//! A third-party tool pinned from a live MCP server names it in an `[upstream]` table (read by
+//! `upstream`; the keys are [`UPSTREAM_KEYS`]):
+//!
+//! ```toml
+//! [upstream]
+//! server = "everything"          # the server's id, shared by the manifests of its tools
+//! command = ["npx", "-y", "@modelcontextprotocol/server-everything"]   # or url = "https://…/mcp"
+//! tool = "echo"                  # the tool's name on the server
+//! digest = "sha256:…"            # `lock::digest` of the pinned definition
+//! definition = { file = "echo.upstream.json" }   # the upstream `Tool` object, as pinned
+//! trust_hints = true             # optional: `safety` and `mode` were taken from the hints
+//! ```
+//!
+//! The definition file must still have the declared digest (an edited pin is refused), and the
+//! server's annotations are not trusted: a pinned manifest declares `safety` and `mode` itself.
+//! A URL may not hold credentials. The tool becomes [`ToolSpec::upstream`].
+//!
 //! Every schema is checked by `jsonschema` in its own draft (draft-07, 2019-09 or 2020-12, named
 //! by its `$schema`; 2020-12 without one): `[input]` and `[output]` are meta-validated against
 //! their draft's meta-schema (a violation is written as what the keyword must be: "`type` must
@@ -91,11 +108,14 @@ mod locate;
 mod meta;
 mod report;
 mod schema_source;
+mod upstream;
 
 pub use lifecycle::DEPRECATED_KEYS;
 pub use limits::{MAX_DIAGNOSTICS_PER_FILE, MAX_MANIFEST_BYTES, MAX_SCHEMA_DEPTH};
 pub use locate::locate;
 pub use schema_source::SCHEMA_FILE_KEY;
+pub use upstream::UPSTREAM_KEYS;
+pub(crate) use upstream::url_mistake;
 
 /// The keys of a manifest, in the order they are documented.
 pub const KEYS: &[&str] = &[
@@ -111,6 +131,7 @@ pub const KEYS: &[&str] = &[
     "max_output_bytes",
     "version",
     "deprecated",
+    "upstream",
     "input",
     "output",
     "input_examples",
@@ -145,7 +166,7 @@ pub struct Loaded {
     /// The tools, sorted by name; every mistake of every file, sorted, when there is one.
     pub specs: Result<Vec<ToolSpec>, Diagnostics>,
     /// Every file the loading read or tried to read: each manifest, then the schema files it
-    /// names (`input = { file = "…" }`), also when a manifest has mistakes (what a build script
+    /// names (`input = { file = "…" }`) and its pinned definition, also when a manifest has mistakes (what a build script
     /// watches with `rerun-if-changed`).
     pub files: Vec<PathBuf>,
 }
@@ -416,6 +437,7 @@ impl Parser<'_> {
         let timeout_ms = self.optional(&document, "timeout", Self::timeout);
         let max_output_bytes = self.optional(&document, "max_output_bytes", Self::positive_integer);
         let lifecycle = self.lifecycle(&document, path, name.as_ref().map(|(n, _)| n.as_str()));
+        let upstream = self.upstream(&document);
 
         let input = match document.get_key_value("input") {
             Some((key, item)) => self.schema("input", key.span(), item),
@@ -451,6 +473,7 @@ impl Parser<'_> {
             spec.max_output_bytes = max_output_bytes?;
             spec.version = lifecycle.version?;
             spec.deprecated = lifecycle.deprecated?;
+            spec.upstream = upstream?;
             Some(spec)
         })();
         (spec, declared, lifecycle.replacement)
@@ -613,7 +636,11 @@ impl Parser<'_> {
             .iter()
             .map(|w| format!("`{key} = {w:?}`"))
             .collect();
-        let hint = format!(", expected {}", choices.join(" or "));
+        let mut hint = format!(", expected {}", choices.join(" or "));
+        // A pinned tool's server declares hints the import did not trust: say where they are.
+        if table.contains_key("upstream") {
+            hint.push_str(&upstream::untrusted_hints(key));
+        }
         let item = self.required(table, key, 0, TOP, &hint)?;
         let (word, span) = match item.get_ref() {
             DeValue::String(s) => (s.to_string(), item.span()),
@@ -1054,5 +1081,281 @@ input = { pane_id = "main", anchors = [{ time = 1, price = 2.5 }], width = 2 }
             "{found:?}"
         );
         assert!(found[1].ends_with("found `-5`"), "{found:?}");
+    }
+
+    /// The upstream `Tool` object of the pinned manifests below.
+    const ECHO: &str = r#"{"name":"echo","description":"Echoes back the input","inputSchema":{"type":"object","properties":{"message":{"type":"string"}}},"annotations":{"readOnlyHint":true}}"#;
+
+    fn echo_digest() -> String {
+        crate::lock::digest(&serde_json::from_str(ECHO).expect("json"))
+    }
+
+    /// A pinned manifest of `echo` whose `[upstream]` table holds `table` (`{digest}` is the
+    /// digest of [`ECHO`]).
+    fn pinned_text(top: &str, table: &str) -> String {
+        format!(
+            "name = \"echo\"\ntitle = \"Echo\"\ndescription = \"Echoes back the input\"\n{top}\n[input]\ntype = \"object\"\n\n[upstream]\n{}",
+            table.replace("{digest}", &echo_digest())
+        )
+    }
+
+    const SAFE: &str = "safety = \"read-only\"\nmode = \"parallel\"";
+
+    const TABLE: &str = "server = \"everything\"\ncommand = [\"npx\", \"-y\", \"@modelcontextprotocol/server-everything\"]\ntool = \"echo\"\ndigest = \"{digest}\"\ndefinition = { file = \"echo.upstream.json\" }\n";
+
+    /// Parses `text` as `echo.toml` in a directory whose `echo.upstream.json` holds
+    /// `definition`; the mistakes as `file:line:col: message`, the file named by its name.
+    fn parse_pinned(text: &str, definition: &str) -> Result<ToolSpec, Vec<String>> {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        std::fs::write(dir.path().join("echo.upstream.json"), definition).expect("written");
+        parse_manifest(&dir.path().join("echo.toml"), text).map_err(|e| {
+            e.0.iter()
+                .map(|d| {
+                    let file = d.file.file_name().unwrap_or_default().to_string_lossy();
+                    format!("{file}:{}:{}: {}", d.line, d.column, d.message)
+                })
+                .collect()
+        })
+    }
+
+    fn pinned_errors(top: &str, table: &str) -> Vec<String> {
+        parse_pinned(&pinned_text(top, table), ECHO).expect_err("the manifest has mistakes")
+    }
+
+    #[test]
+    fn a_pinned_manifest_holds_its_upstream_and_definition() {
+        let spec =
+            parse_pinned(&pinned_text(SAFE, TABLE), ECHO).unwrap_or_else(|e| panic!("{e:?}"));
+        let command = ["npx", "-y", "@modelcontextprotocol/server-everything"]
+            .map(str::to_owned)
+            .to_vec();
+        let expected = model::Upstream::new(
+            "everything",
+            model::Endpoint::Command(command),
+            "echo",
+            echo_digest(),
+        )
+        .definition(serde_json::from_str(ECHO).expect("json"));
+        assert_eq!(spec.upstream, Some(expected));
+
+        let table = TABLE
+            .replace(
+                "command = [\"npx\", \"-y\", \"@modelcontextprotocol/server-everything\"]",
+                "url = \"https://example.com/mcp\"",
+            )
+            .replace("tool = \"echo\"", "tool = \"echo\"\ntrust_hints = true");
+        let spec =
+            parse_pinned(&pinned_text(SAFE, &table), ECHO).unwrap_or_else(|e| panic!("{e:?}"));
+        let upstream = spec.upstream.expect("pinned");
+        assert_eq!(
+            upstream.endpoint,
+            model::Endpoint::Url("https://example.com/mcp".to_owned())
+        );
+        assert!(upstream.trust_hints);
+
+        // A manifest of the application's own tool has none.
+        assert_eq!(parse_ok(VALID).upstream, None);
+    }
+
+    #[test]
+    fn the_definition_file_is_one_of_the_files_loaded() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        std::fs::write(dir.path().join("echo.upstream.json"), ECHO).expect("written");
+        std::fs::write(dir.path().join("echo.toml"), pinned_text(SAFE, TABLE)).expect("written");
+        let loaded = load_dir(dir.path());
+        assert_eq!(
+            loaded.files,
+            [
+                dir.path().join("echo.toml"),
+                dir.path().join("echo.upstream.json")
+            ]
+        );
+        let specs = loaded.specs.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            specs[0].upstream.as_ref().map(|u| u.tool.as_str()),
+            Some("echo")
+        );
+    }
+
+    #[test]
+    fn an_upstream_without_safety_or_mode_says_the_hints_are_not_trusted() {
+        assert_eq!(
+            pinned_errors("", TABLE),
+            [
+                "echo.toml:1:1: missing key `mode`, expected `mode = \"parallel\"` or `mode = \"sequential\"`; the upstream's hints are not trusted: declare how the tool's calls may be scheduled (the hints are in the comment above), or import with --trust-hints",
+                "echo.toml:1:1: missing key `safety`, expected `safety = \"read-only\"` or `safety = \"destructive\"`; the upstream's hints are not trusted: declare what the tool may do (the hints are in the comment above), or import with --trust-hints",
+            ]
+        );
+        // Without `[upstream]`, the message is the one every manifest gets.
+        let text = VALID.replace("safety = \"destructive\"\n", "");
+        assert_eq!(
+            errors(&text),
+            [
+                "1:1: missing key `safety`, expected `safety = \"read-only\"` or `safety = \"destructive\"`"
+            ]
+        );
+    }
+
+    #[test]
+    fn the_keys_of_upstream_are_checked_where_they_are_written() {
+        let with = |from: &str, to: &str| pinned_errors(SAFE, &TABLE.replacen(from, to, 1));
+        assert_eq!(
+            with("server = \"everything\"", "server = \"Everything!\""),
+            [
+                "echo.toml:10:10: invalid server id `Everything!` in `[upstream]`, expected lowercase ASCII letters, digits, `_` and `-`, starting with a letter, at most 64 characters (`^[a-z][a-z0-9_-]{0,63}$`)"
+            ]
+        );
+        assert_eq!(
+            with("server = \"everything\"\n", ""),
+            [
+                "echo.toml:9:1: missing key `server` in `[upstream]`, expected the id of the server the tool runs on (`server = \"everything\"`)"
+            ]
+        );
+        assert_eq!(
+            with("tool = \"echo\"", "tool = \"\""),
+            ["echo.toml:12:8: expected `tool` to be a non-empty string, found an empty one"]
+        );
+        assert_eq!(
+            with("digest = \"{digest}\"", "digest = \"sha256:ABC\""),
+            [
+                "echo.toml:13:10: expected `digest` to be `sha256:` and 64 lowercase hex digits, found \"sha256:ABC\""
+            ]
+        );
+        assert_eq!(
+            pinned_errors(SAFE, &format!("{TABLE}trust_hint = true\n")),
+            [
+                "echo.toml:15:1: unknown key `trust_hint` in `[upstream]`, expected one of `server`, `command`, `url`, `tool`, `digest`, `definition`, `trust_hints`; did you mean `trust_hints`?"
+            ]
+        );
+        assert_eq!(
+            pinned_errors(SAFE, &format!("{TABLE}trust_hints = \"yes\"\n")),
+            ["echo.toml:15:15: expected `trust_hints` to be `true` or `false`, found a string"]
+        );
+        let text = pinned_text(&format!("{SAFE}\nupstream = \"everything\""), "")
+            .replace("[upstream]\n", "");
+        assert_eq!(
+            parse_pinned(&text, ECHO).expect_err("a mistake"),
+            [
+                "echo.toml:6:12: expected `upstream` to be a table (`[upstream]` with `server`, `command` or `url`, `tool`, `digest` and `definition`), found a string"
+            ]
+        );
+    }
+
+    #[test]
+    fn an_upstream_is_a_command_or_a_url() {
+        const COMMAND: &str =
+            "command = [\"npx\", \"-y\", \"@modelcontextprotocol/server-everything\"]";
+        let with = |to: &str| pinned_errors(SAFE, &TABLE.replacen(COMMAND, to, 1));
+        assert_eq!(
+            with("command = []"),
+            [
+                "echo.toml:11:11: expected `command` to be the program and its arguments, a non-empty array of strings (`[\"npx\", \"-y\", \"…\"]`), found an empty one"
+            ]
+        );
+        assert_eq!(
+            with("command = \"npx server\""),
+            [
+                "echo.toml:11:11: expected `command` to be the program and its arguments, a non-empty array of strings (`[\"npx\", \"-y\", \"…\"]`), found a string"
+            ]
+        );
+        assert_eq!(
+            with("command = [\"npx\", 3, \"\"]"),
+            [
+                "echo.toml:11:19: expected each entry of `command` to be a string, found an integer",
+                "echo.toml:11:22: expected each entry of `command` to be a non-empty string, found an empty one",
+            ]
+        );
+        assert_eq!(
+            with(&format!("{COMMAND}\nurl = \"https://example.com/mcp\"")),
+            [
+                "echo.toml:12:7: `command` and `url` are both given in `[upstream]`, expected exactly one: the command that starts the server or the URL it answers at"
+            ]
+        );
+        assert_eq!(
+            with(""),
+            [
+                "echo.toml:9:1: missing key `command` or `url` in `[upstream]`, expected the command that starts the server (`command = [\"npx\", \"-y\", \"…\"]`) or the URL it answers at (`url = \"https://…/mcp\"`)"
+            ]
+        );
+        assert_eq!(
+            with("url = \"https://user:secret@example.com/mcp\""),
+            [
+                "echo.toml:11:7: an upstream URL may not hold credentials; pass them to the proxy with --header"
+            ]
+        );
+        assert_eq!(
+            with("url = \"file:///tmp/server\""),
+            [
+                "echo.toml:11:7: expected `url` to be an `http` or `https` URL (`https://…/mcp`), found \"file:///tmp/server\""
+            ]
+        );
+        // A misspelt `url` is suggested, not reported missing.
+        assert_eq!(
+            with("ulr = \"https://example.com/mcp\""),
+            [
+                "echo.toml:11:1: unknown key `ulr` in `[upstream]`, expected one of `server`, `command`, `url`, `tool`, `digest`, `definition`, `trust_hints`; did you mean `url`?"
+            ]
+        );
+    }
+
+    #[test]
+    fn the_pinned_definition_must_be_what_was_pinned() {
+        let text = pinned_text(SAFE, TABLE);
+        let edited = ECHO.replace(
+            "Echoes back the input",
+            "Echoes back the input, and mails it",
+        );
+        assert_eq!(
+            parse_pinned(&text, &edited).expect_err("an edited pin"),
+            [
+                "echo.toml:14:23: the pinned definition `echo.upstream.json` does not match `digest`: it was edited since it was pinned; re-pin the tool by importing it again"
+            ]
+        );
+        // Key order and layout are not part of the digest.
+        let value: Value = serde_json::from_str(ECHO).expect("json");
+        let pretty = serde_json::to_string_pretty(&value).expect("pretty");
+        assert!(parse_pinned(&text, &pretty).is_ok());
+
+        let other = ECHO.replace("\"name\":\"echo\"", "\"name\":\"add\"");
+        let found = parse_pinned(&text, &other).expect_err("another tool");
+        assert_eq!(
+            found[1],
+            "echo.toml:14:23: the pinned definition `echo.upstream.json` holds the tool `add`, expected the tool `echo` that `tool` names"
+        );
+        assert_eq!(found.len(), 2, "the digest differs too: {found:?}");
+
+        assert_eq!(
+            parse_pinned(&text, "[1, 2]").expect_err("not an object"),
+            [
+                "echo.toml:14:23: expected the pinned definition `echo.upstream.json` to be an MCP `Tool` object, found an array"
+            ]
+        );
+        let found = parse_pinned(&text, "{\"name\": \"echo\",\n}").expect_err("not JSON");
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].starts_with("echo.upstream.json:2:1: the pinned definition is not JSON: "),
+            "{found:?}"
+        );
+        let missing = text.replace("echo.upstream.json", "gone.upstream.json");
+        let found = parse_pinned(&missing, ECHO).expect_err("no file");
+        assert!(
+            found[0].starts_with(
+                "echo.toml:14:23: cannot read the pinned definition `gone.upstream.json`: "
+            ),
+            "{found:?}"
+        );
+        let text = pinned_text(
+            SAFE,
+            &TABLE.replace(
+                "{ file = \"echo.upstream.json\" }",
+                "\"echo.upstream.json\"",
+            ),
+        );
+        assert_eq!(
+            parse_pinned(&text, ECHO).expect_err("not a file table"),
+            [
+                "echo.toml:14:14: expected `definition` to be `{ file = \"….upstream.json\" }`, the JSON file of the pinned upstream definition, found a string"
+            ]
+        );
     }
 }

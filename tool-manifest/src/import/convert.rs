@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use super::bfcl;
 use super::json::Json;
+use super::pin::Pin;
 use super::source::{self, Format, Found, Refused};
 use crate::codegen::snake_case;
 use crate::json_text;
@@ -76,11 +77,14 @@ pub struct Tool {
     pub input: String,
     /// The output schema as pretty JSON text, when the source has one.
     pub output: Option<String>,
+    /// What pins a tool of a live server ([`pinned`](super::pinned)): its `[upstream]` table
+    /// and definition file; `None` for an imported definition the application implements.
+    pub pin: Option<Pin>,
 }
 
 #[derive(Serialize)]
-struct FileRef<'a> {
-    file: &'a str,
+pub(super) struct FileRef<'a> {
+    pub(super) file: &'a str,
 }
 
 impl Tool {
@@ -101,8 +105,26 @@ impl Tool {
             .map(|_| format!("{}.output.json", self.name))
     }
 
+    /// `<name>.upstream.json`, when the tool is pinned.
+    pub fn upstream_file(&self) -> Option<String> {
+        self.pin
+            .as_ref()
+            .map(|_| format!("{}.upstream.json", self.name))
+    }
+
+    /// Whether the tool's safety needs a person's review: an imported tool not declared
+    /// read-only, and a pinned tool whose hints were not trusted (its manifest declares no
+    /// safety until someone does).
+    pub fn needs_review(&self) -> bool {
+        match &self.pin {
+            Some(pin) if !pin.trust_hints => true,
+            _ => self.review.is_some(),
+        }
+    }
+
     /// The manifest's text: each value written by `toml` (strings escaped by it), the review
-    /// comment as a line of its own.
+    /// comment as a line of its own. A pinned tool whose hints are not trusted has its safety
+    /// and mode suggested in comments, and its `[upstream]` table last.
     ///
     /// # Errors
     /// Only if `toml` cannot write a string.
@@ -111,12 +133,17 @@ impl Tool {
         entry(&mut out, "name", &self.name)?;
         entry(&mut out, "title", &self.title)?;
         entry(&mut out, "description", &self.description)?;
-        if let Some(review) = self.review {
-            out.push_str(review.comment());
-            out.push('\n');
+        match &self.pin {
+            Some(pin) => pin.safety(&mut out, self.safety, self.mode)?,
+            None => {
+                if let Some(review) = self.review {
+                    out.push_str(review.comment());
+                    out.push('\n');
+                }
+                entry(&mut out, "safety", self.safety.as_str())?;
+                entry(&mut out, "mode", self.mode.as_str())?;
+            }
         }
-        entry(&mut out, "safety", self.safety.as_str())?;
-        entry(&mut out, "mode", self.mode.as_str())?;
         if let Some(idempotent) = self.idempotent {
             entry(&mut out, "idempotent", &idempotent)?;
         }
@@ -133,6 +160,9 @@ impl Tool {
         if let Some(file) = self.output_file() {
             entry(&mut out, "output", &FileRef { file: &file })?;
         }
+        if let (Some(pin), Some(file)) = (&self.pin, self.upstream_file()) {
+            pin.table(&mut out, &file)?;
+        }
         Ok(out)
     }
 
@@ -148,12 +178,15 @@ impl Tool {
         if let (Some(file), Some(output)) = (self.output_file(), &self.output) {
             files.push((file, output.clone()));
         }
+        if let (Some(file), Some(pin)) = (self.upstream_file(), &self.pin) {
+            files.push((file, pin.definition.clone()));
+        }
         Ok(files)
     }
 }
 
 /// `key = value`, the value written by `toml`.
-fn entry<T: Serialize + ?Sized>(
+pub(super) fn entry<T: Serialize + ?Sized>(
     out: &mut String,
     key: &str,
     value: &T,
@@ -219,7 +252,7 @@ pub fn read(text: &str, format: Format) -> Result<Reading, InputError> {
     let mut taken = HashSet::new();
     for (place, value) in &definitions {
         let converted = source::read(place, value, format)
-            .and_then(|found| convert(found, &mut taken, &mut reading.report));
+            .and_then(|found| convert(found, &mut taken, &mut reading.report, None));
         match converted {
             Ok(tool) => reading.tools.push(tool),
             Err(refused) => {
@@ -301,10 +334,14 @@ fn unique_name(name: &str, taken: &HashSet<String>) -> String {
 const NO_PARAMETERS: &str =
     "{\n  \"type\": \"object\",\n  \"properties\": {},\n  \"additionalProperties\": false\n}\n";
 
-fn convert(
+/// A definition as a [`Tool`], its name made valid and unique among `taken`, what was filled in
+/// reported. `pinned` is `Some(trust_hints)` for a tool pinned from a live server: its safety
+/// is then the author's to declare unless the hints are trusted, and the report says which.
+pub(super) fn convert(
     found: Found,
     taken: &mut HashSet<String>,
     report: &mut Vec<Line>,
+    pinned: Option<bool>,
 ) -> Result<Tool, Refused> {
     let valid = valid_name(&found.name);
     let name = unique_name(&valid, taken);
@@ -352,14 +389,30 @@ fn convert(
             Some(Review::NoReadOnlyHint),
         ),
     };
-    if let Some(review) = review {
-        report.push(Line::Note(format!(
-            "{name}: safety {:?}, mode {:?}: {}; review {name}.toml",
+    match pinned {
+        None => {
+            if let Some(review) = review {
+                report.push(Line::Note(format!(
+                    "{name}: safety {:?}, mode {:?}: {}; review {name}.toml",
+                    safety.as_str(),
+                    mode.as_str(),
+                    review.reason()
+                )));
+            }
+        }
+        Some(false) => report.push(Line::Note(format!(
+            "{name}: no safety or mode declared: the upstream's hints are not trusted; declare them in {name}.toml (suggested: safety {:?}, mode {:?})",
             safety.as_str(),
             mode.as_str(),
-            review.reason()
-        )));
+        ))),
+        Some(true) => report.push(Line::Note(format!(
+            "{name}: safety {:?}, mode {:?}: safety taken from the upstream's hints, which nothing checks",
+            safety.as_str(),
+            mode.as_str(),
+        ))),
     }
+    // The other hints are the server's claims too: copied only when its hints are trusted.
+    let trusted = pinned != Some(false);
 
     let input = match found.input {
         Some((key, schema)) => schema_text(&name, &found.place, key, schema, found.bfcl, report)?,
@@ -390,10 +443,11 @@ fn convert(
         safety,
         mode,
         review,
-        idempotent: found.idempotent,
-        open_world: found.open_world,
+        idempotent: found.idempotent.filter(|_| trusted),
+        open_world: found.open_world.filter(|_| trusted),
         input,
         output,
+        pin: None,
     })
 }
 
@@ -519,7 +573,7 @@ pub fn write(reading: Reading, dir: &Path, force: bool) -> Outcome {
             outcome.skipped += 1;
             continue;
         }
-        if tool.review.is_some() {
+        if tool.needs_review() {
             outcome.need_review += 1;
         }
         outcome.imported.push(tool.name);

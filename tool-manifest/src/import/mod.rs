@@ -25,10 +25,19 @@
 //! the title, and a tool whose source does not declare `readOnlyHint: true` is `destructive`
 //! (`sequential`), with a comment in its manifest asking for a review. `idempotentHint` and
 //! `openWorldHint` become `idempotent` and `open_world` when the source declares them.
+//!
+//! [`pinned`] takes the tools of a live MCP server the user does not control (its `tools/list`,
+//! as received) and converts them the same way into *pinned* manifests: each keeps the upstream
+//! `Tool` object exactly (`<name>.upstream.json`) and names it in an `[upstream]` table with the
+//! server, the tool's name on it and the definition's digest, which a proxy compares with the
+//! live definition. The server's annotations are hints nothing checks, so a pinned manifest's
+//! `safety` and `mode` are suggested in comments for the author to declare (and `idempotent`
+//! and `open_world` are not copied), unless the hints are trusted (`--trust-hints`).
 
 mod bfcl;
 mod convert;
 mod json;
+mod pin;
 mod source;
 #[cfg(test)]
 mod tests;
@@ -36,4 +45,5 @@ mod tests;
 pub use bfcl::{Mapped, TYPES as BFCL_TYPES};
 pub(crate) use convert::mcp_tools;
 pub use convert::{InputError, Line, Outcome, Reading, Review, Tool, read, valid_name, write};
+pub use pin::{Pin, pinned};
 pub use source::{Format, UnknownFormat};

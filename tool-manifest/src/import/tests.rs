@@ -685,3 +685,240 @@ fn a_file_that_cannot_be_written_skips_its_tool() {
         outcome.report
     );
 }
+
+/// The `tools/list` of a server, as received: `echo` with annotations, `get-tiny-image`
+/// without any, and a definition that cannot be imported.
+fn server_tools() -> Vec<serde_json::Value> {
+    vec![
+        serde_json::json!({
+            "name": "echo",
+            "title": "Echo",
+            "description": "Echoes back the input",
+            "inputSchema": {"type": "object", "properties": {"message": {"type": "string"}}, "required": ["message"]},
+            "annotations": {"readOnlyHint": true, "openWorldHint": false, "idempotentHint": true}
+        }),
+        serde_json::json!({
+            "name": "get-tiny-image",
+            "description": "Returns a tiny image",
+            "inputSchema": {"type": "object", "properties": {}},
+            "outputSchema": {"type": "object", "properties": {"data": {"type": "string"}}}
+        }),
+        serde_json::json!({"name": "broken"}),
+    ]
+}
+
+fn everything() -> crate::model::Endpoint {
+    crate::model::Endpoint::Command(
+        ["npx", "-y", "@modelcontextprotocol/server-everything"]
+            .map(str::to_owned)
+            .to_vec(),
+    )
+}
+
+fn pinned_reading(trust_hints: bool) -> Reading {
+    super::pinned(server_tools(), "everything", &everything(), trust_hints)
+        .unwrap_or_else(|e| panic!("a valid server: {e}"))
+}
+
+#[test]
+fn pinned_tools_keep_the_upstream_definition_and_leave_safety_to_the_author() {
+    let reading = pinned_reading(false);
+    assert_eq!(names(&reading), ["echo", "get_tiny_image"]);
+    assert_eq!(reading.refused, 1);
+    let echo = &reading.tools[0];
+    let digest = crate::lock::digest(&server_tools()[0]);
+    assert_eq!(
+        echo.manifest().expect("toml"),
+        format!(
+            r#"name = "echo"
+title = "Echo"
+description = "Echoes back the input"
+# the upstream's hints (not trusted): readOnlyHint true, idempotentHint true, openWorldHint false
+# declare what the tool may do, then remove the `#` of both lines:
+# safety = "read-only"
+# mode = "parallel"
+input = {{ file = "echo.input.json" }}
+
+[upstream]
+server = "everything"
+command = ["npx", "-y", "@modelcontextprotocol/server-everything"]
+tool = "echo"
+digest = "{digest}"
+definition = {{ file = "echo.upstream.json" }}
+"#
+        )
+    );
+    // The server's other claims are not copied either.
+    assert_eq!((echo.idempotent, echo.open_world), (None, None));
+    let files = echo.files().expect("files");
+    let listed: Vec<&str> = files.iter().map(|(file, _)| file.as_str()).collect();
+    assert_eq!(
+        listed,
+        ["echo.toml", "echo.input.json", "echo.upstream.json"]
+    );
+    let definition: serde_json::Value =
+        serde_json::from_str(&files[2].1).expect("the definition is JSON");
+    assert_eq!(definition, server_tools()[0]);
+
+    // Renamed to a valid name; `tool` keeps the server's.
+    let image = &reading.tools[1];
+    let manifest = image.manifest().expect("toml");
+    assert!(
+        manifest.contains("name = \"get_tiny_image\"\n"),
+        "{manifest}"
+    );
+    assert!(
+        manifest.contains("tool = \"get-tiny-image\"\n"),
+        "{manifest}"
+    );
+    assert!(
+        manifest.contains(
+            "# the upstream declares no hints\n# declare what the tool may do, then remove the `#` of both lines:\n# safety = \"destructive\"\n# mode = \"sequential\"\n"
+        ),
+        "{manifest}"
+    );
+    assert!(
+        manifest.contains("output = { file = \"get_tiny_image.output.json\" }\n"),
+        "{manifest}"
+    );
+    let listed: Vec<String> = image
+        .files()
+        .expect("files")
+        .into_iter()
+        .map(|(file, _)| file)
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            "get_tiny_image.toml",
+            "get_tiny_image.input.json",
+            "get_tiny_image.output.json",
+            "get_tiny_image.upstream.json"
+        ]
+    );
+
+    assert_eq!(
+        notes(&reading),
+        [
+            "echo: no safety or mode declared: the upstream's hints are not trusted; declare them in echo.toml (suggested: safety \"read-only\", mode \"parallel\")",
+            "renamed \"get-tiny-image\" -> \"get_tiny_image\"",
+            "get_tiny_image: no title; \"Get tiny image\" is derived from the name",
+            "get_tiny_image: no safety or mode declared: the upstream's hints are not trusted; declare them in get_tiny_image.toml (suggested: safety \"destructive\", mode \"sequential\")",
+            "error: tools[2].inputSchema: missing: an MCP tool has `name` and `inputSchema`; the tool is skipped",
+        ]
+    );
+}
+
+#[test]
+fn trusted_hints_are_written_as_keys_and_said_to_be_unchecked() {
+    let reading = pinned_reading(true);
+    let echo = &reading.tools[0];
+    let manifest = echo.manifest().expect("toml");
+    assert!(
+        manifest.contains(
+            "# safety and mode taken from the upstream's hints, which nothing checks: readOnlyHint true, idempotentHint true, openWorldHint false\nsafety = \"read-only\"\nmode = \"parallel\"\nidempotent = true\nopen_world = false\n"
+        ),
+        "{manifest}"
+    );
+    assert!(
+        manifest.ends_with("definition = { file = \"echo.upstream.json\" }\ntrust_hints = true\n"),
+        "{manifest}"
+    );
+    let image = reading.tools[1].manifest().expect("toml");
+    assert!(
+        image.contains("it declares none\nsafety = \"destructive\"\nmode = \"sequential\"\n"),
+        "{image}"
+    );
+    let notes = notes(&reading);
+    assert_eq!(
+        notes[0],
+        "echo: safety \"read-only\", mode \"parallel\": safety taken from the upstream's hints, which nothing checks"
+    );
+}
+
+#[test]
+fn a_pinned_manifest_loads_once_its_safety_is_declared() {
+    for trust_hints in [false, true] {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let outcome = write(pinned_reading(trust_hints), dir.path(), false);
+        assert_eq!(outcome.imported, ["echo", "get_tiny_image"]);
+        assert_eq!(outcome.skipped, 1);
+        // Untrusted, every pinned tool waits for its author; trusted, as any import.
+        assert_eq!(outcome.need_review, if trust_hints { 1 } else { 2 });
+        let loaded = crate::manifest::load_dir(dir.path());
+        if trust_hints {
+            let specs = loaded.specs.unwrap_or_else(|e| panic!("{e}"));
+            assert!(
+                specs
+                    .iter()
+                    .all(|s| s.upstream.as_ref().is_some_and(|u| u.trust_hints))
+            );
+            continue;
+        }
+        let found = loaded.specs.expect_err("no safety declared");
+        assert_eq!(found.0.len(), 4, "{found}");
+        assert!(
+            found.0.iter().any(|d| d.message.starts_with("missing key `safety`, expected `safety = \"read-only\"` or `safety = \"destructive\"`; the upstream's hints are not trusted")),
+            "{found}"
+        );
+        for name in ["echo", "get_tiny_image"] {
+            let path = dir.path().join(format!("{name}.toml"));
+            let text = std::fs::read_to_string(&path).expect("read");
+            let edited = text
+                .replace("# safety = ", "safety = ")
+                .replace("# mode = ", "mode = ");
+            std::fs::write(&path, edited).expect("write");
+        }
+        let specs = crate::manifest::load_dir(dir.path())
+            .specs
+            .unwrap_or_else(|e| panic!("{e}"));
+        let image = &specs[1];
+        assert_eq!(image.name, "get_tiny_image");
+        let upstream = image.upstream.as_ref().expect("pinned");
+        assert_eq!(upstream.tool, "get-tiny-image");
+        assert_eq!(upstream.digest, crate::lock::digest(&server_tools()[1]));
+        assert_eq!(upstream.definition, server_tools()[1]);
+        assert_eq!(upstream.endpoint, everything());
+        assert!(!upstream.trust_hints);
+        assert_eq!(
+            (specs[0].safety, specs[0].mode),
+            (Safety::ReadOnly, Mode::Parallel)
+        );
+    }
+}
+
+#[test]
+fn a_server_no_manifest_may_name_is_refused_before_anything_is_read() {
+    let url = |url: &str| crate::model::Endpoint::Url(url.to_owned());
+    let error = super::pinned(server_tools(), "Everything", &everything(), false)
+        .expect_err("an invalid id");
+    assert!(
+        error.0.starts_with("invalid server id \"Everything\""),
+        "{error}"
+    );
+    let error = super::pinned(
+        server_tools(),
+        "everything",
+        &url("https://u:p@host/mcp"),
+        false,
+    )
+    .expect_err("credentials");
+    assert_eq!(
+        error.0,
+        "an upstream URL may not hold credentials; pass them to the proxy with --header"
+    );
+    let empty = crate::model::Endpoint::Command(Vec::new());
+    assert!(super::pinned(server_tools(), "everything", &empty, false).is_err());
+    let reading = super::pinned(
+        server_tools(),
+        "everything",
+        &url("https://host/mcp"),
+        false,
+    )
+    .expect("a valid url");
+    let manifest = reading.tools[0].manifest().expect("toml");
+    assert!(
+        manifest.contains("\nurl = \"https://host/mcp\"\n"),
+        "{manifest}"
+    );
+}
