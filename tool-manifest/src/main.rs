@@ -455,12 +455,8 @@ fn read_live(args: &ImportArgs) -> Result<import::Reading, Failure> {
         Some(id) => id.clone(),
         None => live::server_id(&listed.server_name),
     };
-    if !toolwright_manifest::model::is_valid_server_id(&server) {
-        return Err(Failure::Message(format!(
-            "invalid server id `{server}`, expected lowercase ASCII letters, digits, `_` and `-`, starting with a letter (pass one with --server)"
-        )));
-    }
-    let mut reading = import::pinned(listed.tools, &server, &pinned_endpoint, args.trust_hints);
+    let mut reading = import::pinned(listed.tools, &server, &pinned_endpoint, args.trust_hints)
+        .map_err(|e| Failure::Message(format!("{e} (pass a server id with --server)")))?;
     live::prefix_taken(&mut reading, &args.out, &server);
     Ok(reading)
 }

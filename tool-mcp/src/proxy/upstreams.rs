@@ -67,6 +67,8 @@ struct Route {
     upstream_name: String,
     digest: String,
     pin: Definition,
+    /// The pinned definition as the server listed it.
+    pin_value: Value,
 }
 
 /// One upstream server: where it is and, while connected, the connection.
@@ -132,6 +134,7 @@ impl Upstreams {
                     upstream_name: tool.upstream_name,
                     digest: tool.digest,
                     pin,
+                    pin_value: tool.definition,
                 },
             );
         }
@@ -303,21 +306,83 @@ fn verdict(route: &Route, live: Option<&Value>) -> Verdict {
     if digest(live) == route.digest {
         return Verdict::Pinned;
     }
-    let live = match Definition::from_mcp(live) {
-        Ok(live) => live,
+    let definition = match Definition::from_mcp(live) {
+        Ok(definition) => definition,
         Err(why) => return Verdict::Changed(vec![format!("the definition cannot be read: {why}")]),
     };
-    // What the lifecycle diff sees is what counts: an array reordered where order means nothing
-    // (`required`, `enum`) or whitespace inside a text is not a change.
-    let changes: Vec<String> = compare(&route.pin, &live)
+    // The lifecycle diff says what changed, in its words; an array reordered where order means
+    // nothing (`required`, `enum`) or whitespace inside a text is not a change to it.
+    let mut changes: Vec<String> = compare(&route.pin, &definition)
         .into_iter()
         .map(|change| format!("{} at {}", change.message, change.pointer))
         .collect();
+    // What the diff does not weigh (a hint MCP ignores beside another, a key it does not read)
+    // is still a change to the definition the author reviewed.
+    if changes.is_empty()
+        && let Some(at) = first_difference(&route.pin_value, live, &mut String::new())
+    {
+        changes.push(format!("the definition changed at {at}"));
+    }
     if changes.is_empty() {
         Verdict::Pinned
     } else {
         Verdict::Changed(changes)
     }
+}
+
+/// Where two definitions first differ, other than in key order, in the order of `required` or
+/// `enum`, or in whitespace inside a text: the JSON Pointer, or `None` when they do not.
+fn first_difference(pinned: &Value, live: &Value, at: &mut String) -> Option<String> {
+    match (pinned, live) {
+        (Value::String(a), Value::String(b)) => {
+            (!a.split_whitespace().eq(b.split_whitespace())).then(|| pointer(at))
+        }
+        (Value::Object(a), Value::Object(b)) => {
+            for (key, value) in a {
+                let len = at.len();
+                at.push('/');
+                at.push_str(&key.replace('~', "~0").replace('/', "~1"));
+                let found = match b.get(key) {
+                    None => Some(pointer(at)),
+                    Some(other) if key == "required" || key == "enum" => {
+                        (!same_members(value, other)).then(|| pointer(at))
+                    }
+                    Some(other) => first_difference(value, other, at),
+                };
+                if found.is_some() {
+                    return found;
+                }
+                at.truncate(len);
+            }
+            b.keys()
+                .find(|key| !a.contains_key(*key))
+                .map(|key| format!("{}/{}", at, key.replace('~', "~0").replace('/', "~1")))
+        }
+        (Value::Array(a), Value::Array(b)) if a.len() == b.len() => {
+            a.iter().zip(b).enumerate().find_map(|(i, (x, y))| {
+                let len = at.len();
+                at.push_str(&format!("/{i}"));
+                let found = first_difference(x, y, at);
+                at.truncate(len);
+                found
+            })
+        }
+        (a, b) => (a != b).then(|| pointer(at)),
+    }
+}
+
+/// The same values in any order (`required`, `enum`)?
+fn same_members(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Array(a), Value::Array(b)) => {
+            a.len() == b.len() && a.iter().all(|x| b.contains(x)) && b.iter().all(|y| a.contains(y))
+        }
+        (a, b) => a == b,
+    }
+}
+
+fn pointer(at: &str) -> String {
+    if at.is_empty() { "/".to_owned() } else { at.to_owned() }
 }
 
 /// Judges server `link`'s tools again at each `notifications/tools/list_changed`, until the

@@ -74,7 +74,7 @@ pub async fn pin(
     let tools = upstream.list_tools().await.expect("the server lists its tools");
     upstream.close().await;
     let endpoint = Endpoint::Command(argv.iter().map(|a| (*a).to_owned()).collect());
-    let reading = import::pinned(tools, server, &endpoint, false);
+    let reading = import::pinned(tools, server, &endpoint, false).expect("a valid pin");
     let names: Vec<(String, String)> = reading
         .tools
         .iter()
