@@ -15,9 +15,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Dependency order: every crate but the secrets depends on the core; the runtime on the macros;
-# the MCP server on the runtime; the secrets depend on none of them.
-published=(toolwright-core toolwright-manifest toolwright-macros toolwright-runtime toolwright-mcp toolwright-secrets)
+# Dependency order: the secrets depend on none of them; the upstream client on the secrets; every
+# other crate on the core; the generator (its CLI) on the upstream client; the runtime on the
+# macros; the MCP server on the runtime, the generator and the upstream client.
+published=(toolwright-secrets toolwright-upstream toolwright-core toolwright-manifest toolwright-macros toolwright-runtime toolwright-mcp)
 
 target="${CARGO_TARGET_DIR:-$PWD/target}"
 packages=()

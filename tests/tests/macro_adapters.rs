@@ -245,6 +245,7 @@ fn block_on(future: toolwright_runtime::handler::BoxFuture<'_, CallResult>) -> C
 fn call_shared<C>(def: ToolDef<C>, context: &C, args: Value) -> CallResult {
     match def.handler {
         Handler::Shared(f) => block_on(f(context, &args)),
+        Handler::Named(f) => block_on(f(context, def.meta, &args)),
         Handler::Exclusive(_) => panic!("`{}` should take the context shared", def.meta.name),
     }
 }
@@ -252,7 +253,9 @@ fn call_shared<C>(def: ToolDef<C>, context: &C, args: Value) -> CallResult {
 fn call_exclusive<C>(def: ToolDef<C>, context: &mut C, args: Value) -> CallResult {
     match def.handler {
         Handler::Exclusive(f) => block_on(f(context, &args)),
-        Handler::Shared(_) => panic!("`{}` should take the context exclusively", def.meta.name),
+        Handler::Shared(_) | Handler::Named(_) => {
+            panic!("`{}` should take the context exclusively", def.meta.name)
+        }
     }
 }
 

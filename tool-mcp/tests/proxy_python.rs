@@ -44,8 +44,14 @@ fn declare(name: &str) -> Safety {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_reference_servers_are_pinned_and_proxied_under_the_declared_safety() {
     let servers = [
-        ("mcp-server-everything", "npm install -g @modelcontextprotocol/server-everything"),
-        ("mcp-server-filesystem", "npm install -g @modelcontextprotocol/server-filesystem"),
+        (
+            "mcp-server-everything",
+            "npm install -g @modelcontextprotocol/server-everything",
+        ),
+        (
+            "mcp-server-filesystem",
+            "npm install -g @modelcontextprotocol/server-filesystem",
+        ),
         ("mcp-server-time", "pip install mcp-server-time"),
         ("mcp-server-git", "pip install mcp-server-git"),
     ];
@@ -69,7 +75,19 @@ async fn the_reference_servers_are_pinned_and_proxied_under_the_declared_safety(
     git(&repo, &["init", "-q"]);
     std::fs::write(repo.join("README"), "pinned\n").expect("a file to commit");
     git(&repo, &["add", "README"]);
-    git(&repo, &["-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "first"]);
+    git(
+        &repo,
+        &[
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@example.com",
+            "commit",
+            "-q",
+            "-m",
+            "first",
+        ],
+    );
 
     let root_text = root.to_str().expect("a UTF-8 path");
     let mut expected = BTreeMap::new();

@@ -35,9 +35,8 @@ impl<C> Registry<C> {
     /// `sequential` tool (whether or not the policy lets it run).
     pub fn is_sequential(&self, calls: &[ToolCall]) -> bool {
         calls.iter().any(|call| {
-            self.get(&call.name).is_some_and(|def| {
-                def.meta.mode.is_sequential() || !def.handler.is_shared()
-            })
+            self.get(&call.name)
+                .is_some_and(|def| def.meta.mode.is_sequential() || !def.handler.is_shared())
         })
     }
 

@@ -357,9 +357,7 @@ impl<'r, C> Ready<'r, C> {
     /// `read-only` and `parallel`, and its handler takes `&C`.
     pub fn shares_context(&self) -> bool {
         let meta = self.meta();
-        meta.safety.is_read_only()
-            && !meta.mode.is_sequential()
-            && self.tool.handler().is_shared()
+        meta.safety.is_read_only() && !meta.mode.is_sequential() && self.tool.handler().is_shared()
     }
 
     /// Runs the tool with the context to itself (or shared, when its handler takes `&C`), then

@@ -25,3 +25,6 @@ pub mod lifecycle {}
 
 #[doc = concat!(guide_links!(), include_str!("../guide/mcp.md"))]
 pub mod mcp_servers {}
+
+#[doc = concat!(guide_links!(), include_str!("../guide/pinned.md"))]
+pub mod pinned_servers {}

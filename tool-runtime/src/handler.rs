@@ -66,8 +66,7 @@ pub type ExclusiveFn<C> = for<'a> fn(&'a mut C, &'a Value) -> BoxFuture<'a, Call
 /// An adapter serving many tools, told which one is called: the context shared, the called
 /// tool's metadata, the arguments. Tools known only when the host runs (a proxy's, whose code
 /// runs upstream) share one such adapter, which finds the tool's target by its name.
-pub type NamedFn<C> =
-    for<'a> fn(&'a C, &'static ToolMeta, &'a Value) -> BoxFuture<'a, CallResult>;
+pub type NamedFn<C> = for<'a> fn(&'a C, &'static ToolMeta, &'a Value) -> BoxFuture<'a, CallResult>;
 
 /// How a tool gets the run's context `C`.
 pub enum Handler<C> {

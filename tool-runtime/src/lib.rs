@@ -111,7 +111,8 @@ macro_rules! guide_links {
          [providers.md#offering-the-tools]: crate::guide::providers#offering-the-tools\n\
          [cli.md]: crate::guide::command_line\n\
          [lifecycle.md]: crate::guide::lifecycle\n\
-         [mcp.md]: crate::guide::mcp_servers\n\n"
+         [mcp.md]: crate::guide::mcp_servers\n\
+         [pinned.md]: crate::guide::pinned_servers\n\n"
     };
 }
 

@@ -125,5 +125,6 @@ chapters! {
     CommandLine = "../../../tool-runtime/guide/cli.md";
     Lifecycle = "../../../tool-runtime/guide/lifecycle.md";
     Mcp = "../../../tool-runtime/guide/mcp.md";
+    Pinned = "../../../tool-runtime/guide/pinned.md";
     Readme = "../../../README.md";
 }

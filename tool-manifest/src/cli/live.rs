@@ -43,7 +43,9 @@ pub fn command(argv: &[String]) -> Result<(Reach, Endpoint), String> {
 /// The server at `url`, with `headers` sent and never recorded.
 pub fn url(url: &str, headers: Vec<(String, String)>) -> Result<(Reach, Endpoint), String> {
     let Some((scheme, rest)) = url.split_once("://") else {
-        return Err(format!("--from-mcp-url {url:?}: expected an http or https URL"));
+        return Err(format!(
+            "--from-mcp-url {url:?}: expected an http or https URL"
+        ));
     };
     if scheme != "http" && scheme != "https" {
         return Err(format!(
@@ -59,9 +61,15 @@ pub fn url(url: &str, headers: Vec<(String, String)>) -> Result<(Reach, Endpoint
     if let Some((_, query)) = rest.split_once('?') {
         let query = query.split('#').next().unwrap_or_default();
         for pair in query.split('&') {
-            let name = pair.split('=').next().unwrap_or_default().to_ascii_lowercase();
+            let name = pair
+                .split('=')
+                .next()
+                .unwrap_or_default()
+                .to_ascii_lowercase();
             if SECRET_PARAMETERS.iter().any(|s| name.contains(s)) {
-                return Err(format!("--from-mcp-url: the query parameter `{name}` looks like a credential, which would be written into the manifests; pass it with --header"));
+                return Err(format!(
+                    "--from-mcp-url: the query parameter `{name}` looks like a credential, which would be written into the manifests; pass it with --header"
+                ));
             }
         }
     }
@@ -139,16 +147,13 @@ pub fn prefix_taken(reading: &mut Reading, out: &Path, server: &str) {
         let Ok(text) = std::fs::read_to_string(out.join(tool.manifest_file())) else {
             continue;
         };
-        let other = text
-            .parse::<toml::Table>()
-            .ok()
-            .and_then(|table| {
-                table
-                    .get("upstream")?
-                    .get("server")?
-                    .as_str()
-                    .map(str::to_owned)
-            });
+        let other = text.parse::<toml::Table>().ok().and_then(|table| {
+            table
+                .get("upstream")?
+                .get("server")?
+                .as_str()
+                .map(str::to_owned)
+        });
         if other.as_deref().is_some_and(|other| other != server) {
             let renamed = format!("{prefix}_{}", tool.name);
             if toolwright_manifest::model::is_valid_tool_name(&renamed) {
@@ -192,9 +197,15 @@ pub fn against_live(specs: &[ToolSpec]) -> Result<(ToolSet, ToolSet), String> {
             let Some(upstream) = &spec.upstream else {
                 continue;
             };
-            old.push((spec.source.clone(), renamed(&upstream.definition, &spec.name)));
+            old.push((
+                spec.source.clone(),
+                renamed(&upstream.definition, &spec.name),
+            ));
             if let Some(tool) = live.remove(&upstream.tool) {
-                new.push((format!("{server}: {}", upstream.tool), renamed(&tool, &spec.name)));
+                new.push((
+                    format!("{server}: {}", upstream.tool),
+                    renamed(&tool, &spec.name),
+                ));
             }
         }
         for (name, tool) in live {

@@ -117,7 +117,11 @@ fn header(arg: &str, flag: &str) -> Result<(String, String, String), Fatal> {
     let invalid = || {
         Fatal::usage(format!(
             "--{flag} takes SERVER=NAME:{}, found {:?}",
-            if flag == "header" { "VALUE" } else { "VARIABLE" },
+            if flag == "header" {
+                "VALUE"
+            } else {
+                "VARIABLE"
+            },
             arg.split(':').next().unwrap_or_default()
         ))
     };
@@ -126,7 +130,11 @@ fn header(arg: &str, flag: &str) -> Result<(String, String, String), Fatal> {
     if server.is_empty() || name.trim().is_empty() {
         return Err(invalid());
     }
-    Ok((server.to_owned(), name.trim().to_owned(), value.trim().to_owned()))
+    Ok((
+        server.to_owned(),
+        name.trim().to_owned(),
+        value.trim().to_owned(),
+    ))
 }
 
 async fn run(args: Args) -> Result<(), Fatal> {

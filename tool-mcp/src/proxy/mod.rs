@@ -130,7 +130,12 @@ impl ProxyOptions {
 
     /// Adds an environment variable of the server `server`'s process.
     #[must_use]
-    pub fn env(mut self, server: impl Into<String>, name: impl Into<String>, value: SecretString) -> Self {
+    pub fn env(
+        mut self,
+        server: impl Into<String>,
+        name: impl Into<String>,
+        value: SecretString,
+    ) -> Self {
         self.env
             .entry(server.into())
             .or_default()

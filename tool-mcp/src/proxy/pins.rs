@@ -77,7 +77,10 @@ pub(crate) fn load(dir: &Path) -> Result<Pinned, ProxyError> {
                     id: upstream.server.clone(),
                     endpoint: upstream.endpoint.clone(),
                 });
-                first.insert(upstream.server.clone(), (servers.len() - 1, spec.name.clone()));
+                first.insert(
+                    upstream.server.clone(),
+                    (servers.len() - 1, spec.name.clone()),
+                );
                 servers.len() - 1
             }
         };
@@ -110,10 +113,15 @@ pub(crate) fn shown(endpoint: &Endpoint) -> String {
 fn leak(spec: &ToolSpec) -> &'static ToolMeta {
     let text = |s: &str| -> &'static str { Box::leak(s.to_owned().into_boxed_str()) };
     let schema = |v: &Value| StaticSchema::Json(text(&v.to_string()));
-    let mut meta = ToolMeta::new(text(&spec.name), spec.safety, spec.mode, schema(&spec.input_schema))
-        .title(text(&spec.title))
-        .description(text(&spec.description))
-        .source(text(&spec.source));
+    let mut meta = ToolMeta::new(
+        text(&spec.name),
+        spec.safety,
+        spec.mode,
+        schema(&spec.input_schema),
+    )
+    .title(text(&spec.title))
+    .description(text(&spec.description))
+    .source(text(&spec.source));
     if let Some(category) = &spec.category {
         meta = meta.category(text(category));
     }

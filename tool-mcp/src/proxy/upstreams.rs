@@ -118,15 +118,14 @@ impl Upstreams {
             .collect();
         let mut routes = BTreeMap::new();
         for tool in pinned.tools {
-            let pin = Definition::from_mcp(&tool.definition).map_err(|why| {
-                ProxyError::Manifests {
+            let pin =
+                Definition::from_mcp(&tool.definition).map_err(|why| ProxyError::Manifests {
                     dir: tool.def.meta.source.into(),
                     diagnostics: format!(
                         "{}: the pinned definition cannot be read: {why}",
                         tool.def.meta.source
                     ),
-                }
-            })?;
+                })?;
             routes.insert(
                 tool.def.meta.name,
                 Route {
@@ -187,8 +186,11 @@ impl Upstreams {
                 route.upstream_name
             )),
             Verdict::Changed(changes) => {
-                let mut shown: Vec<&str> =
-                    changes.iter().take(CHANGES_SHOWN).map(String::as_str).collect();
+                let mut shown: Vec<&str> = changes
+                    .iter()
+                    .take(CHANGES_SHOWN)
+                    .map(String::as_str)
+                    .collect();
                 let more = changes.len().saturating_sub(CHANGES_SHOWN);
                 let more = format!("and {more} more");
                 if changes.len() > CHANGES_SHOWN {
@@ -281,9 +283,9 @@ impl Shared {
                 .write()
                 .unwrap_or_else(PoisonError::into_inner);
             for (name, route) in self.routes.iter().filter(|(_, r)| r.link == link) {
-                let found = live
-                    .iter()
-                    .find(|tool| tool.get("name").and_then(Value::as_str) == Some(&route.upstream_name));
+                let found = live.iter().find(|tool| {
+                    tool.get("name").and_then(Value::as_str) == Some(&route.upstream_name)
+                });
                 let verdict = verdict(route, found);
                 if verdicts.insert(name, verdict.clone()) != Some(verdict) {
                     changed = true;
@@ -382,7 +384,11 @@ fn same_members(a: &Value, b: &Value) -> bool {
 }
 
 fn pointer(at: &str) -> String {
-    if at.is_empty() { "/".to_owned() } else { at.to_owned() }
+    if at.is_empty() {
+        "/".to_owned()
+    } else {
+        at.to_owned()
+    }
 }
 
 /// Judges server `link`'s tools again at each `notifications/tools/list_changed`, until the

@@ -17,9 +17,8 @@ const LIST_LIMIT: Duration = Duration::from_secs(120);
 /// Why `program` cannot be run here, if it cannot: then the test skips, except in CI, which
 /// installs every server (`.ci/run`) and fails instead.
 pub fn missing(program: &str, install: &str) -> Option<String> {
-    let found = std::env::var_os("PATH").is_some_and(|path| {
-        std::env::split_paths(&path).any(|dir| dir.join(program).is_file())
-    });
+    let found = std::env::var_os("PATH")
+        .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(program).is_file()));
     if found {
         return None;
     }
@@ -44,7 +43,10 @@ pub fn sdk_missing() -> Option<String> {
         ),
         Ok(_) => return None,
     };
-    assert!(std::env::var_os("CI").is_none(), "CI installs the SDK: {why}");
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "CI installs the SDK: {why}"
+    );
     eprintln!("skipped: {why}");
     Some(why)
 }
@@ -71,7 +73,10 @@ pub async fn pin(
         .await
         .expect("the server starts in time")
         .expect("the server starts");
-    let tools = upstream.list_tools().await.expect("the server lists its tools");
+    let tools = upstream
+        .list_tools()
+        .await
+        .expect("the server lists its tools");
     upstream.close().await;
     let endpoint = Endpoint::Command(argv.iter().map(|a| (*a).to_owned()).collect());
     let reading = import::pinned(tools, server, &endpoint, false).expect("a valid pin");
@@ -91,7 +96,11 @@ pub async fn pin(
 /// Declares `safety` in a pinned manifest, where `import` left the two commented lines.
 pub fn declare_safety(manifest: &Path, safety: Safety) {
     let text = std::fs::read_to_string(manifest).expect("the manifest reads");
-    let mode = if safety.is_read_only() { "parallel" } else { "sequential" };
+    let mode = if safety.is_read_only() {
+        "parallel"
+    } else {
+        "sequential"
+    };
     let mut out = String::with_capacity(text.len());
     for line in text.lines() {
         if line.starts_with("# safety = ") {
@@ -103,6 +112,9 @@ pub fn declare_safety(manifest: &Path, safety: Safety) {
             out.push('\n');
         }
     }
-    assert!(out.contains("\nsafety = "), "import left the safety line: {text}");
+    assert!(
+        out.contains("\nsafety = "),
+        "import left the safety line: {text}"
+    );
     std::fs::write(manifest, out).expect("the manifest writes");
 }
