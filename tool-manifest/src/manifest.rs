@@ -115,7 +115,7 @@ pub use limits::{MAX_DIAGNOSTICS_PER_FILE, MAX_MANIFEST_BYTES, MAX_SCHEMA_DEPTH}
 pub use locate::locate;
 pub use schema_source::SCHEMA_FILE_KEY;
 pub use upstream::UPSTREAM_KEYS;
-pub(crate) use upstream::url_mistake;
+pub use upstream::url_mistake;
 
 /// The keys of a manifest, in the order they are documented.
 pub const KEYS: &[&str] = &[

@@ -210,7 +210,7 @@ fn live_imports_refuse_what_would_leak_or_cannot_be_reached() {
     );
     assert_eq!(keyed.status.code(), Some(2));
     assert!(
-        text(&keyed.stderr).contains("`api_key` looks like a credential"),
+        text(&keyed.stderr).contains("`api_key` of an upstream URL looks like a credential"),
         "{}",
         text(&keyed.stderr)
     );

@@ -14,9 +14,6 @@ use toolwright_upstream::{Endpoint as Reach, Upstream};
 /// How long a server has to start, answer `initialize` and list its tools.
 const LIST_TIMEOUT: Duration = Duration::from_secs(120);
 
-/// The query parameters a pinned URL may not hold: their values are credentials.
-const SECRET_PARAMETERS: &[&str] = &["key", "token", "secret", "password", "auth", "sig"];
-
 /// A server's tools, as it listed them.
 pub struct Listed {
     /// The name the server gives itself.
@@ -42,36 +39,8 @@ pub fn command(argv: &[String]) -> Result<(Reach, Endpoint), String> {
 
 /// The server at `url`, with `headers` sent and never recorded.
 pub fn url(url: &str, headers: Vec<(String, String)>) -> Result<(Reach, Endpoint), String> {
-    let Some((scheme, rest)) = url.split_once("://") else {
-        return Err(format!(
-            "--from-mcp-url {url:?}: expected an http or https URL"
-        ));
-    };
-    if scheme != "http" && scheme != "https" {
-        return Err(format!(
-            "--from-mcp-url: expected an http or https URL, found the scheme `{scheme}`"
-        ));
-    }
-    // The URL is written into every manifest: no credential may be in it. (A URL parser is not
-    // a dependency; the authority ends at the first `/`, `?` or `#`.)
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
-    if authority.contains('@') {
-        return Err("--from-mcp-url: the URL holds credentials (`user:password@`), which would be written into the manifests; pass them with --header".into());
-    }
-    if let Some((_, query)) = rest.split_once('?') {
-        let query = query.split('#').next().unwrap_or_default();
-        for pair in query.split('&') {
-            let name = pair
-                .split('=')
-                .next()
-                .unwrap_or_default()
-                .to_ascii_lowercase();
-            if SECRET_PARAMETERS.iter().any(|s| name.contains(s)) {
-                return Err(format!(
-                    "--from-mcp-url: the query parameter `{name}` looks like a credential, which would be written into the manifests; pass it with --header"
-                ));
-            }
-        }
+    if let Some(why) = toolwright_manifest::manifest::url_mistake(url) {
+        return Err(format!("--from-mcp-url: {why}"));
     }
     let headers = headers
         .into_iter()

@@ -352,9 +352,14 @@ impl Parser<'_> {
     }
 }
 
+/// The names (in part, any case) of the query parameters an upstream URL may not hold: their
+/// values are credentials.
+const SECRET_PARAMETERS: &[&str] = &["key", "token", "secret", "password", "auth", "sig"];
+
 /// What is wrong with an upstream URL, if anything: the scheme is `http` or `https`, there is a
-/// host, and no credentials (they would be committed with the manifest).
-pub(crate) fn url_mistake(url: &str) -> Option<String> {
+/// host, and no credentials, in the authority or as a query parameter such as `api_key` (they
+/// would be committed with the manifest).
+pub fn url_mistake(url: &str) -> Option<String> {
     let shown = truncate(url, QUOTE_LIMIT);
     let rest = match url.split_once("://") {
         Some((scheme, rest))
@@ -385,6 +390,21 @@ pub(crate) fn url_mistake(url: &str) -> Option<String> {
             "expected `url` to name a host (`https://host/mcp`), found {shown:?}"
         ));
     }
+    let query = rest.split_once('?').map_or("", |(_, q)| q);
+    let query = query.split('#').next().unwrap_or_default();
+    for pair in query.split('&') {
+        let name = pair
+            .split('=')
+            .next()
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        if SECRET_PARAMETERS.iter().any(|secret| name.contains(secret)) {
+            return Some(format!(
+                "the query parameter `{}` of an upstream URL looks like a credential; pass it to the proxy with --header",
+                truncate(&name, QUOTE_LIMIT)
+            ));
+        }
+    }
     None
 }
 
@@ -412,6 +432,11 @@ mod tests {
                 "may not hold credentials",
             ),
             ("https://token@example.com", "may not hold credentials"),
+            (
+                "https://example.com/mcp?api_key=abc",
+                "`api_key` of an upstream URL looks like a credential",
+            ),
+            ("https://example.com/mcp?x=1&Token=abc", "`token`"),
         ] {
             let found = url_mistake(bad).unwrap_or_default();
             assert!(found.contains(why), "{bad}: {found}");
