@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use clap::{Parser, ValueEnum};
 use toolwright_mcp::auth::FileTokens;
-use toolwright_mcp::http::{HttpConfig, HttpServer};
+use toolwright_mcp::http::{HttpConfig, HttpServer, RateLimit};
 use toolwright_mcp::proxy::{Proxy, ProxyOptions};
 use toolwright_runtime::RunPolicy;
 use toolwright_runtime::approval::Decision;
@@ -61,6 +61,15 @@ struct Args {
     /// and optionally `disabled`).
     #[arg(long, value_name = "FILE", requires = "http")]
     tokens: Option<PathBuf>,
+
+    /// Requests a second each token may make over HTTP (each caller together, without
+    /// --tokens); past that, 429 with Retry-After.
+    #[arg(long, value_name = "N", default_value = "20", requires = "http")]
+    rate_limit: std::num::NonZeroU32,
+
+    /// Requests a token may make at once after a quiet period (default: twice --rate-limit).
+    #[arg(long, value_name = "N", requires = "http")]
+    burst: Option<std::num::NonZeroU32>,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -183,7 +192,12 @@ async fn run(args: Args) -> Result<(), Fatal> {
             .await
             .map_err(|e| Fatal::other(format!("the MCP server stopped: {e}")));
     };
-    let mut config = HttpConfig::default();
+    let burst = args.burst.unwrap_or_else(|| {
+        args.rate_limit
+            .saturating_mul(std::num::NonZeroU32::MIN.saturating_add(1))
+    });
+    let mut config =
+        HttpConfig::default().with_rate_limit(Some(RateLimit::new(args.rate_limit, burst)));
     if let Some(path) = &args.tokens {
         let registry = Arc::clone(proxy.registry());
         let tokens = FileTokens::load(path, |name| registry.get(name).is_some())
