@@ -5,7 +5,9 @@
 //! 1. Latency over stdio: 1,000 sequential calls each way, after 50 calls of warm-up, in 10
 //!    alternating blocks of 100 so that the machine's noise falls on both series. A third series,
 //!    `Proxy::execute` in this process (the proxy's pipeline and its call upstream, without the
-//!    client's hop to the proxy), says where the proxied call's extra time goes.
+//!    client's hop to the proxy), and a fourth, the proxy's MCP server in this process over an
+//!    in-memory pipe (its stdio code without the second process), say where the proxied call's
+//!    extra time goes.
 //! 2. Throughput over Streamable HTTP: 50 clients, each its own session, each sending calls back
 //!    to back for a fixed time, against the server directly and through the proxy, alternating.
 //!    The proxy is served twice: by the binary as shipped (its default per-token rate limit
@@ -23,6 +25,8 @@ use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
+use rmcp::ServiceExt as _;
+use rmcp::model::CallToolRequestParams;
 use serde_json::{Map, Value, json};
 use tokio::io::{AsyncBufReadExt, BufReader};
 use toolwright_core::Safety;
@@ -103,11 +107,26 @@ async fn stdio(work: &Path) {
     .expect("the proxy starts in time")
     .expect("the proxy starts");
     let policy = in_process.policy(RunPolicy::full());
+    // The same proxy's MCP server, read and written as `serve_stdio` does, over a pipe in memory.
+    let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+    let (server_in, server_out) = tokio::io::split(server_io);
+    let mcp = in_process
+        .server(RunPolicy::full())
+        .expect("the proxy's MCP server");
+    let serving = tokio::spawn(mcp.serve_lines(server_in, server_out));
+    let in_memory = ().serve(client_io).await.expect("the client connects");
     let arguments = echo_arguments();
     let arguments_value = Value::Object(arguments.clone());
 
     let call_direct = || echo(&direct, arguments.clone());
     let call_proxied = || echo(&proxied, arguments.clone());
+    let call_in_memory = || async {
+        let reply = in_memory
+            .call_tool(CallToolRequestParams::new("echo").with_arguments(arguments.clone()))
+            .await
+            .expect("echo is answered");
+        assert_ne!(reply.is_error, Some(true), "echo failed: {reply:?}");
+    };
     let call_in_process = || async {
         match in_process.execute(&policy, "echo", &arguments_value).await {
             ToolResult::Success { .. } => {}
@@ -119,26 +138,30 @@ async fn stdio(work: &Path) {
         call_direct().await;
         call_proxied().await;
         call_in_process().await;
+        call_in_memory().await;
     }
-    let mut series = [Series::default(), Series::default(), Series::default()];
+    let mut series: [Series; 4] = Default::default();
     for block in 0..BLOCKS {
-        // Each block runs the three series one after the other, in an order that turns with the
+        // Each block runs the series one after the other, in an order that turns with the
         // block, so that none always runs first or last.
-        for turn in 0..3 {
-            let which = (block + turn) % 3;
+        for turn in 0..series.len() {
+            let which = (block + turn) % series.len();
             let times = match which {
                 0 => timed(BLOCK_CALLS, call_direct).await,
                 1 => timed(BLOCK_CALLS, call_proxied).await,
-                _ => timed(BLOCK_CALLS, call_in_process).await,
+                2 => timed(BLOCK_CALLS, call_in_process).await,
+                _ => timed(BLOCK_CALLS, call_in_memory).await,
             };
             series[which].add_block(times);
         }
     }
     direct.close().await;
     proxied.close().await;
+    in_memory.cancel().await.expect("the in-memory session ends");
+    serving.abort();
     drop(in_process);
 
-    let [direct, proxied, in_process] = series;
+    let [direct, proxied, in_process, in_memory] = series;
     println!();
     println!(
         "latency over stdio, {} sequential echo calls each ({BLOCKS} blocks of {BLOCK_CALLS}, turning order, after {WARM_UP} warm-up calls)",
@@ -150,6 +173,7 @@ async fn stdio(work: &Path) {
         ("direct", &direct),
         ("through toolwright-proxy", &proxied),
         ("Proxy::execute in process", &in_process),
+        ("the proxy's MCP server in process, in-memory pipe", &in_memory),
     ] {
         println!(
             "| {name} | {} | {} | {} | {:.2}× | {:.2}× | {:.2}× |",
@@ -164,11 +188,14 @@ async fn stdio(work: &Path) {
     let proxied_extra = proxied.quantile(0.5).as_secs_f64() - direct.quantile(0.5).as_secs_f64();
     let pipeline_extra =
         in_process.quantile(0.5).as_secs_f64() - direct.quantile(0.5).as_secs_f64();
+    let server_extra =
+        in_memory.quantile(0.5).as_secs_f64() - in_process.quantile(0.5).as_secs_f64();
     println!(
-        "p50 added by the proxy: {:.0} µs, of which the pipeline and its call upstream {:.0} µs (Proxy::execute − direct) and the client's hop to the proxy {:.0} µs",
+        "p50 added by the proxy: {:.0} µs = the pipeline and its call upstream {:.0} µs (Proxy::execute − direct) + MCP in and out of the proxy's server {:.0} µs (in-memory pipe − Proxy::execute) + the second process and its stdio {:.0} µs (the rest)",
         proxied_extra * 1e6,
         pipeline_extra * 1e6,
-        (proxied_extra - pipeline_extra) * 1e6
+        server_extra * 1e6,
+        (proxied_extra - pipeline_extra - server_extra) * 1e6
     );
 }
 
