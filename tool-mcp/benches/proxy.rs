@@ -54,7 +54,11 @@ const BUDGET: Duration = Duration::from_secs(170);
 const START_LIMIT: Duration = Duration::from_secs(60);
 
 fn main() {
-    if pinning::missing(SERVER, "npm install -g @modelcontextprotocol/server-everything").is_some()
+    if pinning::missing(
+        SERVER,
+        "npm install -g @modelcontextprotocol/server-everything",
+    )
+    .is_some()
     {
         return;
     }
@@ -157,7 +161,10 @@ async fn stdio(work: &Path) {
     }
     direct.close().await;
     proxied.close().await;
-    in_memory.cancel().await.expect("the in-memory session ends");
+    in_memory
+        .cancel()
+        .await
+        .expect("the in-memory session ends");
     serving.abort();
     drop(in_process);
 
@@ -173,7 +180,10 @@ async fn stdio(work: &Path) {
         ("direct", &direct),
         ("through toolwright-proxy", &proxied),
         ("Proxy::execute in process", &in_process),
-        ("the proxy's MCP server in process, in-memory pipe", &in_memory),
+        (
+            "the proxy's MCP server in process, in-memory pipe",
+            &in_memory,
+        ),
     ] {
         println!(
             "| {name} | {} | {} | {} | {:.2}× | {:.2}× | {:.2}× |",
@@ -288,7 +298,10 @@ async fn http(work: &Path) {
     let sides = [
         ("direct", url.as_str()),
         ("proxy in process, no rate limit", in_process_url.as_str()),
-        ("toolwright-proxy --http (default rate limit)", binary_url.as_str()),
+        (
+            "toolwright-proxy --http (default rate limit)",
+            binary_url.as_str(),
+        ),
     ];
     for (_, url) in &sides[..2] {
         load(url, HTTP_WARM_UP).await;
@@ -338,7 +351,10 @@ async fn http(work: &Path) {
         );
     }
     for (i, (name, _)) in sides.iter().enumerate() {
-        if let Some(why) = rounds.iter().find_map(|round| round[i].first_error.as_ref()) {
+        if let Some(why) = rounds
+            .iter()
+            .find_map(|round| round[i].first_error.as_ref())
+        {
             println!("first failure, {name}: {why}");
         }
     }
@@ -553,7 +569,8 @@ async fn connect(endpoint: &Endpoint) -> Upstream {
 }
 
 fn echo_arguments() -> Map<String, Value> {
-    let Value::Object(arguments) = json!({"message": "the quick brown fox jumps over the lazy dog"})
+    let Value::Object(arguments) =
+        json!({"message": "the quick brown fox jumps over the lazy dog"})
     else {
         unreachable!("an object literal")
     };
