@@ -1,13 +1,13 @@
-//! The pinned proxy against the server it proxies, in one run (docs/performance.md, "The pinned
-//! proxy"): `echo` of `@modelcontextprotocol/server-everything` called directly and through
+//! The pinned proxy against the server it proxies, in one run (docs/performance.md, the section
+//! of that name): `echo` of `@modelcontextprotocol/server-everything` called directly and through
 //! `toolwright-proxy`, with the same client (`toolwright_upstream::Upstream`) on both sides.
 //!
 //! 1. Latency over stdio: 1,000 sequential calls each way, after 50 calls of warm-up, in 10
-//!    alternating blocks of 100 so that the machine's noise falls on both series. A third series,
-//!    `Proxy::execute` in this process (the proxy's pipeline and its call upstream, without the
-//!    client's hop to the proxy), and a fourth, the proxy's MCP server in this process over an
-//!    in-memory pipe (its stdio code without the second process), say where the proxied call's
-//!    extra time goes.
+//!    blocks of 100 whose order turns, so that the machine's noise falls on every series. A
+//!    third series, `Proxy::execute` in this process (the proxy's pipeline and its call
+//!    upstream, without the client's hop to the proxy), and a fourth, the proxy's MCP server in
+//!    this process over an in-memory pipe (its stdio code without the second process), say
+//!    where the proxied call's extra time goes.
 //! 2. Throughput over Streamable HTTP: 50 clients, each its own session, each sending calls back
 //!    to back for a fixed time, against the server directly and through the proxy, alternating.
 //!    The proxy is served twice: by the binary as shipped (its default per-token rate limit
