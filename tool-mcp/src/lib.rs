@@ -203,15 +203,15 @@ pub struct McpServer<C> {
     availability: Option<Arc<dyn Availability>>,
 }
 
-/// Which of a server's tools are offered at the moment, when that changes while it runs (the
-/// proxy's pinned tools leave the list while their upstream definition differs from the pin).
-/// A tool that is not available is not listed; its calls still reach its handler, which
-/// answers why it is refused. The server tells each session when the list changed
-/// (`notifications/tools/list_changed`).
+/// Which of a server's tools are withheld at the moment, when that changes while it runs (the
+/// proxy withholds a pinned tool while its upstream definition differs from the pin). Every
+/// request's policy withholds them ([`RunPolicy::withhold`]): they are not listed, and a call
+/// to one is refused with its reason before anything looks at its arguments. The server tells
+/// each session when the list changed (`notifications/tools/list_changed`).
 pub trait Availability: Send + Sync + 'static {
-    /// False while the tool must not be listed.
-    fn is_available(&self, name: &str) -> bool;
-    /// Changes whenever a tool's availability may have changed.
+    /// The tools withheld now, each with the message its calls are refused with.
+    fn withheld(&self) -> Vec<(String, String)>;
+    /// Changes whenever the tools withheld may have changed.
     fn changes(&self) -> tokio::sync::watch::Receiver<u64>;
 }
 
@@ -298,8 +298,8 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         })
     }
 
-    /// Lists only the tools `availability` says are available at the moment, and tells every
-    /// session when that changes (the tools capability then declares `listChanged`).
+    /// Withholds from every request the tools `availability` withholds at the moment, and tells
+    /// every session when they change (the tools capability then declares `listChanged`).
     #[must_use]
     pub fn with_availability(mut self, availability: Arc<dyn Availability>) -> Self {
         self.availability = Some(availability);
@@ -361,7 +361,22 @@ impl<C: Send + Sync + 'static> McpServer<C> {
 
     /// The tools `tools/list` returns, sorted by name.
     pub fn tools(&self) -> Vec<Tool> {
-        self.tools_under(&self.policy)
+        self.tools_under(&self.current(Arc::clone(&self.policy)))
+    }
+
+    /// `policy` with the tools withheld at this moment, when an [`Availability`] says which.
+    fn current(&self, policy: Arc<RunPolicy>) -> Arc<RunPolicy> {
+        match &self.availability {
+            Some(availability) => {
+                let withheld = availability.withheld();
+                if withheld.is_empty() {
+                    policy
+                } else {
+                    Arc::new((*policy).clone().withhold_all(withheld))
+                }
+            }
+            None => policy,
+        }
     }
 
     /// Serves one MCP session over `transport` until the client closes it.
@@ -427,6 +442,14 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         name: &str,
         arguments: &Value,
     ) -> ToolResult {
+        let withheld;
+        let policy = match &self.availability {
+            Some(_) => {
+                withheld = self.current(Arc::new(policy.clone()));
+                &*withheld
+            }
+            None => policy,
+        };
         let call = self.registry.call(Request::new(name, arguments));
         match call.prepare(policy).await {
             Prepared::Ready(ready) => self.run(ready).await,
@@ -583,25 +606,19 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     fn request_policy(&self, context: &RequestContext<RoleServer>) -> Arc<RunPolicy> {
         #[cfg(feature = "http")]
         if let Some(grant) = http::grant(context) {
-            return Arc::new(grant.narrow(&self.policy));
+            return self.current(Arc::new(grant.narrow(&self.policy)));
         }
         let _ = context;
-        Arc::clone(&self.policy)
+        self.current(Arc::clone(&self.policy))
     }
 
     /// The tools `policy` lets a caller see, sorted by name.
     fn tools_under(&self, policy: &RunPolicy) -> Vec<Tool> {
         self.offered
             .iter()
-            .filter(|(name, o)| policy.lists(o.meta) && self.is_available(name))
+            .filter(|(_, o)| policy.lists(o.meta))
             .map(|(_, o)| o.tool.clone())
             .collect()
-    }
-
-    fn is_available(&self, name: &str) -> bool {
-        self.availability
-            .as_ref()
-            .is_none_or(|availability| availability.is_available(name))
     }
 
     fn offered(&self, name: &str) -> Option<&Offered> {
@@ -682,8 +699,13 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
+        let withheld = |name: &str| {
+            self.availability
+                .as_ref()
+                .is_some_and(|a| a.withheld().iter().any(|(n, _)| n == name))
+        };
         self.offered(name)
-            .filter(|_| self.is_available(name))
+            .filter(|_| !withheld(name))
             .map(|o| o.tool.clone())
     }
 

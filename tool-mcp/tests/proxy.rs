@@ -242,6 +242,19 @@ async fn calls_are_checked_against_the_declaration_before_they_are_forwarded() {
     );
 }
 
+/// A client of the proxy that reports each `notifications/tools/list_changed`.
+#[derive(Clone)]
+struct Told(tokio::sync::mpsc::UnboundedSender<()>);
+
+impl rmcp::ClientHandler for Told {
+    async fn on_tool_list_changed(
+        &self,
+        _context: rmcp::service::NotificationContext<rmcp::RoleClient>,
+    ) {
+        let _ = self.0.send(());
+    }
+}
+
 /// A change of the upstream's tools file.
 type Change = Box<dyn Fn(&mut Value)>;
 
@@ -417,8 +430,14 @@ async fn a_tool_that_changed_since_it_was_pinned_is_refused_and_unlisted() {
                 "{what}: the call never reached the server"
             );
             assert!(
-                proxy.policy(RunPolicy::full()).is_disabled("lookup"),
+                proxy.policy(RunPolicy::full()).is_withheld("lookup"),
                 "{what}"
+            );
+            // Refused before its arguments are looked at: the pinned schema may be what changed.
+            let invalid = envelope(&proxy.execute(&policy, "lookup", &json!({"word": 5})).await);
+            assert_eq!(
+                invalid["error"]["code"], "TOOL_NOT_ALLOWED",
+                "{what}: {invalid}"
             );
         } else {
             assert_eq!(verdict, Some(Verdict::Pinned), "{what}: not a change");
@@ -437,6 +456,23 @@ async fn a_change_announced_mid_session_is_refused_at_once() {
     let policy = RunPolicy::full();
     let server = proxy.server(policy.clone()).expect("the MCP server");
     let mut changes = toolwright_mcp::Availability::changes(proxy.upstreams());
+    // A client of the proxy, told when the list changes.
+    let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+    tokio::spawn(server.clone().serve(server_io));
+    let (told, mut told_rx) = tokio::sync::mpsc::unbounded_channel();
+    let client = rmcp::ServiceExt::serve(Told(told), client_io)
+        .await
+        .expect("the client connects");
+    let names = async || -> Vec<String> {
+        client
+            .list_all_tools()
+            .await
+            .expect("the proxy lists its tools")
+            .into_iter()
+            .map(|t| t.name.to_string())
+            .collect()
+    };
+    assert!(names().await.contains(&"lookup".to_owned()));
     let arguments = json!({"word": "pin", "limit": 2});
     assert_eq!(
         envelope(&proxy.execute(&policy, "lookup", &arguments).await)["success"],
@@ -454,6 +490,14 @@ async fn a_change_announced_mid_session_is_refused_at_once() {
         .await
         .expect("the proxy sees the change in time")
         .expect("the proxy runs");
+    tokio::time::timeout(Duration::from_secs(20), told_rx.recv())
+        .await
+        .expect("the client is told in time")
+        .expect("the client runs");
+    assert!(
+        !names().await.contains(&"lookup".to_owned()),
+        "the client's list lost it"
+    );
     let result = envelope(&proxy.execute(&policy, "lookup", &arguments).await);
     assert_eq!(result["error"]["code"], "TOOL_NOT_ALLOWED", "{result}");
     let message = result["error"]["message"].as_str().expect("a message");

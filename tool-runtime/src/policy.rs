@@ -1,7 +1,7 @@
 //! The policy of one run: read-only or not, the tools the user disabled, an optional approver,
 //! the clock approvals expire by, and the provider form the tools are offered in.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
@@ -68,6 +68,8 @@ where
 pub struct RunPolicy {
     read_only: bool,
     disabled: BTreeSet<String>,
+    /// Tools the host withholds for now, each with the message its calls are refused with.
+    withheld: BTreeMap<String, String>,
     approver: Option<Arc<dyn Approver>>,
     approval_ttl: Duration,
     clock: Arc<dyn Clock>,
@@ -79,6 +81,7 @@ impl Default for RunPolicy {
         RunPolicy {
             read_only: false,
             disabled: BTreeSet::new(),
+            withheld: BTreeMap::new(),
             approver: None,
             approval_ttl: DEFAULT_APPROVAL_TTL,
             clock: Arc::new(SystemClock),
@@ -92,6 +95,7 @@ impl fmt::Debug for RunPolicy {
         f.debug_struct("RunPolicy")
             .field("read_only", &self.read_only)
             .field("disabled", &self.disabled)
+            .field("withheld", &self.withheld.keys().collect::<Vec<_>>())
             .field("approver", &self.approver.as_ref().map(|_| "approver"))
             .field("approval_ttl", &self.approval_ttl)
             .field("dialect", &self.dialect)
@@ -128,6 +132,28 @@ impl RunPolicy {
     #[must_use]
     pub fn disable_all<I: IntoIterator<Item = S>, S: Into<String>>(mut self, names: I) -> Self {
         self.disabled.extend(names.into_iter().map(Into::into));
+        self
+    }
+
+    /// Withholds a tool for now: never listed, and its calls refused (`TOOL_NOT_ALLOWED`) with
+    /// `reason` as the whole message, before anything looks at their arguments. The proxy
+    /// withholds a pinned tool whose upstream definition changed since it was pinned.
+    #[must_use]
+    pub fn withhold(mut self, name: impl Into<String>, reason: impl Into<String>) -> Self {
+        self.withheld.insert(name.into(), reason.into());
+        self
+    }
+
+    /// Withholds every one of these tools, each with its reason (see [`RunPolicy::withhold`]).
+    #[must_use]
+    pub fn withhold_all<I, N, R>(mut self, tools: I) -> Self
+    where
+        I: IntoIterator<Item = (N, R)>,
+        N: Into<String>,
+        R: Into<String>,
+    {
+        self.withheld
+            .extend(tools.into_iter().map(|(n, r)| (n.into(), r.into())));
         self
     }
 
@@ -193,6 +219,11 @@ impl RunPolicy {
         self.disabled.contains(name)
     }
 
+    /// True when the host withholds the tool for now.
+    pub fn is_withheld(&self, name: &str) -> bool {
+        self.withheld.contains_key(name)
+    }
+
     /// The tools switched off, sorted.
     pub fn disabled(&self) -> impl Iterator<Item = &str> {
         self.disabled.iter().map(String::as_str)
@@ -238,6 +269,10 @@ impl RunPolicy {
             Some(Refusal::ReadOnlyRun)
         } else if self.disabled.contains(meta.name) {
             Some(Refusal::Disabled)
+        } else if let Some(reason) = self.withheld.get(meta.name) {
+            Some(Refusal::Withheld {
+                reason: reason.clone(),
+            })
         } else {
             None
         }
@@ -258,6 +293,23 @@ mod tests {
 
     static READ: ToolMeta = meta("read", Safety::ReadOnly);
     static WRITE: ToolMeta = meta("write", Safety::Destructive);
+
+    #[test]
+    fn a_withheld_tool_is_refused_with_its_reason_and_not_listed() {
+        let policy = RunPolicy::full().withhold("read", "The tool `read` changed upstream.");
+        assert!(policy.is_withheld("read") && !policy.lists(&READ) && policy.lists(&WRITE));
+        let refusal = policy.listing_refusal(&READ).expect("refused");
+        let answer = serde_json::to_value(refusal.answer("read", Some(&READ))).expect("JSON");
+        assert_eq!(answer["error"]["code"], "TOOL_NOT_ALLOWED");
+        assert_eq!(
+            answer["error"]["message"],
+            "The tool `read` changed upstream."
+        );
+        assert_eq!(answer["stateChanged"], false);
+        // A run's read-only rule and the user's switches come first.
+        let both = RunPolicy::full().disable("read").withhold("read", "r");
+        assert_eq!(both.listing_refusal(&READ), Some(Refusal::Disabled));
+    }
 
     #[test]
     fn read_only_runs_refuse_destructive_tools() {

@@ -18,6 +18,8 @@ const ACTION_READ_ONLY_RUN: &str =
 const ACTION_DISABLED: &str =
     "Do not retry: the user disabled this tool. Use only the tools offered in this run.";
 /// The hint of a call the approver denied.
+const ACTION_WITHHELD: &str =
+    "Do not retry: the host withholds this tool for now. Use only the tools offered in this run.";
 const ACTION_DENIED: &str =
     "Do not retry the same call: it was not approved. Ask the user how to proceed.";
 /// The hint of a call that needs an approval nobody can give now.
@@ -56,6 +58,9 @@ pub(crate) const NAME_QUOTE_LIMIT: usize = 64;
 /// How many characters of a tool's own failure or refusal message reach the model.
 const TOOL_MESSAGE_LIMIT: usize = 300;
 
+/// The longest reason a withheld tool's refusal quotes, in bytes (it may list what changed).
+pub const WITHHELD_REASON_LIMIT: usize = 1000;
+
 /// Why a call was answered with a runtime code: refused before it ran, or failed while or after
 /// it ran. [`Refusal::answer`] writes its envelope; [`Refusal::label`] is what its span records
 /// as `tool.refusal`.
@@ -71,6 +76,12 @@ pub enum Refusal {
     ReadOnlyRun,
     /// A tool the user switched off.
     Disabled,
+    /// The host withholds the tool for now, for this reason (a pinned tool whose upstream
+    /// definition changed since it was pinned).
+    Withheld {
+        /// The whole message, as the host words it.
+        reason: String,
+    },
     /// The approver denied the call, with the person's reason (may be empty).
     Denied {
         /// Why.
@@ -158,6 +169,7 @@ impl Refusal {
             Refusal::InputInvalid { .. } => RuntimeCode::InputInvalid,
             Refusal::ReadOnlyRun
             | Refusal::Disabled
+            | Refusal::Withheld { .. }
             | Refusal::Denied { .. }
             | Refusal::ApprovalPending { .. }
             | Refusal::ApprovalInvalid { .. }
@@ -183,6 +195,7 @@ impl Refusal {
             Refusal::InputInvalid { .. } => "input_invalid",
             Refusal::ReadOnlyRun => "read_only_run",
             Refusal::Disabled => "disabled",
+            Refusal::Withheld { .. } => "withheld",
             Refusal::Denied { .. } => "denied",
             Refusal::ApprovalPending { .. } => "approval_pending",
             Refusal::ApprovalInvalid { .. } | Refusal::BehindRefused { .. } => "approval_invalid",
@@ -229,6 +242,11 @@ impl Refusal {
             Refusal::Disabled => (
                 format!("The tool `{name}` is disabled by the user."),
                 ACTION_DISABLED.to_owned(),
+                false,
+            ),
+            Refusal::Withheld { reason } => (
+                bounded(reason, WITHHELD_REASON_LIMIT),
+                ACTION_WITHHELD.to_owned(),
                 false,
             ),
             Refusal::Denied { reason } => {
@@ -413,6 +431,7 @@ mod tests {
             Refusal::NotFound { close: Vec::new() },
             Refusal::ReadOnlyRun,
             Refusal::Disabled,
+            Refusal::Withheld { reason: "r".into() },
             Refusal::Denied {
                 reason: String::new(),
             },

@@ -22,7 +22,7 @@
 //! | `tool.state_changed` | the envelope's `stateChanged` |
 //! | `tool.output_bytes` | on success: the size of `data` as JSON text |
 //! | `error.type`, `otel.status_code` | on failure: the envelope's code, and `error` |
-//! | `tool.refusal` | when the call was answered without running: `read_only_run`, `disabled`, `denied`, `approval_pending`, `approval_invalid`, `input_invalid`, `not_found`, `too_many_calls`, or `refused_by_tool` (the tool itself refused, `ToolError::NotAllowed`) |
+//! | `tool.refusal` | when the call was answered without running: `read_only_run`, `disabled`, `withheld` (the host withholds the tool for now: a pinned tool that drifted), `denied`, `approval_pending`, `approval_invalid`, `input_invalid`, `not_found`, `too_many_calls`, or `refused_by_tool` (the tool itself refused, `ToolError::NotAllowed`) |
 //! | `tool.approval` | `deferred` when the approver deferred the call and it waits for a person (its batch paused on it, or the MCP server asked the client's user); its resumed run gets a span of its own |
 //! | `gen_ai.tool.call.arguments`, `gen_ai.tool.call.result` | only when the host opted in ([`RegistryBuilder::trace_content`]): the arguments and the envelope as JSON text, passed through the host's redaction function, then cut to [`CONTENT_LIMIT`] bytes; arguments past the registry's `Limits` are not written out |
 //! | `mcp.method.name`, `jsonrpc.request.id` | over MCP: `tools/call` and the request's id |

@@ -186,6 +186,13 @@ fn each_refusal_is_named_with_its_error_type() {
             "disabled",
         ),
         (
+            RunPolicy::full().withhold("drawings_list", "Withheld for now."),
+            "drawings_list",
+            json!({}),
+            "TOOL_NOT_ALLOWED",
+            "withheld",
+        ),
+        (
             deny,
             "drawing_create",
             json!({}),

@@ -181,13 +181,15 @@ impl Proxy {
         &self.upstreams
     }
 
-    /// The policy of a run: `policy` with every tool that differs from its pin disabled at this
-    /// moment (for a host that lists the tools itself; their calls are refused either way).
+    /// The policy of a run: `policy` with every tool that differs from its pin at this moment
+    /// withheld (not listed; its calls refused, saying what changed, before their arguments are
+    /// looked at). A call that reaches a tool which drifted since is refused by its handler.
     pub fn policy(&self, policy: RunPolicy) -> RunPolicy {
-        policy.disable_all(self.upstreams.refused())
+        policy.withhold_all(self.upstreams.withheld())
     }
 
-    /// Runs one call under `policy` (a host's direct use; [`Proxy::server`] serves MCP).
+    /// Runs one call under `policy`, the tools that differ from their pins withheld (a host's
+    /// direct use; [`Proxy::server`] serves MCP).
     pub async fn execute(
         &self,
         policy: &RunPolicy,
@@ -195,8 +197,9 @@ impl Proxy {
         arguments: &serde_json::Value,
     ) -> ToolResult {
         let mut context = self.upstreams.clone();
+        let policy = self.policy(policy.clone());
         self.registry
-            .execute(policy, &mut context, name, arguments)
+            .execute(&policy, &mut context, name, arguments)
             .await
     }
 

@@ -165,12 +165,18 @@ impl Upstreams {
             .unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// The pinned tools refused at this moment: their live definitions differ from their pins.
-    pub fn refused(&self) -> Vec<&'static str> {
-        self.verdicts()
+    /// The pinned tools refused at this moment (their live definitions differ from their
+    /// pins), each with the message its calls are refused with.
+    pub fn withheld(&self) -> Vec<(String, String)> {
+        let refused: Vec<&'static str> = self
+            .verdicts()
             .iter()
             .filter(|(_, verdict)| **verdict != Verdict::Pinned)
             .map(|(name, _)| *name)
+            .collect();
+        refused
+            .into_iter()
+            .filter_map(|name| Some((name.to_owned(), self.refusal(name)?)))
             .collect()
     }
 
@@ -454,10 +460,8 @@ pub(crate) fn forward<'a>(
 }
 
 impl Availability for Upstreams {
-    fn is_available(&self, name: &str) -> bool {
-        self.verdicts()
-            .get(name)
-            .is_none_or(|verdict| *verdict == Verdict::Pinned)
+    fn withheld(&self) -> Vec<(String, String)> {
+        Upstreams::withheld(self)
     }
 
     fn changes(&self) -> watch::Receiver<u64> {
