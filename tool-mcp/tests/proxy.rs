@@ -58,6 +58,16 @@ fn tools() -> Value {
             "name": "crash",
             "description": "Ends the server.",
             "inputSchema": {"type": "object"}
+        },
+        {
+            "name": "slow",
+            "description": "Answers after a while.",
+            "inputSchema": {"type": "object", "properties": {"seconds": {"type": "number"}}}
+        },
+        {
+            "name": "report",
+            "description": "Reports what it was asked.",
+            "inputSchema": {"type": "object", "properties": {"topic": {"type": "string"}}}
         }
     ])
 }
@@ -91,13 +101,19 @@ impl Upstream {
         let argv = upstream.argv();
         let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
         pinning::pin(&upstream.manifests, "notes", &argv, |name| {
-            if name == "lookup" || name == "fail" {
+            if ["lookup", "fail", "slow", "report"].contains(&name) {
                 Safety::ReadOnly
             } else {
                 Safety::Destructive
             }
         })
         .await;
+        // The author's limits, declared in the pinned manifests as in any other.
+        declare(&upstream.manifests.join("slow.toml"), "timeout = \"300ms\"");
+        declare(
+            &upstream.manifests.join("report.toml"),
+            "max_output_bytes = 40",
+        );
         Some(upstream)
     }
 
@@ -135,6 +151,13 @@ impl Upstream {
         change(&mut tools);
         write_tools(&self.tools, &tools);
     }
+}
+
+/// Adds a top-level key to a manifest (before its first table).
+fn declare(manifest: &Path, line: &str) {
+    let text = std::fs::read_to_string(manifest).expect("the manifest");
+    let (top, tables) = text.split_once("\n[").expect("the [upstream] table");
+    std::fs::write(manifest, format!("{top}\n{line}\n[{tables}")).expect("the manifest");
 }
 
 fn write_tools(path: &Path, tools: &Value) {
@@ -223,6 +246,23 @@ async fn calls_are_checked_against_the_declaration_before_they_are_forwarded() {
     assert_eq!(
         failed["stateChanged"], false,
         "a read-only tool changed nothing"
+    );
+
+    // The declared time limit and output budget hold for an upstream tool.
+    let slow = envelope(&proxy.execute(&full, "slow", &json!({"seconds": 5})).await);
+    assert_eq!(slow["error"]["code"], "TOOL_TIMEOUT", "{slow}");
+    let quick = envelope(&proxy.execute(&full, "slow", &json!({"seconds": 0})).await);
+    assert_eq!(quick["success"], true, "{quick}");
+    let small = envelope(&proxy.execute(&full, "report", &json!({})).await);
+    assert_eq!(small["success"], true, "{small}");
+    let large = json!({"topic": "a topic whose answer is over the budget"});
+    let large = envelope(&proxy.execute(&full, "report", &large).await);
+    assert_eq!(large["error"]["code"], "TOOL_FAILED", "{large}");
+    assert!(
+        large["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("40")),
+        "{large}"
     );
 
     let crashed = envelope(&proxy.execute(&full, "crash", &json!({})).await);

@@ -107,6 +107,15 @@ async fn the_reference_servers_are_pinned_and_proxied_under_the_declared_safety(
     }
     assert!(expected.contains_key("write_file") && expected.contains_key("get_sum"));
 
+    let (read, write) = ("r".repeat(40), "w".repeat(40));
+    let tokens = work.path().join("tokens.toml");
+    std::fs::write(
+        &tokens,
+        format!(
+            "[[token]]\nname = \"reader\"\ntoken = \"{read}\"\ngrant = \"read\"\n\n[[token]]\nname = \"writer\"\ntoken = \"{write}\"\ngrant = \"write\"\ndisabled = [\"git_commit\"]\n"
+        ),
+    )
+    .expect("the token file");
     let proxy = json!([
         env!("CARGO_BIN_EXE_toolwright-proxy"),
         "--manifests",
@@ -118,6 +127,9 @@ async fn the_reference_servers_are_pinned_and_proxied_under_the_declared_safety(
         .env("EXPECTED", serde_json::to_string(&expected).expect("JSON"))
         .env("FS_ROOT", root_text)
         .env("GIT_REPO", repo.to_str().expect("a UTF-8 path"))
+        .env("TOKENS", &tokens)
+        .env("READ_TOKEN", &read)
+        .env("WRITE_TOKEN", &write)
         .kill_on_drop(true)
         .output();
     let output = tokio::time::timeout(GIVE_UP, run)

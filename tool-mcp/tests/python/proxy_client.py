@@ -5,21 +5,28 @@ manifests (declaring each tool's safety), and passes, in the environment: PROXY 
 command line, a JSON list, without its policy flags), EXPECTED (JSON: each pinned tool's name with
 the `readOnlyHint` and `destructiveHint` its manifest declares), FS_ROOT (the folder the filesystem
 server may write in), GIT_REPO (a git repository for the git server). Prints one line per check and
-exits non-zero on the first failure.
+exits non-zero on the first failure. Over HTTP: TOKENS (a token file), READ_TOKEN and
+WRITE_TOKEN (the second disables `git_commit`).
 """
 
 import json
 import os
+import subprocess
 import sys
 
 import anyio
 from mcp import Client, types
 from mcp.client.stdio import StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
 
 PROXY = json.loads(os.environ["PROXY"])
 EXPECTED = json.loads(os.environ["EXPECTED"])
 FS_ROOT = os.environ["FS_ROOT"]
 GIT_REPO = os.environ["GIT_REPO"]
+TOKENS = os.environ["TOKENS"]
+READ_TOKEN = os.environ["READ_TOKEN"]
+WRITE_TOKEN = os.environ["WRITE_TOKEN"]
 
 passed = 0
 
@@ -140,11 +147,50 @@ async def deferred_run():
         check(not os.path.exists(target), "approval: and nothing was written")
 
 
+async def http_run():
+    """The proxy over Streamable HTTP: each token's grant picks its policy."""
+    process = subprocess.Popen(
+        PROXY + ["--http", "127.0.0.1:0", "--tokens", TOKENS],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        url = None
+        for line in process.stderr:
+            if line.startswith("listening on "):
+                url = line.split("listening on ", 1)[1].strip()
+                break
+        check(url is not None and url.startswith("http://127.0.0.1:"), "http: the proxy listens on loopback")
+
+        def client(token):
+            http = create_mcp_http_client(headers={"Authorization": f"Bearer {token}"})
+            return Client(streamable_http_client(url, http_client=http), mode="legacy")
+
+        target = os.path.join(FS_ROOT, "over-http.txt")
+        async with client(READ_TOKEN) as read:
+            tools = await listed(read)
+            check("write_file" not in tools and "read_text_file" in tools, "http: a read token sees only the read tools")
+            result = await read.call_tool("write_file", {"path": target, "content": "no"})
+            check(error_code(result) == "TOOL_NOT_ALLOWED", "http: a read token's write is refused")
+            check(not os.path.exists(target), "http: and never reached the server")
+        async with client(WRITE_TOKEN) as write:
+            tools = await listed(write)
+            check("write_file" in tools and "git_commit" not in tools, "http: a write token sees the writes but the ones it has disabled")
+            result = await write.call_tool("write_file", {"path": target, "content": "yes"})
+            check(envelope(result).get("success") is True, "http: a write token's write runs upstream")
+            result = await write.call_tool("git_commit", {"repo_path": GIT_REPO, "message": "no"})
+            check(error_code(result) == "TOOL_NOT_ALLOWED", "http: a tool the token disables is refused")
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
 async def main():
     with anyio.fail_after(240):
         await full_run()
         await read_only_run()
         await deferred_run()
+        await http_run()
     print(f"passed {passed} checks", flush=True)
 
 
