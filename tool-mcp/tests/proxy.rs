@@ -567,3 +567,55 @@ async fn a_change_announced_mid_session_is_refused_at_once() {
         true
     );
 }
+
+#[tokio::test]
+async fn a_folder_the_proxy_cannot_serve_is_refused_with_where_and_why() {
+    let work = tempfile::tempdir().expect("a temporary directory");
+    let dir = work.path();
+    std::fs::write(
+        dir.join("local.toml"),
+        "name = \"local\"\ntitle = \"Local\"\ndescription = \"Mine.\"\nsafety = \"read-only\"\nmode = \"parallel\"\n[input]\ntype = \"object\"\n",
+    )
+    .expect("a manifest");
+    let refused = Proxy::connect(dir, ProxyOptions::default())
+        .await
+        .expect_err("not pinned");
+    let message = refused.to_string();
+    assert!(
+        message.contains("local.toml") && message.contains("has no `[upstream]` table"),
+        "{message}"
+    );
+
+    // A pinned tool whose server cannot be started.
+    let definition = json!({"name": "gone", "inputSchema": {"type": "object"}});
+    std::fs::write(dir.join("gone.upstream.json"), definition.to_string()).expect("the pin");
+    std::fs::remove_file(dir.join("local.toml")).expect("removed");
+    std::fs::write(
+        dir.join("gone.toml"),
+        format!(
+            "name = \"gone\"\ntitle = \"Gone\"\ndescription = \"d\"\nsafety = \"read-only\"\nmode = \"parallel\"\n[input]\ntype = \"object\"\n[upstream]\nserver = \"nowhere\"\ncommand = [\"no-such-mcp-server-here\"]\ntool = \"gone\"\ndigest = \"{}\"\ndefinition = {{ file = \"gone.upstream.json\" }}\n",
+            toolwright_manifest::lock::digest(&definition)
+        ),
+    )
+    .expect("a manifest");
+    let refused = Proxy::connect(dir, ProxyOptions::default())
+        .await
+        .expect_err("unreachable");
+    let message = refused.to_string();
+    assert!(
+        message.contains("`nowhere` cannot be reached")
+            && message.contains("no-such-mcp-server-here"),
+        "{message}"
+    );
+
+    // Options for a server no manifest names.
+    let options = ProxyOptions::default().header(
+        "elsewhere",
+        "Authorization",
+        toolwright_secrets::SecretString::new("Bearer x"),
+    );
+    let refused = Proxy::connect(dir, options)
+        .await
+        .expect_err("unknown server");
+    assert!(refused.to_string().contains("`elsewhere`"), "{refused}");
+}
