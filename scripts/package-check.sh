@@ -72,5 +72,7 @@ echo "== toolwright-runtime's docs from its package, the guide's chapters includ
 RUSTDOCFLAGS="-D warnings" cargo doc -p toolwright-runtime --no-deps --all-features
 echo "== toolwright-mcp's docs from its package"
 RUSTDOCFLAGS="-D warnings" cargo doc -p toolwright-mcp --no-deps --all-features
+echo "== toolwright-upstream's and toolwright-manifest's docs from their packages"
+RUSTDOCFLAGS="-D warnings" cargo doc -p toolwright-upstream -p toolwright-manifest --no-deps --all-features
 echo "== the packages' own tests, from the extracted packages"
 cargo test --workspace --all-features

@@ -37,7 +37,7 @@ pub struct Pin {
     pub definition: String,
     /// Whether `safety` and `mode` are written from the hints (`--trust-hints`).
     pub trust_hints: bool,
-    /// The boolean hints the definition declares, in [`HINTS`] order, for the manifest's
+    /// The boolean hints the definition declares, in the order of `HINTS`, for the manifest's
     /// comment.
     pub hints: Vec<(&'static str, bool)>,
 }

@@ -10,9 +10,10 @@
 //! schema before it is forwarded, and read-only runs, grants, disabled tools, approvals, time
 //! limits and output budgets apply as to local tools.
 //!
-//! A tool whose live definition differs from its pin in anything [`diff`] sees (its description
-//! included) is not listed while it differs, and a call to it is refused (`TOOL_NOT_ALLOWED`,
-//! saying what changed); key order and whitespace are not changes. The definitions are compared
+//! A tool whose live definition differs from its pin in anything at all (its description
+//! included; the lifecycle [`diff`] says what changed) is withheld while it differs: not listed,
+//! and a call to it is refused (`TOOL_NOT_ALLOWED`, saying what changed) before its arguments are
+//! read. Key order, the order of `required` and `enum`, and whitespace are not changes. The definitions are compared
 //! again whenever an upstream server says its list changed, and when a server that went away is
 //! reached again. An upstream tool that is not pinned is never listed.
 //!
@@ -26,6 +27,9 @@
 //! # Ok(())
 //! # }
 //! ```
+//!
+//! [`Handler::Named`]: toolwright_runtime::handler::Handler::Named
+//! [`diff`]: toolwright_manifest::diff
 
 mod pins;
 mod upstreams;
