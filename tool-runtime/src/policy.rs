@@ -269,12 +269,10 @@ impl RunPolicy {
             Some(Refusal::ReadOnlyRun)
         } else if self.disabled.contains(meta.name) {
             Some(Refusal::Disabled)
-        } else if let Some(reason) = self.withheld.get(meta.name) {
-            Some(Refusal::Withheld {
+        } else {
+            self.withheld.get(meta.name).map(|reason| Refusal::Withheld {
                 reason: reason.clone(),
             })
-        } else {
-            None
         }
     }
 }
