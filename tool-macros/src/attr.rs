@@ -166,7 +166,7 @@ pub(crate) fn parse(tokens: TokenStream, errors: &mut Errors) -> Args {
             "open_world" => args.open_world = boolean(&word, &value, errors),
             "timeout" => args.timeout_ms = timeout(&value, errors),
             "max_output_bytes" => args.max_output_bytes = positive_integer(&word, &value, errors),
-            "version" => args.version = string(&word, &value, errors),
+            "version" => args.version = version(&value, errors),
             _ => args.manifest = manifest_path(&value, errors),
         }
     }
@@ -341,6 +341,19 @@ fn positive_integer(key: &str, value: &Expr, errors: &mut Errors) -> Option<Give
         format!("expected `{key}` to be a positive integer literal (bytes): `{key} = 65536`"),
     ));
     None
+}
+
+/// `version`: a string literal, whose semantic version is checked with the other lifecycle
+/// rules (see `valid.rs`).
+fn version(value: &Expr, errors: &mut Errors) -> Option<Given<String>> {
+    if lit_str(value).is_none() {
+        errors.push(syn::Error::new_spanned(
+            value,
+            "expected `version` to be a string literal: `version = \"2.1.0\"` (a semantic version)",
+        ));
+        return None;
+    }
+    string("version", value, errors)
 }
 
 /// `deprecated(since = "...", ...)`: the keys of a manifest's `deprecated` table, each a
@@ -587,7 +600,7 @@ mod tests {
         assert_eq!(
             errors_of(quote::quote!(version = 2, deprecated(since))),
             vec![
-                "expected `version` to be a string literal: `version = \"...\"`",
+                "expected `version` to be a string literal: `version = \"2.1.0\"` (a semantic version)",
                 "expected a value for `since` in `deprecated`: `since = \"...\"`",
             ]
         );
