@@ -1,9 +1,10 @@
 //! The arguments of `#[tool(...)]`: `key = value` pairs, every mistake collected.
 
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::{Group, Span, TokenStream, TokenTree};
 use syn::ext::IdentExt;
 use syn::parse::{ParseStream, Parser};
-use syn::{Expr, ExprLit, ExprPath, Ident, Lit, LitStr, Path, Token};
+use syn::spanned::Spanned;
+use syn::{Expr, ExprLit, ExprPath, Ident, Lit, LitStr, Path, Token, token};
 use toolwright_core::model::{backticked, quoted_list};
 use toolwright_core::suggest::{self, Case};
 use toolwright_core::{Mode, Safety};
@@ -21,8 +22,18 @@ pub(crate) const KEYS: &[&str] = &[
     "open_world",
     "timeout",
     "max_output_bytes",
+    "version",
+    "deprecated",
     "manifest",
 ];
+
+/// Every key of `deprecated(...)`, in the order the messages list them (a manifest's
+/// `deprecated` table has the same).
+pub(crate) const DEPRECATED_KEYS: &[&str] = &["since", "sunset", "replacement", "note"];
+
+/// How `deprecated` is written, for messages.
+const DEPRECATED_EXAMPLE: &str = "`deprecated(since = \"2.0.0\", sunset = \"2027-06-30\", \
+     replacement = \"new_tool\", note = \"...\")` (only `since` is required)";
 
 /// A value together with the tokens it was written as (for spans).
 #[derive(Clone, Copy)]
@@ -44,6 +55,9 @@ pub(crate) struct Args {
     /// The declared time limit, in milliseconds.
     pub timeout_ms: Option<Given<u64>>,
     pub max_output_bytes: Option<Given<u64>>,
+    pub version: Option<Given<String>>,
+    /// `deprecated(...)`, when written with a `since`.
+    pub deprecated: Option<Deprecated>,
     pub manifest: Option<Path>,
     /// The keys that were written (also the ones with bad values), with their spans.
     pub keys: Vec<Ident>,
@@ -64,10 +78,20 @@ impl Args {
     }
 }
 
-/// One `key` or `key = value` of an attribute's arguments.
+/// The keys of `deprecated(...)`: each a non-blank string literal.
+pub(crate) struct Deprecated {
+    pub since: Given<String>,
+    pub sunset: Option<Given<String>>,
+    pub replacement: Option<Given<String>>,
+    pub note: Option<Given<String>>,
+}
+
+/// One `key`, `key = value` or `key(...)` of an attribute's arguments.
 pub(crate) struct RawArg {
     pub key: Ident,
     pub value: Option<Expr>,
+    /// The parenthesized arguments of `key(...)`.
+    pub list: Option<Group>,
 }
 
 /// The `key = value` pairs of an attribute, separated by commas.
@@ -75,13 +99,19 @@ pub(crate) fn parse_raw(input: ParseStream) -> syn::Result<Vec<RawArg>> {
     let mut args = Vec::new();
     while !input.is_empty() {
         let key = Ident::parse_any(input)?;
-        let value = if input.peek(Token![=]) {
+        let (value, list) = if input.peek(Token![=]) {
             input.parse::<Token![=]>()?;
-            Some(input.parse::<Expr>()?)
+            (Some(input.parse::<Expr>()?), None)
+        } else if input.peek(token::Paren) {
+            let group = input.step(|cursor| match cursor.token_tree() {
+                Some((TokenTree::Group(group), rest)) => Ok((group, rest)),
+                _ => Err(cursor.error("expected `(...)`")),
+            })?;
+            (None, Some(group))
         } else {
-            None
+            (None, None)
         };
-        args.push(RawArg { key, value });
+        args.push(RawArg { key, value, list });
         if input.is_empty() {
             break;
         }
@@ -100,7 +130,7 @@ pub(crate) fn parse(tokens: TokenStream, errors: &mut Errors) -> Args {
             return args;
         }
     };
-    for RawArg { key, value } in raw {
+    for RawArg { key, value, list } in raw {
         let word = key.unraw().to_string();
         if !KEYS.contains(&word.as_str()) {
             errors.push(syn::Error::new(key.span(), unknown_key(&word)));
@@ -115,6 +145,10 @@ pub(crate) fn parse(tokens: TokenStream, errors: &mut Errors) -> Args {
             continue;
         }
         args.keys.push(key.clone());
+        if word == "deprecated" {
+            args.deprecated = deprecated(&key, value.as_ref(), list.as_ref(), errors);
+            continue;
+        }
         let Some(value) = value else {
             errors.push(syn::Error::new(
                 key.span(),
@@ -132,6 +166,7 @@ pub(crate) fn parse(tokens: TokenStream, errors: &mut Errors) -> Args {
             "open_world" => args.open_world = boolean(&word, &value, errors),
             "timeout" => args.timeout_ms = timeout(&value, errors),
             "max_output_bytes" => args.max_output_bytes = positive_integer(&word, &value, errors),
+            "version" => args.version = version(&value, errors),
             _ => args.manifest = manifest_path(&value, errors),
         }
     }
@@ -149,6 +184,8 @@ fn example(key: &str) -> String {
         "idempotent" | "open_world" => format!("`{key} = true` or `{key} = false`"),
         "timeout" => "`timeout = \"30s\"` (or \"500ms\", \"2m\")".to_owned(),
         "max_output_bytes" => "`max_output_bytes = 65536`".to_owned(),
+        "version" => "`version = \"2.1.0\"` (a semantic version)".to_owned(),
+        "deprecated" => DEPRECATED_EXAMPLE.to_owned(),
         _ => format!("`{key} = \"...\"`"),
     }
 }
@@ -306,6 +343,100 @@ fn positive_integer(key: &str, value: &Expr, errors: &mut Errors) -> Option<Give
     None
 }
 
+/// `version`: a string literal, whose semantic version is checked with the other lifecycle
+/// rules (see `valid.rs`).
+fn version(value: &Expr, errors: &mut Errors) -> Option<Given<String>> {
+    if lit_str(value).is_none() {
+        errors.push(syn::Error::new_spanned(
+            value,
+            "expected `version` to be a string literal: `version = \"2.1.0\"` (a semantic version)",
+        ));
+        return None;
+    }
+    string("version", value, errors)
+}
+
+/// `deprecated(since = "...", ...)`: the keys of a manifest's `deprecated` table, each a
+/// string; `None` (with the mistakes in `errors`) unless it has a `since`. The rules their
+/// values follow are checked with the tool's name and version (see `valid.rs`).
+fn deprecated(
+    key: &Ident,
+    value: Option<&Expr>,
+    list: Option<&Group>,
+    errors: &mut Errors,
+) -> Option<Deprecated> {
+    let Some(list) = list else {
+        let message = match value {
+            Some(_) => format!("expected `deprecated` to be a list of keys: {DEPRECATED_EXAMPLE}"),
+            None => format!("expected the keys of `deprecated`: {DEPRECATED_EXAMPLE}"),
+        };
+        let span = value.map_or_else(|| key.span(), Spanned::span);
+        errors.push(syn::Error::new(span, message));
+        return None;
+    };
+    let raw = match parse_raw.parse2(list.stream()) {
+        Ok(raw) => raw,
+        Err(error) => {
+            errors.push(error);
+            return None;
+        }
+    };
+    let mut since = None;
+    let mut sunset = None;
+    let mut replacement = None;
+    let mut note = None;
+    // The keys written, and those an unknown key was probably meant to be.
+    let mut written: Vec<String> = Vec::new();
+    for RawArg { key, value, .. } in raw {
+        let word = key.unraw().to_string();
+        if !DEPRECATED_KEYS.contains(&word.as_str()) {
+            let mut message = format!("unknown key `{word}` in `deprecated`");
+            if let Some(close) = closest(&word, DEPRECATED_KEYS) {
+                message.push_str(&format!(", did you mean `{close}`?"));
+                written.push(close.to_owned());
+            }
+            message.push_str(&format!(" expected one of {}", backticked(DEPRECATED_KEYS)));
+            errors.push(syn::Error::new(key.span(), message));
+            continue;
+        }
+        if written.contains(&word) {
+            errors.push(syn::Error::new(
+                key.span(),
+                format!("duplicate key `{word}`: each key of `deprecated` may be given once"),
+            ));
+            continue;
+        }
+        written.push(word.clone());
+        let Some(value) = value else {
+            errors.push(syn::Error::new(
+                key.span(),
+                format!("expected a value for `{word}` in `deprecated`: `{word} = \"...\"`"),
+            ));
+            continue;
+        };
+        let given = string(&word, &value, errors);
+        match word.as_str() {
+            "since" => since = given,
+            "sunset" => sunset = given,
+            "replacement" => replacement = given,
+            _ => note = given,
+        }
+    }
+    if since.is_none() && !written.iter().any(|w| w == "since") {
+        errors.push(syn::Error::new(
+            key.span(),
+            "missing key `since` in `deprecated`, expected the version (\"2.0.0\") or the date \
+             (\"2026-06-30\") since which the tool is deprecated",
+        ));
+    }
+    Some(Deprecated {
+        since: since?,
+        sunset,
+        replacement,
+        note,
+    })
+}
+
 fn manifest_path(value: &Expr, errors: &mut Errors) -> Option<Path> {
     match value {
         Expr::Path(ExprPath {
@@ -357,7 +488,7 @@ mod tests {
             vec![
                 "unknown key `saftey` in `#[tool]`, did you mean `safety`? expected one of \
                  `name`, `title`, `category`, `safety`, `mode`, `idempotent`, `open_world`, \
-                 `timeout`, `max_output_bytes`, `manifest`",
+                 `timeout`, `max_output_bytes`, `version`, `deprecated`, `manifest`",
                 "duplicate key `mode`: each key of `#[tool]` may be given once",
                 r#"expected `safety` to be "read-only" or "destructive", found "readonly""#,
                 "expected `title` to be a string literal: `title = \"...\"`",
@@ -387,6 +518,90 @@ mod tests {
             vec![
                 "expected `timeout` to be a string literal: `timeout = \"30s\"` (or \"500ms\", \"2m\")",
                 "expected `max_output_bytes` to be a positive integer literal (bytes): `max_output_bytes = 65536`",
+            ]
+        );
+    }
+
+    #[test]
+    fn version_and_deprecated_are_read() {
+        let mut errors = Errors::default();
+        let args = parse(
+            quote::quote!(
+                version = "2.1.0",
+                deprecated(
+                    since = "2.0.0",
+                    sunset = "2027-01-31",
+                    replacement = "other_tool",
+                    note = "Call other_tool."
+                )
+            ),
+            &mut errors,
+        );
+        assert!(errors.messages().is_empty(), "{:?}", errors.messages());
+        assert_eq!(args.version.map(|v| v.value).as_deref(), Some("2.1.0"));
+        let deprecated = args.deprecated.expect("a deprecation");
+        let value = |given: Option<Given<String>>| given.map(|g| g.value);
+        assert_eq!(deprecated.since.value, "2.0.0");
+        assert_eq!(value(deprecated.sunset).as_deref(), Some("2027-01-31"));
+        assert_eq!(value(deprecated.replacement).as_deref(), Some("other_tool"));
+        assert_eq!(value(deprecated.note).as_deref(), Some("Call other_tool."));
+
+        let args = parse(quote::quote!(deprecated(since = "2026-01-15")), &mut errors);
+        assert!(errors.messages().is_empty(), "{:?}", errors.messages());
+        let deprecated = args.deprecated.expect("a deprecation");
+        assert_eq!(deprecated.since.value, "2026-01-15");
+        assert!(deprecated.sunset.is_none() && deprecated.replacement.is_none());
+    }
+
+    #[test]
+    fn mistakes_in_deprecated_say_what_it_takes() {
+        assert_eq!(
+            errors_of(quote::quote!(deprecated(
+                sinse = "2.0.0",
+                sunset = "2027-01-31",
+                sunset = "2027-02-01",
+                until = "2028-01-01",
+                note = 3
+            ))),
+            vec![
+                "unknown key `sinse` in `deprecated`, did you mean `since`? expected one of \
+                 `since`, `sunset`, `replacement`, `note`",
+                "duplicate key `sunset`: each key of `deprecated` may be given once",
+                "unknown key `until` in `deprecated` expected one of `since`, `sunset`, \
+                 `replacement`, `note`",
+                "expected `note` to be a string literal: `note = \"...\"`",
+            ]
+        );
+        assert_eq!(
+            errors_of(quote::quote!(deprecated(note = "Gone."))),
+            vec![
+                "missing key `since` in `deprecated`, expected the version (\"2.0.0\") or the \
+                 date (\"2026-06-30\") since which the tool is deprecated"
+            ]
+        );
+        let written = "(only `since` is required)";
+        for (tokens, start) in [
+            (
+                quote::quote!(deprecated = "2.0.0"),
+                "expected `deprecated` to be a list of keys: `deprecated(since = ",
+            ),
+            (
+                quote::quote!(deprecated),
+                "expected the keys of `deprecated`: `deprecated(since = ",
+            ),
+        ] {
+            let found = errors_of(tokens);
+            assert_eq!(found.len(), 1, "{found:?}");
+            assert!(
+                found[0].starts_with(start) && found[0].ends_with(written),
+                "{found:?}"
+            );
+        }
+        assert_eq!(
+            errors_of(quote::quote!(version = 2, deprecated(since))),
+            vec![
+                "expected `version` to be a string literal: `version = \"2.1.0\"` (a semantic version)",
+                "expected a value for `since` in `deprecated`: `since = \"...\"`",
             ]
         );
     }

@@ -220,7 +220,7 @@ fn keys(attr: &Attribute, errors: &mut Errors) -> Keys {
             return keys;
         }
     };
-    for RawArg { key, value } in raw {
+    for RawArg { key, value, .. } in raw {
         let word = key.unraw().to_string();
         if !KEYS.contains(&word.as_str()) {
             let mut message = format!("unknown key `{word}` in `#[{ATTRIBUTE}]`");

@@ -594,6 +594,8 @@ fn code_first_meta(tool: &CodeFirst, spans: Spans) -> TokenStream {
         open_world,
         timeout_ms,
         max_output_bytes,
+        version,
+        deprecated,
     } = tool;
     let at = spans.at;
     let semi = spans.semi();
@@ -616,6 +618,31 @@ fn code_first_meta(tool: &CodeFirst, spans: Spans) -> TokenStream {
         bytes.set_span(at);
         quote_spanned!(at=> .max_output_bytes(#bytes))
     });
+    let version = version.as_ref().map(|version| {
+        let version = string(version, at);
+        quote_spanned!(at=> .version(#version))
+    });
+    let deprecated = deprecated.as_ref().map(|deprecated| {
+        let since = string(&deprecated.since, at);
+        let optional = |method: &str, value: &Option<String>| {
+            value.as_ref().map(|value| {
+                let method = syn::Ident::new(method, at);
+                let value = string(value, at);
+                quote_spanned!(at=> .#method(#value))
+            })
+        };
+        let sunset = optional("sunset", &deprecated.sunset);
+        let replacement = optional("replacement", &deprecated.replacement);
+        let note = optional("note", &deprecated.note);
+        quote_spanned! {at=>
+            .deprecated(
+                ::toolwright_runtime::__private::DeprecationMeta::new(#since)
+                #sunset
+                #replacement
+                #note
+            )
+        }
+    });
     let [name, title, description] = [name, title, description].map(|text| string(text, at));
     let private = quote_spanned!(at=> ::toolwright_runtime::__private);
     quote_spanned! {at=>
@@ -632,6 +659,8 @@ fn code_first_meta(tool: &CodeFirst, spans: Spans) -> TokenStream {
         #open_world
         #timeout_ms
         #max_output_bytes
+        #version
+        #deprecated
         .errors(__RETURN.errors) #semi
         static __LOCATED: #private::OnceLock<#private::ToolMeta> = #private::OnceLock::new() #semi
     }
@@ -848,6 +877,30 @@ mod tests {
             quote! {
                 /// Searches the web.
                 fn search(input: SearchArgs) -> Result<Vec<Hit>, ToolError> {
+                    web::search(&input.query)
+                }
+            },
+        );
+        insta::assert_snapshot!(pretty(out));
+    }
+
+    #[test]
+    fn expansion_of_a_versioned_deprecated_tool() {
+        let out = tool(
+            quote!(
+                safety = "read-only",
+                mode = "parallel",
+                version = "2.1.0",
+                deprecated(
+                    since = "2.0.0",
+                    sunset = "2027-01-31",
+                    replacement = "web_search",
+                    note = "Same arguments."
+                )
+            ),
+            quote! {
+                /// Searches the web.
+                fn search_old(input: SearchArgs) -> Result<Vec<Hit>, ToolError> {
                     web::search(&input.query)
                 }
             },

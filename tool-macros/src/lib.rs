@@ -36,6 +36,10 @@ mod valid;
 ///   `"sequential"`) must both be stated: there is no default. `name` defaults to the
 ///   function's name, `title` to the name with `_` as spaces and a capital first letter;
 ///   `category` is optional.
+/// - **Lifecycle**: `version = "2.1.0"` and `deprecated(since = "2.0.0", sunset = "2027-06-30",
+///   replacement = "new_tool", note = "...")` (only `since` required) follow a manifest's rules,
+///   checked by the same functions; that the replacement is a tool of the set is checked when
+///   the registry is built.
 /// - **Description**: the doc comment (common indentation removed, trimmed). A code-first tool
 ///   without one does not compile: the model reads it to decide when to call the tool.
 /// - **Input**: the one by-value parameter. Its type derives `Deserialize` and `JsonSchema`

@@ -4,8 +4,8 @@
 use proc_macro2::Span;
 use syn::ext::IdentExt;
 use syn::{Ident, Path};
-use toolwright_core::model::default_title;
 use toolwright_core::model::is_valid_tool_name;
+use toolwright_core::model::{Deprecation, Lifecycle, LifecycleKey, default_title};
 use toolwright_core::{Mode, Safety};
 
 use crate::ast::{Errors, ToolFn, type_text};
@@ -30,6 +30,8 @@ pub(crate) struct CodeFirst {
     pub open_world: Option<bool>,
     pub timeout_ms: Option<u64>,
     pub max_output_bytes: Option<u64>,
+    pub version: Option<String>,
+    pub deprecated: Option<Deprecation>,
 }
 
 pub(crate) struct ManifestBound<'a> {
@@ -71,6 +73,8 @@ fn check_manifest<'a>(
         "open_world",
         "timeout",
         "max_output_bytes",
+        "version",
+        "deprecated",
     ] {
         if let Some(written) = args.written(key) {
             errors.error(
@@ -209,6 +213,7 @@ fn check_code_first(args: &Args, tool: &ToolFn<'_>, errors: &mut Errors) -> Opti
         args.mode.as_ref().map(|m| m.value),
         errors,
     );
+    check_lifecycle(args, &name, errors);
     Some(CodeFirst {
         title: args
             .title
@@ -222,8 +227,43 @@ fn check_code_first(args: &Args, tool: &ToolFn<'_>, errors: &mut Errors) -> Opti
         mode: args.mode.as_ref()?.value,
         idempotent: args.idempotent.map(|i| i.value),
         open_world: args.open_world.map(|o| o.value),
+        version: args.version.as_ref().map(|v| v.value.clone()),
+        deprecated: args.deprecated.as_ref().map(|d| {
+            let text = |given: &Option<Given<String>>| given.as_ref().map(|g| g.value.clone());
+            let mut deprecation = Deprecation::new(d.since.value.clone());
+            deprecation.sunset = text(&d.sunset);
+            deprecation.replacement = text(&d.replacement);
+            deprecation.note = text(&d.note);
+            deprecation
+        }),
         name,
     })
+}
+
+/// The rules of `version` and `deprecated`, the manifest's own ([`Lifecycle::mistakes`]),
+/// each mistake on the value it is about. Whether `replacement` names a tool of the set is
+/// checked where the set is known, when the registry is built.
+fn check_lifecycle(args: &Args, name: &str, errors: &mut Errors) {
+    fn text(given: Option<&Given<String>>) -> Option<&str> {
+        given.map(|g| g.value.as_str())
+    }
+    let deprecated = args.deprecated.as_ref();
+    let declared = Lifecycle {
+        version: text(args.version.as_ref()),
+        since: text(deprecated.map(|d| &d.since)),
+        sunset: text(deprecated.and_then(|d| d.sunset.as_ref())),
+        replacement: text(deprecated.and_then(|d| d.replacement.as_ref())),
+    };
+    for mistake in declared.mistakes(name) {
+        let given = match mistake.key {
+            LifecycleKey::Version => args.version.as_ref(),
+            LifecycleKey::Since => deprecated.map(|d| &d.since),
+            LifecycleKey::Sunset => deprecated.and_then(|d| d.sunset.as_ref()),
+            LifecycleKey::Replacement => deprecated.and_then(|d| d.replacement.as_ref()),
+        };
+        let span = given.map_or_else(Span::call_site, |g| g.span);
+        errors.error(span, mistake.message);
+    }
 }
 
 #[cfg(test)]
@@ -286,6 +326,52 @@ mod tests {
         assert!(found[0].starts_with("`name` cannot be set on tool `drawing_create`"));
         assert!(found[1].starts_with("`category` cannot be set on tool `drawing_create`"));
         assert!(found[2].starts_with("`timeout` cannot be set on tool `drawing_create`"));
+    }
+
+    #[test]
+    fn lifecycle_rules_are_the_manifests() {
+        let item: ItemFn = parse_quote! {
+            /// Draws a line.
+            fn drawing_line(input: Args) -> Result<(), ToolError> {}
+        };
+        let base = quote!(safety = "destructive", mode = "sequential");
+        let found = check_messages(
+            quote!(#base, version = "2.1.0", deprecated(since = "2.0.0", sunset = "2027-01-31", replacement = "drawing_create")),
+            &item,
+        );
+        assert!(found.is_empty(), "{found:?}");
+        assert_eq!(
+            check_messages(
+                quote!(#base, version = "1.0", deprecated(since = "2.0.0", sunset = "2027-02-29", replacement = "drawing_line")),
+                &item,
+            ),
+            [
+                "expected `version` to be a semantic version like \"2.1.0\" (`MAJOR.MINOR.PATCH`, optionally with a `-pre-release` and a `+build`), found \"1.0\": unexpected end of input while parsing minor version number",
+                "expected `sunset` to be a date `YYYY-MM-DD` like \"2027-06-30\", found \"2027-02-29\": February 2027 has no day 29",
+                "`replacement` names the tool itself, expected the tool to call instead of `drawing_line`",
+            ]
+        );
+        assert_eq!(
+            check_messages(
+                quote!(#base, version = "1.0.0", deprecated(since = "2.0.0")),
+                &item,
+            ),
+            [
+                "expected `since` to be at most the tool's `version` (\"1.0.0\"), found \"2.0.0\": a tool cannot be deprecated since a version after its own",
+            ]
+        );
+        // A manifest-bound tool's lifecycle is its manifest's.
+        let found = check_messages(
+            quote!(
+                manifest = tools::drawing_line,
+                version = "2.1.0",
+                deprecated(since = "2.0.0")
+            ),
+            &item,
+        );
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert!(found[0].starts_with("`version` cannot be set on tool `drawing_line`"));
+        assert!(found[1].starts_with("`deprecated` cannot be set on tool `drawing_line`"));
     }
 
     #[test]

@@ -152,7 +152,7 @@ impl<C> RegistryBuilder<C> {
     /// Every problem found: duplicate or invalid names, declared tools without an implementation
     /// or disagreeing with it, `&mut C` handlers on read-only or parallel tools, schemas that do
     /// not compile, time limits and output budgets for unknown tools, of zero, or above what the
-    /// tool declares.
+    /// tool declares, deprecated tools whose `replacement` is neither registered nor declared.
     pub fn build(self) -> Result<Registry<C>, RegistryError> {
         let mut problems = Vec::new();
         let mut tools: BTreeMap<&'static str, Registered<C>> = BTreeMap::new();
@@ -174,8 +174,13 @@ impl<C> RegistryBuilder<C> {
         };
         // Where each name was first registered, including tools that fail their own checks.
         let mut seen: BTreeMap<&'static str, &'static str> = BTreeMap::new();
+        // The deprecated tools that name a replacement, checked once every name is known.
+        let mut replaced: Vec<&'static ToolMeta> = Vec::new();
         for def in self.tools {
             let meta = def.meta;
+            if meta.deprecated.is_some_and(|d| d.replacement.is_some()) {
+                replaced.push(meta);
+            }
             if let Some(first) = seen.get(meta.name) {
                 problems.push(RegistryProblem::DuplicateName {
                     name: meta.name.to_owned(),
@@ -226,6 +231,7 @@ impl<C> RegistryBuilder<C> {
                 }
             }
         }
+        unknown_replacements(&replaced, &seen, &declared, &mut problems);
         for (name, limit) in &self.timeouts {
             if !tools.contains_key(name.as_str())
                 && !problems.iter().any(|p| p.tool_name() == name.as_str())
@@ -257,6 +263,42 @@ impl<C> RegistryBuilder<C> {
             problems.dedup();
             Err(RegistryError { problems })
         }
+    }
+}
+
+/// A [`RegistryProblem::UnknownReplacement`] for each tool of `replaced` whose `replacement` is
+/// neither a registered tool (`seen`, those failing their own checks included) nor a declared
+/// one. A manifest's replacement is checked within its set when the manifests load; here the
+/// set is what the host registers, so a code-first tool's is checked too.
+fn unknown_replacements(
+    replaced: &[&'static ToolMeta],
+    seen: &BTreeMap<&'static str, &'static str>,
+    declared: &BTreeMap<&'static str, &'static ToolMeta>,
+    problems: &mut Vec<RegistryProblem>,
+) {
+    let known: Vec<&str> = seen
+        .keys()
+        .chain(declared.keys().filter(|name| !seen.contains_key(*name)))
+        .copied()
+        .collect();
+    for meta in replaced {
+        let Some(replacement) = meta.deprecated.and_then(|d| d.replacement) else {
+            continue;
+        };
+        if known.contains(&replacement) {
+            continue;
+        }
+        let others: Vec<&str> = known
+            .iter()
+            .copied()
+            .filter(|name| *name != meta.name)
+            .collect();
+        problems.push(RegistryProblem::UnknownReplacement {
+            name: meta.name.to_owned(),
+            location: meta.source.to_owned(),
+            replacement: replacement.to_owned(),
+            close: toolwright_core::schema::closest(replacement, &others).map(str::to_owned),
+        });
     }
 }
 

@@ -123,6 +123,27 @@ pub enum RegistryProblem {
         /// Where it is declared.
         location: String,
     },
+    /// A deprecated tool's `replacement` is neither registered nor declared: the notice every
+    /// export carries would send the model to a tool it cannot call.
+    #[error(
+        "tool `{name}` (`{location}`) is deprecated in favour of `{replacement}`, which is not a registered or declared tool; register `{replacement}`, or correct the `replacement`{}",
+        did_you_mean(close.as_deref())
+    )]
+    UnknownReplacement {
+        /// The deprecated tool.
+        name: String,
+        /// Where it is declared.
+        location: String,
+        /// The `replacement` it declares.
+        replacement: String,
+        /// The registered or declared tool whose name is close enough to be meant.
+        close: Option<String>,
+    },
+}
+
+/// "; did you mean `x`?", when there is a close name.
+fn did_you_mean(close: Option<&str>) -> String {
+    close.map_or_else(String::new, |close| format!("; did you mean `{close}`?"))
 }
 
 impl RegistryProblem {
@@ -139,7 +160,8 @@ impl RegistryProblem {
             | RegistryProblem::ZeroTimeout { name }
             | RegistryProblem::UnknownOutputBudget { name }
             | RegistryProblem::ZeroOutputBudget { name }
-            | RegistryProblem::AboveDeclared { name, .. } => name,
+            | RegistryProblem::AboveDeclared { name, .. }
+            | RegistryProblem::UnknownReplacement { name, .. } => name,
         }
     }
 }
