@@ -270,9 +270,11 @@ impl RunPolicy {
         } else if self.disabled.contains(meta.name) {
             Some(Refusal::Disabled)
         } else {
-            self.withheld.get(meta.name).map(|reason| Refusal::Withheld {
-                reason: reason.clone(),
-            })
+            self.withheld
+                .get(meta.name)
+                .map(|reason| Refusal::Withheld {
+                    reason: reason.clone(),
+                })
         }
     }
 }
