@@ -112,7 +112,7 @@ mod upstream;
 
 pub use lifecycle::DEPRECATED_KEYS;
 pub use limits::{MAX_DIAGNOSTICS_PER_FILE, MAX_MANIFEST_BYTES, MAX_SCHEMA_DEPTH};
-pub use locate::locate;
+pub use locate::{Location, locate};
 pub use schema_source::SCHEMA_FILE_KEY;
 pub use upstream::UPSTREAM_KEYS;
 pub use upstream::url_mistake;

@@ -1,13 +1,11 @@
 //! What a change is: its kind (one word per row of SPEC section 9's table, and a few more the
 //! table implies), its severity, and the parties it reaches.
 
-use std::fmt;
-use std::path::PathBuf;
-
 use serde::Serialize;
 use serde_json::Value;
 
 use crate::dialect::Dialect;
+use crate::manifest::Location;
 
 /// Serialized as their words.
 macro_rules! serialized_as_words {
@@ -350,22 +348,6 @@ impl Change {
     pub(crate) fn severity(mut self, severity: Severity) -> Change {
         self.severity = severity;
         self
-    }
-}
-
-/// A file and a line (1-based).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[non_exhaustive]
-pub struct Location {
-    /// The file, as the tool set's source named it.
-    pub file: PathBuf,
-    /// The line.
-    pub line: usize,
-}
-
-impl fmt::Display for Location {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}", self.file.display(), self.line)
     }
 }
 

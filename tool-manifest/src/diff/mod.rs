@@ -38,7 +38,8 @@ mod subset;
 
 use std::collections::BTreeMap;
 
-pub use change::{Adjustment, Change, Kind, Location, Party, Severity};
+pub use crate::manifest::Location;
+pub use change::{Adjustment, Change, Kind, Party, Severity};
 pub use definition::{Definition, Level, Origin, ToolSet};
 pub use policy::{Acceptance, DiffConfig, Policy, PolicyError};
 pub use report::{Format, Report};

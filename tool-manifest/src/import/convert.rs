@@ -4,12 +4,11 @@ use std::collections::HashSet;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
-
 use super::bfcl;
 use super::json::Json;
-use super::pin::Pin;
 use super::source::{self, Format, Found, Refused};
+use super::text::{FileRef, entry};
+use super::upstream::Pin;
 use crate::codegen::snake_case;
 use crate::json_text;
 use crate::model::default_title;
@@ -80,11 +79,6 @@ pub struct Tool {
     /// What pins a tool of a live server ([`pinned`](super::pinned)): its `[upstream]` table
     /// and definition file; `None` for an imported definition the application implements.
     pub pin: Option<Pin>,
-}
-
-#[derive(Serialize)]
-pub(super) struct FileRef<'a> {
-    pub(super) file: &'a str,
 }
 
 impl Tool {
@@ -183,21 +177,6 @@ impl Tool {
         }
         Ok(files)
     }
-}
-
-/// `key = value`, the value written by `toml`.
-pub(super) fn entry<T: Serialize + ?Sized>(
-    out: &mut String,
-    key: &str,
-    value: &T,
-) -> Result<(), toml::ser::Error> {
-    let mut text = String::new();
-    value.serialize(toml::ser::ValueSerializer::new(&mut text))?;
-    out.push_str(key);
-    out.push_str(" = ");
-    out.push_str(&text);
-    out.push('\n');
-    Ok(())
 }
 
 /// One line of the report.

@@ -41,9 +41,12 @@ mod pin;
 mod source;
 #[cfg(test)]
 mod tests;
+mod text;
+mod upstream;
 
 pub use bfcl::{Mapped, TYPES as BFCL_TYPES};
 pub(crate) use convert::mcp_tools;
 pub use convert::{InputError, Line, Outcome, Reading, Review, Tool, read, valid_name, write};
-pub use pin::{Pin, pinned};
+pub use pin::pinned;
 pub use source::{Format, UnknownFormat};
+pub use upstream::Pin;

@@ -2,15 +2,33 @@
 //! `Tool` object (what `diff` reports) mapped to the manifest's key, or to the node of the
 //! schema file the manifest names, for messages and GitHub annotations.
 
+use std::fmt;
 use std::path::{Path, PathBuf};
+
+use serde::Serialize;
 
 use toml::de::{DeTable, DeValue};
 
 use super::schema_source::SCHEMA_FILE_KEY;
 use crate::diagnostic::Diagnostic;
-use crate::diff::Location;
 use crate::json_text;
 use crate::schema::JsonPointer;
+
+/// A file and a line (1-based).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct Location {
+    /// The file, as the tool set's source named it.
+    pub file: PathBuf,
+    /// The line.
+    pub line: usize,
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.file.display(), self.line)
+    }
+}
 
 /// The file and line where `pointer` (into the tool's MCP `Tool` object: `/inputSchema/...`,
 /// `/annotations/readOnlyHint`, `/errors/<CODE>/retryable`, `/mode`) is written in the manifest

@@ -38,7 +38,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use toolwright_runtime::handler::ToolDef;
+use toolwright_runtime::handler::{Handler, ToolDef};
 use toolwright_runtime::registry::{Registry, RegistryError};
 use toolwright_runtime::{RunPolicy, ToolResult};
 use toolwright_secrets::SecretString;
@@ -165,7 +165,15 @@ impl Proxy {
     /// server's endpoint, a server cannot be reached, or the registry does not build.
     pub async fn connect(dir: &Path, options: ProxyOptions) -> Result<Proxy, ProxyError> {
         let pinned = pins::load(dir)?;
-        let defs: Vec<ToolDef<Upstreams>> = pinned.tools.iter().map(|t| t.def).collect();
+        // One handler for every pinned tool: it finds the tool's server by the tool's name.
+        let defs: Vec<ToolDef<Upstreams>> = pinned
+            .tools
+            .iter()
+            .map(|t| ToolDef {
+                meta: t.meta,
+                handler: Handler::Named(upstreams::forward),
+            })
+            .collect();
         let registry = Registry::builder().tools(defs).build()?;
         let upstreams = Upstreams::connect(pinned, options).await?;
         Ok(Proxy {

@@ -5,16 +5,14 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 use toolwright_core::{Endpoint, StaticSchema, ToolMeta, ToolSpec};
-use toolwright_runtime::handler::{Handler, ToolDef};
 
 use super::ProxyError;
-use super::upstreams::{Upstreams, forward};
 
 /// One pinned tool.
 #[derive(Debug)]
 pub(crate) struct PinnedTool {
-    /// What the registry holds: the manifest's declaration and the forwarding handler.
-    pub(crate) def: ToolDef<Upstreams>,
+    /// The manifest's declaration, frozen.
+    pub(crate) meta: &'static ToolMeta,
     /// The index of its server in [`Pinned::servers`].
     pub(crate) server: usize,
     /// Its name upstream.
@@ -85,10 +83,7 @@ pub(crate) fn load(dir: &Path) -> Result<Pinned, ProxyError> {
             }
         };
         tools.push(PinnedTool {
-            def: ToolDef {
-                meta: leak(&spec),
-                handler: Handler::Named(forward),
-            },
+            meta: leak(&spec),
             server,
             upstream_name: upstream.tool.clone(),
             digest: upstream.digest.clone(),

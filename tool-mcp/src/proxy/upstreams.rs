@@ -120,14 +120,14 @@ impl Upstreams {
         for tool in pinned.tools {
             let pin =
                 Definition::from_mcp(&tool.definition).map_err(|why| ProxyError::Manifests {
-                    dir: tool.def.meta.source.into(),
+                    dir: tool.meta.source.into(),
                     diagnostics: format!(
                         "{}: the pinned definition cannot be read: {why}",
-                        tool.def.meta.source
+                        tool.meta.source
                     ),
                 })?;
             routes.insert(
-                tool.def.meta.name,
+                tool.meta.name,
                 Route {
                     link: tool.server,
                     upstream_name: tool.upstream_name,
