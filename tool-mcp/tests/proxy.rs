@@ -77,12 +77,19 @@ struct Upstream {
     tools: PathBuf,
     log: PathBuf,
     manifests: PathBuf,
+    /// The server never announces a change of its tools.
+    silent: bool,
 }
 
 impl Upstream {
     /// The server, its tools pinned (`lookup` and `fail` declared read-only, the others
     /// destructive); `None` where Python or the SDK is missing.
     async fn pinned() -> Option<Upstream> {
+        Self::pinned_as(false).await
+    }
+
+    /// [`Upstream::pinned`], the server announcing its changes or not.
+    async fn pinned_as(silent: bool) -> Option<Upstream> {
         if pinning::sdk_missing().is_some() {
             return None;
         }
@@ -96,6 +103,7 @@ impl Upstream {
             tools,
             log,
             manifests,
+            silent,
             _work: work,
         };
         let argv = upstream.argv();
@@ -123,6 +131,7 @@ impl Upstream {
             format!("UPSTREAM_TOOLS={}", self.tools.display()),
             format!("UPSTREAM_LOG={}", self.log.display()),
             "UPSTREAM_POLL_MS=50".into(),
+            format!("UPSTREAM_SILENT={}", u8::from(self.silent)),
             "python3".into(),
             SERVER.into(),
         ]
@@ -565,6 +574,42 @@ async fn a_change_announced_mid_session_is_refused_at_once() {
     assert_eq!(
         envelope(&proxy.execute(&policy, "lookup", &arguments).await)["success"],
         true
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_change_nobody_announces_is_found_by_listing_again() {
+    let Some(upstream) = Upstream::pinned_as(true).await else {
+        return;
+    };
+    let options = ProxyOptions::default().relist_every(Duration::from_millis(200));
+    let proxy = Proxy::connect(&upstream.manifests, options)
+        .await
+        .expect("the proxy connects");
+    let mut changes = toolwright_mcp::Availability::changes(proxy.upstreams());
+    let arguments = json!({"word": "pin", "limit": 2});
+    let policy = RunPolicy::full();
+    assert_eq!(
+        envelope(&proxy.execute(&policy, "lookup", &arguments).await)["success"],
+        true
+    );
+    upstream.change(|t| t[0]["inputSchema"]["properties"]["limit"]["type"] = json!("string"));
+    tokio::time::timeout(Duration::from_secs(20), changes.changed())
+        .await
+        .expect("the proxy lists again in time")
+        .expect("the proxy runs");
+    let result = envelope(&proxy.execute(&policy, "lookup", &arguments).await);
+    assert_eq!(result["error"]["code"], "TOOL_NOT_ALLOWED", "{result}");
+
+    // Without listing again, the same silent change goes unseen until the next connection.
+    upstream.change(|_| {});
+    let unwatched = upstream.proxy().await;
+    upstream.change(|t| t[0]["description"] = json!("Changed without a word."));
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    assert_eq!(
+        unwatched.upstreams().verdicts().get("lookup"),
+        Some(&Verdict::Pinned),
+        "nothing told this proxy"
     );
 }
 

@@ -8,8 +8,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, ClientCapabilities, ClientConfig, ErrorData,
-    Implementation,
+    CallToolRequestParams, CallToolResponse, ClientCapabilities, ClientConfig, ClientRequest,
+    ErrorData, Implementation, ListToolsRequest, PaginatedRequestParams, ServerResult,
 };
 use rmcp::service::ClientInitializeError;
 use rmcp::service::{NotificationContext, RunningService};
@@ -29,6 +29,9 @@ use crate::error::UpstreamError;
 /// How long [`Upstream::connect`] waits for the server to answer `initialize`. It is long enough
 /// for `npx -y` to download a package first.
 pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The most pages of `tools/list` read: a server whose cursors never end is refused.
+const MAX_PAGES: usize = 1000;
 
 /// How many of the child's last stderr lines are kept for error messages.
 const STDERR_LINES: usize = 20;
@@ -351,17 +354,43 @@ impl Upstream {
     /// Every tool of `tools/list`, all pages, each as the JSON object of rmcp's `Tool` (the
     /// fields of the MCP schema, as the server sent them).
     ///
-    /// rmcp keeps the list while the server's `ttlMs` allows and drops it at each
-    /// `notifications/tools/list_changed`, so calling this after [`Upstream::list_changed`]
-    /// changes asks the server again.
+    /// Always asked of the server: rmcp's response cache (kept while the server's `ttlMs`
+    /// allows, and answered stale when a request fails) is not used, since a proxy checks the
+    /// definitions the server gives now.
     pub async fn list_tools(&self) -> Result<Vec<serde_json::Value>, UpstreamError> {
         self.check_open()?;
-        let tools = self
-            .inner
-            .peer
-            .list_all_tools()
-            .await
-            .map_err(|error| self.request_error(error, Request::List))?;
+        let mut tools = Vec::new();
+        let mut cursor = None;
+        for page in 1.. {
+            if page > MAX_PAGES {
+                return Err(UpstreamError::Protocol {
+                    endpoint: self.inner.endpoint.clone(),
+                    why: format!("`tools/list` gave more than {MAX_PAGES} pages"),
+                });
+            }
+            let request = ClientRequest::ListToolsRequest(ListToolsRequest {
+                method: Default::default(),
+                params: Some(PaginatedRequestParams::default().with_cursor(cursor.take())),
+                extensions: Default::default(),
+            });
+            let answer = self
+                .inner
+                .peer
+                .send_request(request)
+                .await
+                .map_err(|error| self.request_error(error, Request::List))?;
+            let ServerResult::ListToolsResult(page) = answer else {
+                return Err(UpstreamError::Protocol {
+                    endpoint: self.inner.endpoint.clone(),
+                    why: "`tools/list` was answered with another kind of result".into(),
+                });
+            };
+            tools.extend(page.tools);
+            match page.next_cursor {
+                Some(next) if !next.is_empty() => cursor = Some(next),
+                _ => break,
+            }
+        }
         tools
             .iter()
             .map(|tool| {

@@ -41,6 +41,12 @@ struct Args {
     #[arg(long, value_enum, default_value = "allow")]
     approval: Approval,
 
+    /// Lists every server's tools again every SECONDS and refuses the ones that changed, besides
+    /// at each `notifications/tools/list_changed` (a server may change its tools without saying
+    /// so). Off unless given.
+    #[arg(long, value_name = "SECONDS")]
+    relist: Option<std::num::NonZeroU64>,
+
     /// Sends a header to an upstream server reached over HTTP: `SERVER=NAME:VALUE`
     /// (repeatable). Prefer `--header-env`: a command line is visible to other users.
     #[arg(long, value_name = "SERVER=NAME:VALUE")]
@@ -148,6 +154,9 @@ fn header(arg: &str, flag: &str) -> Result<(String, String, String), Fatal> {
 
 async fn run(args: Args) -> Result<(), Fatal> {
     let mut options = ProxyOptions::default();
+    if let Some(seconds) = args.relist {
+        options = options.relist_every(std::time::Duration::from_secs(seconds.get()));
+    }
     for arg in &args.header {
         let (server, name, value) = header(arg, "header")?;
         options = options.header(server, name, SecretString::new(value));

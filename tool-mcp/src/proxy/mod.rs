@@ -114,6 +114,10 @@ pub struct ProxyOptions {
     pub headers: BTreeMap<String, Vec<(String, SecretString)>>,
     /// Environment variables of an upstream server started as a child process, by server id.
     pub env: BTreeMap<String, Vec<(String, SecretString)>>,
+    /// How often every server's tools are listed and judged again, besides at each
+    /// `notifications/tools/list_changed` (`None`: only then): a server may change its tools
+    /// without saying so.
+    pub relist_every: Option<std::time::Duration>,
 }
 
 impl ProxyOptions {
@@ -129,6 +133,14 @@ impl ProxyOptions {
             .entry(server.into())
             .or_default()
             .push((name.into(), value));
+        self
+    }
+
+    /// Lists and judges every server's tools again every `period`, whether or not the server
+    /// says they changed.
+    #[must_use]
+    pub fn relist_every(mut self, period: std::time::Duration) -> Self {
+        self.relist_every = Some(period);
         self
     }
 

@@ -54,6 +54,8 @@ impl fmt::Debug for Upstreams {
 
 struct Shared {
     links: Vec<Link>,
+    /// How often each server's tools are listed again without being told.
+    relist_every: Option<std::time::Duration>,
     /// Each pinned tool by its name in the registry.
     routes: BTreeMap<&'static str, Route>,
     verdicts: RwLock<BTreeMap<&'static str, Verdict>>,
@@ -140,6 +142,7 @@ impl Upstreams {
         let upstreams = Upstreams {
             shared: Arc::new(Shared {
                 links,
+                relist_every: options.relist_every,
                 routes,
                 verdicts: RwLock::default(),
                 changes: watch::Sender::new(0),
@@ -233,6 +236,7 @@ impl Upstreams {
             Arc::downgrade(&self.shared),
             link,
             Arc::clone(&client),
+            self.shared.relist_every,
         ));
         *slot = Some(Arc::clone(&client));
         Ok(client)
@@ -397,11 +401,32 @@ fn pointer(at: &str) -> String {
     }
 }
 
-/// Judges server `link`'s tools again at each `notifications/tools/list_changed`, until the
-/// connection closes or the proxy is dropped.
-async fn watch_list(shared: Weak<Shared>, link: usize, client: Arc<Upstream>) {
+/// Judges server `link`'s tools again at each `notifications/tools/list_changed` (and every
+/// `relist_every`, when set), until the connection closes or the proxy is dropped.
+async fn watch_list(
+    shared: Weak<Shared>,
+    link: usize,
+    client: Arc<Upstream>,
+    relist_every: Option<std::time::Duration>,
+) {
     let mut changes = client.list_changed();
-    while changes.changed().await.is_ok() {
+    let tick = async |period: Option<std::time::Duration>| match period {
+        Some(period) => tokio::time::sleep(period).await,
+        None => std::future::pending().await,
+    };
+    loop {
+        tokio::select! {
+            changed = changes.changed() => {
+                if changed.is_err() {
+                    return;
+                }
+            }
+            () = tick(relist_every) => {
+                if client.is_closed() {
+                    return;
+                }
+            }
+        }
         let Some(shared) = shared.upgrade() else {
             return;
         };

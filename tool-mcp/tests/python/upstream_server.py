@@ -21,6 +21,8 @@ Environment:
   (arguments `{}` when the call carried none). Each line is flushed at once.
 - `UPSTREAM_POLL_MS` (optional, default 100): how often, in milliseconds, the tools file
   is read to see whether it changed.
+- `UPSTREAM_SILENT` (optional): when `1`, changes are never announced, as a server that
+  changes its tools behind its clients' backs would do.
 
 The server declares the tools capability with `listChanged: true`. Once the client has
 finished the handshake, whenever the bytes of the tools file change (or the file appears
@@ -57,6 +59,7 @@ from mcp.shared.exceptions import MCPError
 TOOLS_PATH = os.environ["UPSTREAM_TOOLS"]
 LOG_PATH = os.environ["UPSTREAM_LOG"]
 POLL_SECONDS = int(os.environ.get("UPSTREAM_POLL_MS", "100")) / 1000
+SILENT = os.environ.get("UPSTREAM_SILENT") == "1"
 
 # The tools of the listing being answered, as read from the file, for the middleware
 # that puts them on the wire unchanged.
@@ -151,7 +154,7 @@ async def watch_tools_file() -> None:
         if current == seen:
             continue
         seen = current
-        if client_session is not None:
+        if client_session is not None and not SILENT:
             await client_session.send_tool_list_changed()
 
 
