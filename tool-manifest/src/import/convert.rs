@@ -223,26 +223,37 @@ pub fn read(text: &str, format: Format) -> Result<Reading, InputError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let values = parse(text)?;
     let definitions = source::definitions(values).map_err(InputError)?;
-    let mut reading = Reading {
-        tools: Vec::with_capacity(definitions.len()),
-        report: Vec::new(),
-        refused: 0,
-    };
-    let mut taken = HashSet::new();
-    for (place, value) in &definitions {
-        let converted = source::read(place, value, format)
-            .and_then(|found| convert(found, &mut taken, &mut reading.report, None));
-        match converted {
-            Ok(tool) => reading.tools.push(tool),
-            Err(refused) => {
-                reading
-                    .report
-                    .push(Line::Error(format!("{refused}; the tool is skipped")));
-                reading.refused += 1;
+    Ok(Reading::of(definitions, |(place, value), taken, report| {
+        source::read(&place, &value, format).and_then(|found| convert(found, taken, report, None))
+    }))
+}
+
+impl Reading {
+    /// Each definition converted by `convert` (which takes the names already given and the
+    /// report), in order; one it refuses is reported and counted, and the others are read.
+    pub(super) fn of<T>(
+        definitions: Vec<T>,
+        mut convert: impl FnMut(T, &mut HashSet<String>, &mut Vec<Line>) -> Result<Tool, Refused>,
+    ) -> Reading {
+        let mut reading = Reading {
+            tools: Vec::with_capacity(definitions.len()),
+            report: Vec::new(),
+            refused: 0,
+        };
+        let mut taken = HashSet::new();
+        for definition in definitions {
+            match convert(definition, &mut taken, &mut reading.report) {
+                Ok(tool) => reading.tools.push(tool),
+                Err(refused) => {
+                    reading
+                        .report
+                        .push(Line::Error(format!("{refused}; the tool is skipped")));
+                    reading.refused += 1;
+                }
             }
         }
+        reading
     }
-    Ok(reading)
 }
 
 /// Every JSON value of the text, with the line it starts on (JSON Lines hold several).

@@ -53,33 +53,11 @@ pub fn pinned(
         }
         Endpoint::Command(_) => {}
     }
-    let mut reading = Reading {
-        tools: Vec::with_capacity(tools.len()),
-        report: Vec::new(),
-        refused: 0,
-    };
-    let mut taken = HashSet::new();
-    for (i, value) in tools.into_iter().enumerate() {
+    let tools: Vec<(usize, Value)> = tools.into_iter().enumerate().collect();
+    Ok(Reading::of(tools, |(i, value), taken, report| {
         let place = format!("tools[{i}]");
-        match pin(
-            &place,
-            value,
-            server,
-            endpoint,
-            trust_hints,
-            &mut taken,
-            &mut reading.report,
-        ) {
-            Ok(tool) => reading.tools.push(tool),
-            Err(refused) => {
-                reading
-                    .report
-                    .push(Line::Error(format!("{refused}; the tool is skipped")));
-                reading.refused += 1;
-            }
-        }
-    }
-    Ok(reading)
+        pin(&place, value, server, endpoint, trust_hints, taken, report)
+    }))
 }
 
 /// One `Tool` object of the server, converted and pinned.
