@@ -334,6 +334,9 @@ pub struct ToolMeta {
     pub version: Option<&'static str>,
     /// The declared deprecation: shown in the docs and the exports, it never removes the tool.
     pub deprecated: Option<DeprecationMeta>,
+    /// Declared deferred (`defer_loading = true`): the tool is left out of a request's eager
+    /// tool list and loaded when a tool search finds it (SPEC section 12).
+    pub defer_loading: bool,
 }
 
 impl ToolMeta {
@@ -364,6 +367,7 @@ impl ToolMeta {
             max_output_bytes: None,
             version: None,
             deprecated: None,
+            defer_loading: false,
         }
     }
 
@@ -468,6 +472,15 @@ impl ToolMeta {
     pub const fn version(self, version: &'static str) -> Self {
         ToolMeta {
             version: Some(version),
+            ..self
+        }
+    }
+
+    /// Declares the tool deferred: loaded when a tool search finds it, not in the eager list.
+    #[must_use]
+    pub const fn defer_loading(self) -> Self {
+        ToolMeta {
+            defer_loading: true,
             ..self
         }
     }
@@ -594,6 +607,10 @@ pub struct ToolSpec {
     /// exports, it never removes the tool.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deprecated: Option<Deprecation>,
+    /// Declared deferred (`defer_loading = true`): left out of a request's eager tool list and
+    /// loaded when a tool search finds it. Absent from `tools.json` when false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub defer_loading: bool,
     /// Where a pinned third-party tool runs and what it was when pinned; `None` for the
     /// application's own tools.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -624,6 +641,7 @@ impl ToolSpec {
             max_output_bytes: None,
             version: None,
             deprecated: None,
+            defer_loading: false,
             upstream: None,
         }
     }
@@ -669,6 +687,7 @@ impl ToolSpec {
             max_output_bytes: meta.max_output_bytes,
             version: meta.version.map(str::to_owned),
             deprecated: meta.deprecated.as_ref().map(Deprecation::from_meta),
+            defer_loading: meta.defer_loading,
             // Frozen metadata is the application's own tool: nothing of it is pinned.
             upstream: None,
         })
