@@ -29,6 +29,7 @@ use crate::approval::{ApprovalLedger, ApprovalRequest, Decision, PendingApproval
 use crate::envelope::{ErrorBody, ToolResult};
 use crate::handler::{BoxFuture, CallResult, Handler};
 use crate::policy::RunPolicy;
+use crate::registry::deferral::TOOL_SEARCH;
 use crate::registry::{Registered, Registry};
 use crate::tool::ToolError;
 use crate::tool_call::ToolCall;
@@ -213,6 +214,9 @@ impl<'r, C> Call<'r, C> {
     /// bounds, the arguments' schema and the approver.
     pub async fn prepare(self, policy: &RunPolicy) -> Prepared<'r, C> {
         let Some(tool) = self.tool else {
+            if self.request.name == TOOL_SEARCH {
+                return self.search(policy);
+            }
             let close = self.registry.close_names(policy, self.request.name);
             return Prepared::Answered(self.refuse(Refusal::NotFound { close }));
         };
@@ -262,6 +266,31 @@ impl<'r, C> Call<'r, C> {
                 call: self,
                 tool,
             }),
+        }
+    }
+
+    /// A call of the registry's `tool_search`, answered here: it runs no tool's code, and a run
+    /// without it (no deferred tool, or the provider's own search) does not know the name.
+    fn search(self, policy: &RunPolicy) -> Prepared<'r, C> {
+        let answer = match self.request.arguments_error {
+            Some(problem) => Some(Err(Refusal::InputInvalid {
+                report: format!(
+                    "{INPUT_INVALID_PREFIX}/: {}",
+                    bounded(problem, ARGUMENTS_MESSAGE_LIMIT)
+                ),
+            })),
+            None => self.registry.answer_search(policy, self.request.arguments),
+        };
+        match answer {
+            Some(Ok(found)) => {
+                let result = ToolResult::success(found, false);
+                Prepared::Answered(self.finish(result, None))
+            }
+            Some(Err(refusal)) => Prepared::Answered(self.refuse(refusal)),
+            None => {
+                let close = self.registry.close_names(policy, self.request.name);
+                Prepared::Answered(self.refuse(Refusal::NotFound { close }))
+            }
         }
     }
 

@@ -136,6 +136,7 @@ pub mod policy;
 pub mod provider;
 mod refusal;
 pub mod registry;
+pub mod search;
 pub mod settings;
 pub mod tool;
 mod tool_call;

@@ -1,9 +1,10 @@
 //! The policy of one run: read-only or not, the tools the user disabled, an optional approver,
-//! the clock approvals expire by, and the provider form the tools are offered in.
+//! the clock approvals expire by, the provider form the tools are offered in, and which tools
+//! are deferred (loaded when a tool search finds them, SPEC section 12).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, SystemTime};
 
 use toolwright_core::ToolMeta;
@@ -74,6 +75,66 @@ pub struct RunPolicy {
     approval_ttl: Duration,
     clock: Arc<dyn Clock>,
     dialect: Option<Dialect>,
+    /// The host's deferral rules, on top of the tools declared `defer_loading`.
+    defer: Vec<Defer>,
+    /// The registry's own `tool_search` whatever the provider offers.
+    local_search: bool,
+    /// What the run's searches loaded, when the host keeps it.
+    loaded: Option<Loaded>,
+}
+
+/// A host's rule deferring tools of a run, on top of those declared `defer_loading = true`: a
+/// deferred tool is left out of the eager tool list and loaded when a tool search finds it.
+/// Rules never make a tool eager that its declaration defers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Defer {
+    /// Every tool that runs on an upstream MCP server (a pinned tool of the proxy).
+    Upstream,
+    /// Every tool past the first `n` of the run's eager tools, in name order: the first `n`
+    /// listed tools that nothing else defers stay eager.
+    After(usize),
+    /// The tool of this name.
+    Tool(String),
+}
+
+/// The tools a run's searches loaded, in the order they were found: the run's tool list appends
+/// them after its eager part ([`Registry::definitions`](crate::Registry::definitions)), so the
+/// eager part stays byte-identical and prompt caches keep hitting. Clones share one list: give
+/// each conversation (or MCP session) its own.
+#[derive(Debug, Clone, Default)]
+pub struct Loaded(Arc<Mutex<Vec<&'static str>>>);
+
+impl Loaded {
+    /// An empty list.
+    pub fn new() -> Self {
+        Loaded::default()
+    }
+
+    /// The loaded tools, in the order they were found.
+    pub fn names(&self) -> Vec<&'static str> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).clone()
+    }
+
+    /// True when the search loaded the tool.
+    pub fn contains(&self, name: &str) -> bool {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .contains(&name)
+    }
+
+    /// Appends the tools not loaded yet, in order; true when one was new.
+    pub(crate) fn add(&self, names: &[&'static str]) -> bool {
+        let mut loaded = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let before = loaded.len();
+        for name in names {
+            if !loaded.contains(name) {
+                loaded.push(name);
+            }
+        }
+        loaded.len() > before
+    }
 }
 
 impl Default for RunPolicy {
@@ -86,6 +147,9 @@ impl Default for RunPolicy {
             approval_ttl: DEFAULT_APPROVAL_TTL,
             clock: Arc::new(SystemClock),
             dialect: None,
+            defer: Vec::new(),
+            local_search: false,
+            loaded: None,
         }
     }
 }
@@ -99,6 +163,8 @@ impl fmt::Debug for RunPolicy {
             .field("approver", &self.approver.as_ref().map(|_| "approver"))
             .field("approval_ttl", &self.approval_ttl)
             .field("dialect", &self.dialect)
+            .field("defer", &self.defer)
+            .field("local_search", &self.local_search)
             .finish_non_exhaustive()
     }
 }
@@ -207,6 +273,51 @@ impl RunPolicy {
     pub fn with_dialect(mut self, dialect: Dialect) -> Self {
         self.dialect = Some(dialect);
         self
+    }
+
+    /// Defers more tools in this run (see [`Defer`]); the tools declared `defer_loading` are
+    /// deferred whatever the rules say.
+    #[must_use]
+    pub fn defer(mut self, rule: Defer) -> Self {
+        self.defer.push(rule);
+        self
+    }
+
+    /// Finds deferred tools with the registry's own `tool_search` tool whatever the provider:
+    /// without it, a run offered to Anthropic or the OpenAI Responses API uses the provider's
+    /// tool search, and every other run the registry's.
+    #[must_use]
+    pub fn with_local_search(mut self) -> Self {
+        self.local_search = true;
+        self
+    }
+
+    /// Keeps what this run's `tool_search` calls load in `loaded`: the loaded tools are appended
+    /// to the run's tool list. Without it a search still returns the definitions it found.
+    #[must_use]
+    pub fn with_loaded(mut self, loaded: Loaded) -> Self {
+        self.loaded = Some(loaded);
+        self
+    }
+
+    /// The host's deferral rules.
+    pub fn deferral_rules(&self) -> &[Defer] {
+        &self.defer
+    }
+
+    /// True when the run's deferred tools are found by the registry's `tool_search` (the
+    /// provider has no tool search of its own, or [`RunPolicy::with_local_search`]).
+    pub fn searches_locally(&self) -> bool {
+        self.local_search
+            || !matches!(
+                self.dialect,
+                Some(Dialect::Anthropic | Dialect::OpenAiResponses)
+            )
+    }
+
+    /// What the run's searches loaded, when the host keeps it.
+    pub fn loaded(&self) -> Option<&Loaded> {
+        self.loaded.as_ref()
     }
 
     /// True when only `read-only` tools are listed and may be called.

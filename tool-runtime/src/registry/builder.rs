@@ -190,6 +190,13 @@ impl<C> RegistryBuilder<C> {
                 continue;
             }
             seen.insert(meta.name, meta.source);
+            if meta.name == super::deferral::TOOL_SEARCH {
+                problems.push(RegistryProblem::ReservedName {
+                    name: meta.name.to_owned(),
+                    location: meta.source.to_owned(),
+                });
+                continue;
+            }
             match register(def, &host) {
                 Ok(registered) => {
                     tools.insert(meta.name, registered);
@@ -255,6 +262,7 @@ impl<C> RegistryBuilder<C> {
                 tools,
                 limits: self.limits,
                 trace_content: self.trace_content,
+                search: super::deferral::Search::default(),
             })
         } else {
             problems.sort_by(|a, b| {

@@ -21,6 +21,7 @@ use toolwright_core::dialect::{
     self, Converted, Dialect, ExportError, NullStripper, Violation, openai_nullable_pointers,
 };
 
+use super::deferral::{loaded_of, push_definition};
 use super::{Registered, Registry};
 use crate::policy::RunPolicy;
 
@@ -45,10 +46,21 @@ const fn slot(dialect: Dialect) -> usize {
     }
 }
 
+impl DialectCache {
+    /// `spec`'s definition in `dialect`, converted and checked once.
+    pub(crate) fn conversion(
+        &self,
+        dialect: Dialect,
+        spec: &toolwright_core::ToolSpec,
+    ) -> &Result<Converted, Vec<Violation>> {
+        self.converted[slot(dialect)].get_or_init(|| dialect::convert(dialect, spec))
+    }
+}
+
 impl<C> Registered<C> {
     /// The tool's definition in `dialect`, converted and checked once.
     pub(crate) fn conversion(&self, dialect: Dialect) -> &Result<Converted, Vec<Violation>> {
-        self.dialects.converted[slot(dialect)].get_or_init(|| dialect::convert(dialect, &self.spec))
+        self.dialects.conversion(dialect, &self.spec)
     }
 
     /// True when the tool is offered to OpenAI (`dialect`, one of its APIs) in strict mode:
@@ -97,8 +109,14 @@ impl<C> Registered<C> {
 impl<C> Registry<C> {
     /// The definitions of the run's tools ([`Registry::resolve`]) in the policy's dialect
     /// ([`RunPolicy::with_dialect`]): a JSON array in the provider's request shape, sorted by
-    /// name, equal to [`dialect::export`] of [`Registry::resolve_specs`]. Each tool's conversion
-    /// is computed once per registry and dialect and reused by every run.
+    /// name, equal to [`dialect::export`] of [`Registry::resolve_specs`] when no tool of the run
+    /// is deferred. Each tool's conversion is computed once per registry and dialect and reused
+    /// by every run.
+    ///
+    /// With deferred tools ([`Registry::deferred`]) the eager tools come first, exactly as
+    /// above, then the provider's tool search and the deferred tools in its form, or the
+    /// registry's `tool_search` and the tools the run's searches loaded, in the order found (see
+    /// [`crate::registry::deferral`]): the eager part stays byte-identical as tools are found.
     ///
     /// A policy without a dialect gets the canonical form: each tool's [`ToolSpec`] as JSON.
     /// An MCP server offers more than the [`Dialect::Mcp`] export: its `outputSchema` describes
@@ -110,36 +128,39 @@ impl<C> Registry<C> {
     ///
     /// [`ToolSpec`]: toolwright_core::ToolSpec
     pub fn definitions(&self, policy: &RunPolicy) -> Result<Value, ExportError> {
-        let resolved: Vec<&Registered<C>> = self
-            .tools
-            .values()
-            .filter(|t| policy.lists(t.def.meta))
-            .collect();
-        let Some(dialect) = policy.dialect() else {
-            return Ok(Value::Array(
-                resolved
-                    .iter()
-                    .map(|t| serde_json::to_value(&t.spec).unwrap_or(Value::Null))
-                    .collect(),
-            ));
+        let plan = self.plan(policy);
+        let dialect = policy.dialect();
+        let loaded = if policy.searches_locally() {
+            loaded_of(policy, &plan)
+        } else {
+            Vec::new()
         };
-        if dialect.is_openai() && resolved.len() > dialect::openai::MAX_FUNCTIONS {
-            // A rule about the whole set: the exporter words it (rare, not worth caching).
-            let specs: Vec<_> = resolved.iter().map(|t| t.spec.clone()).collect();
-            return dialect::export(dialect, &specs);
-        }
-        let mut definitions = Vec::with_capacity(resolved.len());
-        let mut violations = Vec::new();
-        for tool in resolved {
-            match tool.conversion(dialect) {
-                Ok(converted) => definitions.push(converted.definition.clone()),
-                Err(found) => violations.extend(found.iter().cloned()),
+        if let Some(dialect) = dialect
+            && dialect.is_openai()
+        {
+            // The eager tools and those loaded count against OpenAI's limit of functions per
+            // request; a rule about the whole set: the exporter words it (rare, not cached).
+            let counted: Vec<_> = plan
+                .eager
+                .iter()
+                .map(|t| t.meta().name)
+                .chain(loaded.iter().copied())
+                .filter_map(|name| self.tools.get(name))
+                .collect();
+            if counted.len() > dialect::openai::MAX_FUNCTIONS {
+                let specs: Vec<_> = counted.iter().map(|t| t.spec.clone()).collect();
+                return dialect::export(dialect, &specs);
             }
         }
-        if violations.is_empty() {
-            Ok(Value::Array(definitions))
-        } else {
-            Err(ExportError::new(dialect, violations))
+        let mut definitions = Vec::with_capacity(plan.eager.len() + 1);
+        let mut violations = Vec::new();
+        for tool in &plan.eager {
+            push_definition(tool, dialect, &mut definitions, &mut violations);
+        }
+        self.deferred_definitions(policy, &plan, &mut definitions, &mut violations);
+        match dialect {
+            Some(dialect) if !violations.is_empty() => Err(ExportError::new(dialect, violations)),
+            _ => Ok(Value::Array(definitions)),
         }
     }
 

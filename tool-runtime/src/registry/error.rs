@@ -25,6 +25,16 @@ pub enum RegistryProblem {
         /// Where the second was declared.
         second: String,
     },
+    /// A tool takes the name of the registry's own tool search (`tool_search`).
+    #[error(
+        "tool `{name}` (`{location}`) takes the name of the registry's tool search, which finds deferred tools; rename it"
+    )]
+    ReservedName {
+        /// The name.
+        name: String,
+        /// Where the tool is declared.
+        location: String,
+    },
     /// A declared manifest tool has no implementation.
     #[error(
         "tool `{name}` is declared in `{location}` but has no implementation; register it with `.tool(...)`"
@@ -151,6 +161,7 @@ impl RegistryProblem {
         match self {
             RegistryProblem::InvalidName { name, .. }
             | RegistryProblem::DuplicateName { name, .. }
+            | RegistryProblem::ReservedName { name, .. }
             | RegistryProblem::MissingImplementation { name, .. }
             | RegistryProblem::Drift { name, .. }
             | RegistryProblem::ExclusiveHandler { name, .. }

@@ -2,6 +2,7 @@
 //! immutable once built ([`RegistryBuilder`]), and every call's one way in ([`crate::call`]).
 
 mod builder;
+pub mod deferral;
 mod definitions;
 mod error;
 
@@ -103,6 +104,8 @@ pub struct Registry<C> {
     limits: Limits,
     /// Redacts arguments and results recorded on spans; `None`: they are not recorded.
     trace_content: Option<Redact>,
+    /// The registry's tool search: its index and definitions, made on first use.
+    search: deferral::Search,
 }
 
 impl<C> fmt::Debug for Registry<C> {
