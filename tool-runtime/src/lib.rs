@@ -46,6 +46,8 @@
 //!
 //! [`settings::ToolSettings`] persists the tools a user switched off.
 //!
+//! [`search::ToolIndex`] ranks tools for a query (BM25), for the `tool_search` tool.
+//!
 //! The guide, from `Cargo.toml` to a served registry (manifests, code-first tools, the runtime,
 //! providers and approvals, the command line, MCP servers), is the [`guide`] module.
 //!
