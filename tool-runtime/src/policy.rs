@@ -113,7 +113,10 @@ impl Loaded {
 
     /// The loaded tools, in the order they were found.
     pub fn names(&self) -> Vec<&'static str> {
-        self.0.lock().unwrap_or_else(PoisonError::into_inner).clone()
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
     }
 
     /// True when the search loaded the tool.

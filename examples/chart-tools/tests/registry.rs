@@ -217,3 +217,74 @@ async fn without_a_host_answer_ask_user_reports_the_user_unavailable() {
     assert_eq!(error.recommended_action, declared.recommended_action);
     assert!(!result.state_changed());
 }
+
+/// SPEC section 12's bar over the reference set: with every tool deferred, no query finds
+/// `panes_clear` (or any other write) in a read-only run: every word of every tool's name,
+/// title and description, alone and all together, and the queries a model would write for it.
+#[tokio::test]
+async fn no_search_finds_panes_clear_in_a_read_only_run() {
+    use toolwright_runtime::policy::{Defer, Loaded};
+    use toolwright_runtime::registry::deferral::TOOL_SEARCH;
+
+    let registry = registry();
+    let loaded = Loaded::new();
+    let policy = RunPolicy::read_only()
+        .defer(Defer::After(0))
+        .with_loaded(loaded.clone());
+    let writes: Vec<&str> = registry
+        .resolve(&RunPolicy::full())
+        .iter()
+        .filter(|m| !m.safety.is_read_only())
+        .map(|m| m.name)
+        .collect();
+    assert!(writes.contains(&"panes_clear"));
+    let mut queries: Vec<String> = vec![
+        "clear panes".to_owned(),
+        "remove every pane from the chart".to_owned(),
+        "panes_clear".to_owned(),
+        "delete all panes".to_owned(),
+    ];
+    for spec in registry.specs() {
+        let text = format!("{} {} {}", spec.name, spec.title, spec.description);
+        queries.push(text.chars().take(500).collect());
+        queries.extend(
+            text.split(|c: char| !c.is_alphanumeric() && c != '_')
+                .filter(|w| !w.is_empty())
+                .map(str::to_owned),
+        );
+    }
+    queries.sort();
+    queries.dedup();
+    let mut chart = Chart::demo();
+    let mut found_any = 0;
+    for query in &queries {
+        let answer = registry
+            .execute(
+                &policy,
+                &mut chart,
+                TOOL_SEARCH,
+                &json!({"query": query, "limit": 10}),
+            )
+            .await;
+        let answer = serde_json::to_value(&answer).expect("JSON");
+        assert_eq!(answer["success"], true, "{query}: {answer}");
+        let found: Vec<&str> = answer["data"]["tools"]
+            .as_array()
+            .expect("the tools found")
+            .iter()
+            .filter_map(|t| t["name"].as_str())
+            .collect();
+        found_any += usize::from(!found.is_empty());
+        for write in &writes {
+            assert!(!found.contains(write), "`{query}` found {write}");
+        }
+    }
+    assert!(
+        found_any * 2 > queries.len(),
+        "most queries find a read-only tool ({found_any} of {})",
+        queries.len()
+    );
+    for write in &writes {
+        assert!(!loaded.contains(write));
+    }
+}

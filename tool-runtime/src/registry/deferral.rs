@@ -1,14 +1,14 @@
 //! Deferred tools and the registry's `tool_search` (SPEC section 12).
 //!
 //! A tool is deferred in a run when it is declared `defer_loading = true` or a rule of the
-//! run's policy defers it ([`Defer`]). [`Registry::definitions`] then offers the run's eager
+//! run's policy defers it ([`Defer`](crate::policy::Defer)). [`Registry::definitions`] then offers the run's eager
 //! tools first, byte for byte what they would be without deferral, and after them:
 //!
 //! | the run | after the eager tools |
 //! |---|---|
 //! | Anthropic ([`Dialect::Anthropic`]) | its BM25 tool search tool, then every deferred tool with `"defer_loading": true` |
 //! | OpenAI Responses ([`Dialect::OpenAiResponses`]) | `{"type": "tool_search"}`, then the deferred tools with `"defer_loading": true`, those of one upstream server or one category in a `namespace` |
-//! | any other, or [`RunPolicy::with_local_search`] | the registry's `tool_search` tool, then the tools the run's searches loaded ([`Loaded`]), in the order they were found |
+//! | any other, or [`RunPolicy::with_local_search`] | the registry's `tool_search` tool, then the tools the run's searches loaded ([`Loaded`](crate::policy::Loaded)), in the order they were found |
 //!
 //! Every form holds only the tools the run's policy lists: in a read-only run no write is
 //! offered, searchable, found or callable; a disabled tool or one withheld (a pinned tool whose
