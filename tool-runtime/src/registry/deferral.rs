@@ -1,7 +1,7 @@
 //! Deferred tools and the registry's `tool_search` (SPEC section 12).
 //!
 //! A tool is deferred in a run when it is declared `defer_loading = true` or a rule of the
-//! run's policy defers it ([`Defer`](crate::policy::Defer)). [`Registry::definitions`] then offers the run's eager
+//! run's policy defers it ([`Defer`]). [`Registry::definitions`] then offers the run's eager
 //! tools first, byte for byte what they would be without deferral, and after them:
 //!
 //! | the run | after the eager tools |
