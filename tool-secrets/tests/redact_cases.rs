@@ -383,6 +383,21 @@ fn overlapping_and_nested_keys() {
     check(&[&long], &[(&text, "before [REDACTED] after [REDACTED]")]);
 }
 
+/// A key overlapping a quoted home path joins both into one `[REDACTED]` that swallows the `~`
+/// which kept `~/home/x` from being a home path: the path after the marker is redacted too, so
+/// that redacting the result again changes nothing more.
+#[test]
+fn a_joined_marker_does_not_uncover_a_path_for_a_second_pass() {
+    let cases = [(
+        "'C:/Users/Q Q'sk- ~/home/x  sk-Q ",
+        "'[REDACTED][LOCAL_PATH]  [REDACTED] ",
+    )];
+    check(&["Q'sk- ~"], &cases);
+    let redactor = with_keys(&["Q'sk- ~"]);
+    let once = redactor.redact(cases[0].0).into_owned();
+    assert!(matches!(redactor.redact(&once), Cow::Borrowed(_)), "{once:?}");
+}
+
 #[test]
 fn empty_and_duplicate_keys_are_ignored() {
     let keys = ["", "dup-key-1", "dup-key-1"];
