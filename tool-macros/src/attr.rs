@@ -24,6 +24,7 @@ pub(crate) const KEYS: &[&str] = &[
     "max_output_bytes",
     "version",
     "deprecated",
+    "defer_loading",
     "manifest",
 ];
 
@@ -58,6 +59,8 @@ pub(crate) struct Args {
     pub version: Option<Given<String>>,
     /// `deprecated(...)`, when written with a `since`.
     pub deprecated: Option<Deprecated>,
+    /// `defer_loading` (alone: `true`) or `defer_loading = true|false`.
+    pub defer_loading: Option<Given<bool>>,
     pub manifest: Option<Path>,
     /// The keys that were written (also the ones with bad values), with their spans.
     pub keys: Vec<Ident>,
@@ -149,6 +152,10 @@ pub(crate) fn parse(tokens: TokenStream, errors: &mut Errors) -> Args {
             args.deprecated = deprecated(&key, value.as_ref(), list.as_ref(), errors);
             continue;
         }
+        if word == "defer_loading" {
+            args.defer_loading = flag(&key, value.as_ref(), list.as_ref(), errors);
+            continue;
+        }
         let Some(value) = value else {
             errors.push(syn::Error::new(
                 key.span(),
@@ -208,6 +215,45 @@ pub(crate) fn closest(word: &str, accepted: &[&'static str]) -> Option<&'static 
     suggest::closest(word, accepted, Case::Sensitive, |distance, candidate| {
         distance <= (candidate.len().max(word.len()) / 3).max(1)
     })
+}
+
+/// A flag: the key alone (`true`) or with a boolean literal.
+fn flag(
+    key: &Ident,
+    value: Option<&Expr>,
+    list: Option<&Group>,
+    errors: &mut Errors,
+) -> Option<Given<bool>> {
+    let word = key.unraw();
+    match (value, list) {
+        (None, None) => Some(Given {
+            value: true,
+            span: key.span(),
+        }),
+        (
+            Some(Expr::Lit(ExprLit {
+                lit: Lit::Bool(lit),
+                attrs,
+            })),
+            _,
+        ) if attrs.is_empty() => Some(Given {
+            value: lit.value,
+            span: lit.span,
+        }),
+        (value, list) => {
+            let span = value.map_or_else(
+                || list.map_or_else(|| key.span(), Group::span),
+                Spanned::span,
+            );
+            errors.push(syn::Error::new(
+                span,
+                format!(
+                    "expected `{word}` to be `true` or `false`: `{word}`, `{word} = true` or `{word} = false`"
+                ),
+            ));
+            None
+        }
+    }
 }
 
 /// `idempotent` and `open_world`: a boolean literal.
@@ -488,7 +534,8 @@ mod tests {
             vec![
                 "unknown key `saftey` in `#[tool]`, did you mean `safety`? expected one of \
                  `name`, `title`, `category`, `safety`, `mode`, `idempotent`, `open_world`, \
-                 `timeout`, `max_output_bytes`, `version`, `deprecated`, `manifest`",
+                 `timeout`, `max_output_bytes`, `version`, `deprecated`, `defer_loading`, \
+                 `manifest`",
                 "duplicate key `mode`: each key of `#[tool]` may be given once",
                 r#"expected `safety` to be "read-only" or "destructive", found "readonly""#,
                 "expected `title` to be a string literal: `title = \"...\"`",
@@ -603,6 +650,39 @@ mod tests {
                 "expected `version` to be a string literal: `version = \"2.1.0\"` (a semantic version)",
                 "expected a value for `since` in `deprecated`: `since = \"...\"`",
             ]
+        );
+    }
+
+    #[test]
+    fn defer_loading_is_a_flag_or_a_boolean() {
+        for (tokens, expected) in [
+            (quote::quote!(defer_loading), true),
+            (quote::quote!(defer_loading = true), true),
+            (quote::quote!(defer_loading = false), false),
+        ] {
+            let mut errors = Errors::default();
+            let args = parse(tokens, &mut errors);
+            assert!(errors.messages().is_empty(), "{:?}", errors.messages());
+            assert_eq!(args.defer_loading.map(|d| d.value), Some(expected));
+        }
+        let mut errors = Errors::default();
+        assert!(
+            parse(quote::quote!(safety = "read-only"), &mut errors)
+                .defer_loading
+                .is_none()
+        );
+        let wrong = "expected `defer_loading` to be `true` or `false`: `defer_loading`, \
+                     `defer_loading = true` or `defer_loading = false`";
+        for tokens in [
+            quote::quote!(defer_loading = "yes"),
+            quote::quote!(defer_loading(true)),
+            quote::quote!(defer_loading = 1),
+        ] {
+            assert_eq!(errors_of(tokens), vec![wrong]);
+        }
+        assert_eq!(
+            errors_of(quote::quote!(defer_loading, defer_loading = false)),
+            vec!["duplicate key `defer_loading`: each key of `#[tool]` may be given once"]
         );
     }
 

@@ -596,6 +596,7 @@ fn code_first_meta(tool: &CodeFirst, spans: Spans) -> TokenStream {
         max_output_bytes,
         version,
         deprecated,
+        defer_loading,
     } = tool;
     let at = spans.at;
     let semi = spans.semi();
@@ -643,6 +644,7 @@ fn code_first_meta(tool: &CodeFirst, spans: Spans) -> TokenStream {
             )
         }
     });
+    let defer_loading = defer_loading.then(|| quote_spanned!(at=> .defer_loading()));
     let [name, title, description] = [name, title, description].map(|text| string(text, at));
     let private = quote_spanned!(at=> ::toolwright_runtime::__private);
     quote_spanned! {at=>
@@ -661,6 +663,7 @@ fn code_first_meta(tool: &CodeFirst, spans: Spans) -> TokenStream {
         #max_output_bytes
         #version
         #deprecated
+        #defer_loading
         .errors(__RETURN.errors) #semi
         static __LOCATED: #private::OnceLock<#private::ToolMeta> = #private::OnceLock::new() #semi
     }
@@ -686,7 +689,12 @@ fn manifest_checks(function: &ToolFn<'_>, bound: &ManifestBound<'_>, spans: Span
             Safety::ReadOnly => (quote_spanned!(at=> !#read_only), Safety::Destructive),
             Safety::Destructive => (read_only.clone(), Safety::ReadOnly),
         };
-        let message = disagreement(name, "safety", safety.value.as_str(), found.as_str());
+        let message = disagreement(
+            name,
+            "safety",
+            &quoted(safety.value.as_str()),
+            &quoted(found.as_str()),
+        );
         checks.extend(assertion(
             "SAFETY_AGREES_WITH_THE_MANIFEST",
             safety.span,
@@ -700,10 +708,33 @@ fn manifest_checks(function: &ToolFn<'_>, bound: &ManifestBound<'_>, spans: Span
             Mode::Parallel => (sequential.clone(), Mode::Sequential),
             Mode::Sequential => (quote_spanned!(at=> !#sequential), Mode::Parallel),
         };
-        let message = disagreement(name, "mode", mode.value.as_str(), found.as_str());
+        let message = disagreement(
+            name,
+            "mode",
+            &quoted(mode.value.as_str()),
+            &quoted(found.as_str()),
+        );
         checks.extend(assertion(
             "MODE_AGREES_WITH_THE_MANIFEST",
             mode.span,
+            &[(test, message)],
+            &meta,
+            spans,
+        ));
+    }
+    if let Some(defer_loading) = bound.defer_loading {
+        let deferred = quote_spanned!(at=> #meta.defer_loading);
+        let test = if defer_loading.value {
+            quote_spanned!(at=> !#deferred)
+        } else {
+            deferred
+        };
+        let said = defer_loading.value.to_string();
+        let declared = (!defer_loading.value).to_string();
+        let message = disagreement(name, "defer_loading", &said, &declared);
+        checks.extend(assertion(
+            "DEFER_LOADING_AGREES_WITH_THE_MANIFEST",
+            defer_loading.span,
             &[(test, message)],
             &meta,
             spans,
@@ -778,14 +809,20 @@ fn manifest_imports(path: &Path, spans: Spans) -> TokenStream {
     }
 }
 
-/// The message of a disagreement, in two parts around the manifest's file.
+/// The message of a disagreement, in two parts around the manifest's file; the values as a
+/// manifest writes them (`"read-only"`, `true`).
 fn disagreement(name: &str, key: &str, said: &str, declared: &str) -> [String; 2] {
     [
-        format!("tool `{name}`: `#[tool]` says `{key} = \"{said}\"` but its manifest `"),
+        format!("tool `{name}`: `#[tool]` says `{key} = {said}` but its manifest `"),
         format!(
-            "` declares `{key} = \"{declared}\"`; make them agree (the manifest is the declaration)"
+            "` declares `{key} = {declared}`; make them agree (the manifest is the declaration)"
         ),
     ]
+}
+
+/// A word as a TOML string.
+fn quoted(word: &str) -> String {
+    format!("\"{word}\"")
 }
 
 /// A string literal at `span`.
@@ -925,6 +962,81 @@ mod tests {
             },
         );
         insta::assert_snapshot!(pretty(out));
+    }
+
+    #[test]
+    fn a_declared_deferral_is_frozen_or_checked_against_the_manifest() {
+        let function = quote! {
+            /// Searches the web.
+            fn search(input: SearchArgs) -> Result<Vec<Hit>, ToolError> {
+                web::search(&input.query)
+            }
+        };
+        let deferred = |args: TokenStream| pretty(tool(args, function.clone()));
+        let code = deferred(quote!(
+            safety = "read-only",
+            mode = "parallel",
+            defer_loading
+        ));
+        assert!(code.contains(".defer_loading()"), "{code}");
+        assert_eq!(
+            code,
+            deferred(quote!(
+                safety = "read-only",
+                mode = "parallel",
+                defer_loading = true
+            ))
+        );
+        for eager in [
+            quote!(
+                safety = "read-only",
+                mode = "parallel",
+                defer_loading = false
+            ),
+            quote!(safety = "read-only", mode = "parallel"),
+        ] {
+            let code = deferred(eager);
+            assert!(!code.contains("defer_loading"), "{code}");
+        }
+
+        let bound = |args: TokenStream| {
+            pretty(tool(
+                args,
+                quote! {
+                    fn drawing_create(
+                        input: crate::tools::drawing_create::Input,
+                    ) -> Result<Drawing, crate::tools::drawing_create::Error> {
+                        draw(input)
+                    }
+                },
+            ))
+        };
+        let code = bound(quote!(
+            manifest = crate::tools::drawing_create,
+            defer_loading
+        ));
+        assert!(
+            code.contains("const DEFER_LOADING_AGREES_WITH_THE_MANIFEST: () = if !__MANIFEST_META.defer_loading"),
+            "{code}"
+        );
+        assert!(
+            code.contains("\"tool `drawing_create`: `#[tool]` says `defer_loading = true` but its manifest `\""),
+            "{code}"
+        );
+        let code = bound(quote!(
+            manifest = crate::tools::drawing_create,
+            defer_loading = false
+        ));
+        assert!(
+            code.contains("const DEFER_LOADING_AGREES_WITH_THE_MANIFEST: () = if __MANIFEST_META.defer_loading"),
+            "{code}"
+        );
+        assert!(
+            code.contains("\"` declares `defer_loading = true`; make them agree (the manifest is the declaration)\""),
+            "{code}"
+        );
+        let code = bound(quote!(manifest = crate::tools::drawing_create));
+        assert!(!code.contains("DEFER_LOADING"), "{code}");
     }
 
     /// Every token of `tokens`, group delimiters included, as byte ranges in the source.

@@ -40,6 +40,9 @@ mod valid;
 ///   replacement = "new_tool", note = "...")` (only `since` required) follow a manifest's rules,
 ///   checked by the same functions; that the replacement is a tool of the set is checked when
 ///   the registry is built.
+/// - **Deferral**: `defer_loading` (or `defer_loading = true`) declares the tool deferred, as a
+///   manifest's `defer_loading = true` does: left out of a request's eager tool list and loaded
+///   when a tool search finds it.
 /// - **Description**: the doc comment (common indentation removed, trimmed). A code-first tool
 ///   without one does not compile: the model reads it to decide when to call the tool.
 /// - **Input**: the one by-value parameter. Its type derives `Deserialize` and `JsonSchema`
@@ -62,9 +65,9 @@ mod valid;
 /// `#[tool(manifest = crate::tools::drawing_create)]` binds the function to the module the
 /// generator wrote for `tools/drawing_create.toml`: the metadata is the manifest's `META`, the
 /// input must be that module's `Input`, the error `Error` or `Failure<Error>` (a declared code with guidance, or `TOOL_FAILED` or `TOOL_NOT_ALLOWED`). The attribute
-/// may restate `safety` and `mode`; they are checked against the manifest at compile time, and
-/// a disagreement is one error naming the tool, both values and the manifest file. `name`,
-/// `title` and `category` come from the manifest only.
+/// may restate `safety`, `mode` and `defer_loading`; they are checked against the manifest at
+/// compile time, and a disagreement is one error naming the tool, both values and the manifest
+/// file. `name`, `title` and `category` come from the manifest only.
 ///
 /// # What is emitted
 ///

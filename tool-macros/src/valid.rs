@@ -32,6 +32,7 @@ pub(crate) struct CodeFirst {
     pub max_output_bytes: Option<u64>,
     pub version: Option<String>,
     pub deprecated: Option<Deprecation>,
+    pub defer_loading: bool,
 }
 
 pub(crate) struct ManifestBound<'a> {
@@ -42,6 +43,7 @@ pub(crate) struct ManifestBound<'a> {
     /// Restated in the attribute, to be checked against the manifest at compile time.
     pub safety: Option<Given<Safety>>,
     pub mode: Option<Given<Mode>>,
+    pub defer_loading: Option<Given<bool>>,
 }
 
 /// Checks the attribute against the function. Every mistake goes to `errors`; `None` when the
@@ -94,6 +96,7 @@ fn check_manifest<'a>(
         name,
         safety: args.safety,
         mode: args.mode,
+        defer_loading: args.defer_loading,
     })
 }
 
@@ -236,6 +239,7 @@ fn check_code_first(args: &Args, tool: &ToolFn<'_>, errors: &mut Errors) -> Opti
             deprecation.note = text(&d.note);
             deprecation
         }),
+        defer_loading: args.defer_loading.is_some_and(|d| d.value),
         name,
     })
 }

@@ -74,14 +74,6 @@ pub fn digest(value: &Value) -> String {
     out
 }
 
-/// The name of a definition in a catalog of `dialect`.
-fn exported_name(dialect: Dialect, definition: &Value) -> Option<&str> {
-    if dialect == Dialect::OpenAi {
-        return definition.pointer("/function/name").and_then(Value::as_str);
-    }
-    definition.get("name").and_then(Value::as_str)
-}
-
 impl Lock {
     /// The lock of `specs`, with the catalogs of every dialect in [`Dialect::ALL`]'s order
     /// (what [`dialect::catalogs`] returns for it).
@@ -89,7 +81,7 @@ impl Lock {
         let mut exports: BTreeMap<&str, BTreeMap<String, String>> = BTreeMap::new();
         for (dialect, catalog) in Dialect::ALL.iter().zip(catalogs) {
             for definition in catalog.definitions.as_array().into_iter().flatten() {
-                if let Some(name) = exported_name(*dialect, definition) {
+                if let Some(name) = dialect::exported_name(*dialect, definition) {
                     exports
                         .entry(name)
                         .or_default()

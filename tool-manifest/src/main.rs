@@ -23,8 +23,9 @@
 //! and the rule, and go on. For a provider listed in `required_providers` it is an error (exit
 //! code 2). A tool OpenAI's strict mode cannot express is exported with `"strict": false`, with
 //! a warning per strict-mode rule it breaks; with `required_strict = true` that is an error.
-//! `export --dialect D` prints the definitions of the tools D can express and reports the
-//! others on standard error (with `required_strict`, an OpenAI tool that is not strict is left
+//! `export --dialect D` prints the definitions of the tools D can express (a deferred tool,
+//! `defer_loading = true`, in D's deferral form after the others, or the registry's `tool_search`
+//! in its place where D has none) and reports the others on standard error (with `required_strict`, an OpenAI tool that is not strict is left
 //! out); it exits 0 when every tool was exported, 1 when some were left out, 2 on invalid
 //! manifests.
 //!
@@ -338,7 +339,7 @@ fn export(args: &ExportArgs) -> Result<ExitCode, Failure> {
     if config.required_strict {
         catalog = catalog.strict_only();
     }
-    println!("{:#}", catalog.definitions);
+    println!("{:#}", catalog.tool_list());
     if !catalog.non_strict.is_empty() {
         warn_non_strict(
             &dialect::ExportError::new(args.dialect, catalog.non_strict),

@@ -14,6 +14,7 @@
 //! timeout = "10s"                # optional: the time limit of a call (humantime: "500ms", "2m")
 //! max_output_bytes = 65536       # optional: the budget of a success's `data`, in bytes of JSON
 //! version = "2.1.0"              # optional: the semantic version of the tool (or of its set)
+//! defer_loading = true           # optional: left out of the eager tool list, found by tool search
 //!
 //! [input]                        # a JSON Schema object, written in TOML
 //! type = "object"
@@ -131,6 +132,7 @@ pub const KEYS: &[&str] = &[
     "max_output_bytes",
     "version",
     "deprecated",
+    "defer_loading",
     "upstream",
     "input",
     "output",
@@ -434,6 +436,7 @@ impl Parser<'_> {
         });
         let idempotent = self.optional(&document, "idempotent", Self::boolean);
         let open_world = self.optional(&document, "open_world", Self::boolean);
+        let defer_loading = self.optional(&document, "defer_loading", Self::boolean);
         let timeout_ms = self.optional(&document, "timeout", Self::timeout);
         let max_output_bytes = self.optional(&document, "max_output_bytes", Self::positive_integer);
         let lifecycle = self.lifecycle(&document, path, name.as_ref().map(|(n, _)| n.as_str()));
@@ -473,6 +476,7 @@ impl Parser<'_> {
             spec.max_output_bytes = max_output_bytes?;
             spec.version = lifecycle.version?;
             spec.deprecated = lifecycle.deprecated?;
+            spec.defer_loading = defer_loading?.unwrap_or(false);
             spec.upstream = upstream?;
             Some(spec)
         })();
@@ -1083,6 +1087,30 @@ input = { pane_id = "main", anchors = [{ time = 1, price = 2.5 }], width = 2 }
         assert!(found[1].ends_with("found `-5`"), "{found:?}");
     }
 
+    #[test]
+    fn defer_loading_is_a_boolean_false_when_absent() {
+        let with = |line: &str| {
+            VALID.replace(
+                "category = \"drawings\"\n",
+                &format!("category = \"drawings\"\n{line}\n"),
+            )
+        };
+        assert!(!parse_ok(VALID).defer_loading);
+        assert!(parse_ok(&with("defer_loading = true")).defer_loading);
+        assert!(!parse_ok(&with("defer_loading = false")).defer_loading);
+        assert_eq!(
+            errors(&with("defer_loading = \"yes\"")),
+            vec!["8:17: expected `defer_loading` to be `true` or `false`, found a string"]
+        );
+        let found = errors(&with("defer_load = true"));
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].starts_with("8:1: unknown key `defer_load`, expected one of ")
+                && found[0].ends_with("; did you mean `defer_loading`?"),
+            "{found:?}"
+        );
+    }
+
     /// The upstream `Tool` object of the pinned manifests below.
     const ECHO: &str = r#"{"name":"echo","description":"Echoes back the input","inputSchema":{"type":"object","properties":{"message":{"type":"string"}}},"annotations":{"readOnlyHint":true}}"#;
 
@@ -1155,6 +1183,18 @@ input = { pane_id = "main", anchors = [{ time = 1, price = 2.5 }], width = 2 }
 
         // A manifest of the application's own tool has none.
         assert_eq!(parse_ok(VALID).upstream, None);
+    }
+
+    #[test]
+    fn a_pinned_manifest_may_defer_its_tool() {
+        let top = format!("{SAFE}\ndefer_loading = true");
+        let spec =
+            parse_pinned(&pinned_text(&top, TABLE), ECHO).unwrap_or_else(|e| panic!("{e:?}"));
+        assert!(spec.defer_loading);
+        assert!(spec.upstream.is_some());
+        let spec =
+            parse_pinned(&pinned_text(SAFE, TABLE), ECHO).unwrap_or_else(|e| panic!("{e:?}"));
+        assert!(!spec.defer_loading);
     }
 
     #[test]

@@ -5,10 +5,11 @@
 //! no absolute paths unless the directories given are absolute). Every JSON file is written by
 //! `serde_json`, pretty-printed with a final newline: `tools.json` is the specs sorted by name
 //! (each in its serde form), `schemas/<name>.json` a tool's input schema, and
-//! `providers/<dialect>.json` the definitions of [`dialect::catalog`]. The pages are those of
-//! [`crate::docs::render`]. What it gives, [`Rendered`], says which files on disk are not current
-//! ([`Rendered::stale`]) and brings them up to date ([`Rendered::write`]: only the files whose
-//! content differs, all or nothing).
+//! `providers/<dialect>.json` the tool list of [`dialect::catalog`]
+//! ([`Catalog::tool_list`](dialect::Catalog::tool_list): its definitions, the deferred tools in
+//! the provider's deferral form). The pages are those of [`crate::docs::render`]. What it gives,
+//! [`Rendered`], says which files on disk are not current ([`Rendered::stale`]) and brings them
+//! up to date ([`Rendered::write`]: only the files whose content differs, all or nothing).
 //!
 //! The generator owns some directories entirely ([`OutputDirs::owned`]): a file there that is no
 //! longer produced is stale, and [`Rendered::write`] deletes it.
@@ -128,6 +129,10 @@ pub fn render(
         .as_ref()
         .map(|path| (path.clone(), Lock::of(&sorted, &catalogs)));
     for (dialect, catalog) in Dialect::ALL.iter().zip(catalogs) {
+        files.insert(
+            providers.join(dialect.file_name()),
+            dialect::pretty_line(&catalog.tool_list()),
+        );
         // The Responses catalog mirrors the Chat Completions one: reported once.
         let reported = *dialect != Dialect::OpenAiResponses;
         if !catalog.excluded.is_empty() {
@@ -142,10 +147,6 @@ pub fn render(
         if !catalog.non_strict.is_empty() && reported {
             non_strict.push(ExportError::new(*dialect, catalog.non_strict));
         }
-        files.insert(
-            providers.join(dialect.file_name()),
-            dialect::pretty_line(&catalog.definitions),
-        );
     }
     for (page, text) in crate::docs::render(specs) {
         files.insert(dirs.docs.join(page), text);
@@ -548,7 +549,7 @@ mod tests {
                 serde_json::from_str(&files[&path]).expect("a catalog is JSON");
             assert_eq!(
                 catalog,
-                dialect::catalog(*dialect, &specs).definitions,
+                dialect::catalog(*dialect, &specs).tool_list(),
                 "{dialect}"
             );
         }
@@ -597,6 +598,64 @@ mod tests {
             err.violations.iter().all(|v| v.tool == "bad name!"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn a_deferred_tool_is_written_in_each_providers_deferral_form() {
+        let mut deferred = spec("b_tool");
+        deferred.defer_loading = true;
+        let specs = [deferred, spec("a_tool"), spec("c_tool")];
+        let mut out = dirs(Path::new("out"));
+        out.lock = Some("tools/tools.lock".into());
+        let rendered = render(&specs, &out, &[]).expect("the specs export");
+        let file = |dialect: Dialect| -> Vec<serde_json::Value> {
+            let text = &rendered.files[&out.providers().join(dialect.file_name())];
+            serde_json::from_str(text).expect("a catalog is JSON")
+        };
+        let definition = |dialect: Dialect, name: &str| {
+            let spec = specs.iter().find(|s| s.name == name).expect("a tool");
+            dialect::convert(dialect, spec)
+                .expect("converts")
+                .definition
+        };
+
+        let anthropic = file(Dialect::Anthropic);
+        let mut flagged = definition(Dialect::Anthropic, "b_tool");
+        flagged["defer_loading"] = json!(true);
+        assert_eq!(
+            anthropic,
+            [
+                definition(Dialect::Anthropic, "a_tool"),
+                definition(Dialect::Anthropic, "c_tool"),
+                json!({"type": "tool_search_tool_bm25_20251119", "name": "tool_search_tool_bm25"}),
+                flagged,
+            ]
+        );
+        let responses = file(Dialect::OpenAiResponses);
+        assert_eq!(responses[2], json!({"type": "tool_search"}));
+        assert_eq!(responses[3]["name"], "b_tool");
+        assert_eq!(responses[3]["defer_loading"], true);
+        for dialect in [Dialect::OpenAi, Dialect::Gemini, Dialect::Mcp] {
+            assert_eq!(
+                file(dialect),
+                [
+                    definition(dialect, "a_tool"),
+                    definition(dialect, "c_tool"),
+                    dialect::deferral::tool_search_definition(Some(dialect)).clone(),
+                ],
+                "{dialect}: the registry's search stands in for the deferred tool"
+            );
+        }
+
+        // The lock digests each tool's own definition in every dialect, deferred or not.
+        let (_, lock) = rendered.lock.as_ref().expect("a lock");
+        let exports = &lock.tools["b_tool"].exports;
+        assert_eq!(exports.len(), Dialect::ALL.len(), "{exports:?}");
+        assert_eq!(
+            exports["anthropic"],
+            crate::lock::digest(&definition(Dialect::Anthropic, "b_tool"))
+        );
+        assert!(!lock.tools.contains_key(dialect::deferral::TOOL_SEARCH));
     }
 
     #[test]

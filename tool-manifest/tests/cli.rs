@@ -233,7 +233,7 @@ fn an_invalid_manifest_exits_2_with_every_located_error() {
             stderr(&output),
             format!(
                 "error: {file}:5:8: expected `mode` to be \"parallel\" or \"sequential\", found \"serial\"\n\
-                 error: {file}:6:1: unknown key `saftey`, expected one of `name`, `title`, `description`, `safety`, `mode`, `category`, `idempotent`, `open_world`, `timeout`, `max_output_bytes`, `version`, `deprecated`, `upstream`, `input`, `output`, `input_examples`, `errors`, `examples`; did you mean `safety`?\n\
+                 error: {file}:6:1: unknown key `saftey`, expected one of `name`, `title`, `description`, `safety`, `mode`, `category`, `idempotent`, `open_world`, `timeout`, `max_output_bytes`, `version`, `deprecated`, `defer_loading`, `upstream`, `input`, `output`, `input_examples`, `errors`, `examples`; did you mean `safety`?\n\
                  2 errors\n"
             ),
             "{command}"

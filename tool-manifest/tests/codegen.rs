@@ -193,6 +193,20 @@ fn the_version_and_deprecation_are_frozen_in_the_metadata() {
 }
 
 #[test]
+fn a_declared_deferral_is_frozen_in_the_metadata() {
+    let mut deferred = simple();
+    deferred.defer_loading = true;
+    let code = generate(&[deferred]);
+    assert_rust(&code);
+    assert!(
+        code.contains("    .defer_loading()\n    .source(\"tools/drawing_delete.toml\");\n"),
+        "{code}"
+    );
+    // Only when declared: an eager tool's metadata has no call.
+    assert!(!generate(&[simple()]).contains(".defer_loading("));
+}
+
+#[test]
 fn tool_with_enum_nested_objects_and_optional_fields() {
     insta::assert_snapshot!(generate(&[rich()]));
 }

@@ -159,6 +159,34 @@ fn deprecated_tool_page() {
 }
 
 #[test]
+fn a_deferred_tool_says_so_on_its_page_and_in_the_index() {
+    let mut deferred = drawing_create();
+    deferred.defer_loading = true;
+    let files = render(&[deferred, panes_list()]);
+    let page = &files["drawing_create.md"];
+    assert!(
+        page.contains(
+            "- **Mode:** `sequential`: its whole message runs one call at a time, in order\n- **Loading:** deferred (found by tool search): left out of a request's eager tool list until a search finds it\n- **Category:** drawings\n"
+        ),
+        "{page}"
+    );
+    let index = &files["README.md"];
+    assert!(
+        index.contains(
+            "| [drawing_create](drawing_create.md) (deferred) | **destructive** · sequential |"
+        ),
+        "{index}"
+    );
+    // An eager tool says nothing of loading.
+    assert!(!files["panes_list.md"].contains("Loading"));
+    assert!(
+        index.contains("| [panes_list](panes_list.md) | **read-only**"),
+        "{index}"
+    );
+    assert!(!render(&all())["drawing_create.md"].contains("Loading"));
+}
+
+#[test]
 fn tool_page() {
     let files = render(&all());
     insta::assert_snapshot!(files["drawing_create.md"]);

@@ -45,7 +45,7 @@ fn unknown_key_is_named_with_the_accepted_keys_and_the_closest() {
     assert_eq!(
         errors_of("tools/probe.toml", &text),
         [
-            "6:1: unknown key `saftey`, expected one of `name`, `title`, `description`, `safety`, `mode`, `category`, `idempotent`, `open_world`, `timeout`, `max_output_bytes`, `version`, `deprecated`, `upstream`, `input`, `output`, `input_examples`, `errors`, `examples`; did you mean `safety`?"
+            "6:1: unknown key `saftey`, expected one of `name`, `title`, `description`, `safety`, `mode`, `category`, `idempotent`, `open_world`, `timeout`, `max_output_bytes`, `version`, `deprecated`, `defer_loading`, `upstream`, `input`, `output`, `input_examples`, `errors`, `examples`; did you mean `safety`?"
         ]
     );
 }
@@ -344,7 +344,7 @@ properties.id = { type = "strng" }
             "1:8: invalid tool name `Probe`, expected lowercase ASCII letters, digits and `_`, starting with a letter, at most 64 characters (`^[a-z][a-z0-9_]{0,63}$`)",
             "2:9: expected `title` to be a non-empty string, found an empty one",
             r#"4:10: expected `safety` to be "read-only" or "destructive", found "write""#,
-            "6:1: unknown key `colour`, expected one of `name`, `title`, `description`, `safety`, `mode`, `category`, `idempotent`, `open_world`, `timeout`, `max_output_bytes`, `version`, `deprecated`, `upstream`, `input`, `output`, `input_examples`, `errors`, `examples`",
+            "6:1: unknown key `colour`, expected one of `name`, `title`, `description`, `safety`, `mode`, `category`, `idempotent`, `open_world`, `timeout`, `max_output_bytes`, `version`, `deprecated`, `defer_loading`, `upstream`, `input`, `output`, `input_examples`, `errors`, `examples`",
             r#"10:26: the input schema is not valid JSON Schema (2020-12) at `/properties/id/type`: `type` must be one of "array", "boolean", "integer", "null", "number", "object", "string", or a list of them, found "strng""#,
         ]
     );
@@ -470,14 +470,14 @@ fn a_misspelled_required_key_is_one_mistake_not_two() {
     assert_eq!(
         errors_of("tools/probe.toml", &text),
         [
-            "2:1: unknown key `tilte`, expected one of `name`, `title`, `description`, `safety`, `mode`, `category`, `idempotent`, `open_world`, `timeout`, `max_output_bytes`, `version`, `deprecated`, `upstream`, `input`, `output`, `input_examples`, `errors`, `examples`; did you mean `title`?"
+            "2:1: unknown key `tilte`, expected one of `name`, `title`, `description`, `safety`, `mode`, `category`, `idempotent`, `open_world`, `timeout`, `max_output_bytes`, `version`, `deprecated`, `defer_loading`, `upstream`, `input`, `output`, `input_examples`, `errors`, `examples`; did you mean `title`?"
         ]
     );
     let text = with(HEADER, &INPUT.replace("[input]", "[inptu]"));
     assert_eq!(
         errors_of("tools/probe.toml", &text),
         [
-            "6:2: unknown key `inptu`, expected one of `name`, `title`, `description`, `safety`, `mode`, `category`, `idempotent`, `open_world`, `timeout`, `max_output_bytes`, `version`, `deprecated`, `upstream`, `input`, `output`, `input_examples`, `errors`, `examples`; did you mean `input`?"
+            "6:2: unknown key `inptu`, expected one of `name`, `title`, `description`, `safety`, `mode`, `category`, `idempotent`, `open_world`, `timeout`, `max_output_bytes`, `version`, `deprecated`, `defer_loading`, `upstream`, `input`, `output`, `input_examples`, `errors`, `examples`; did you mean `input`?"
         ]
     );
 }

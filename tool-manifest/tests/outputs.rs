@@ -200,3 +200,36 @@ fn a_large_set_renders_each_tool_as_it_does_alone() {
         all
     );
 }
+
+#[test]
+fn a_deferral_declared_in_a_manifest_reaches_every_output() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let manifest = std::fs::read_to_string(Path::new(FIXTURES).join("panes_list.toml"))
+        .expect("the fixture")
+        .replace(
+            "category = \"panes\"\n",
+            "category = \"panes\"\ndefer_loading = true\n",
+        );
+    std::fs::write(dir.path().join("panes_list.toml"), manifest).expect("written");
+    let specs = load_dir(dir.path())
+        .specs
+        .unwrap_or_else(|e| panic!("the manifest is valid:\n{e}"));
+    assert!(specs[0].defer_loading);
+    let files = render(&specs, &dirs(), &[])
+        .expect("the manifest exports to every dialect")
+        .files;
+    let index: serde_json::Value =
+        serde_json::from_str(&files[&dirs().tools_index()]).expect("JSON");
+    assert_eq!(index[0]["deferLoading"], true, "{index}");
+    let page = &files[&dirs().docs.join("panes_list.md")];
+    assert!(page.contains("- **Loading:** deferred"), "{page}");
+    let code = toolwright_manifest::codegen::generate(&specs).expect("Rust code");
+    assert!(code.contains("    .defer_loading()\n"), "{code}");
+
+    // Without the key, none of them says anything of it.
+    let specs = load_dir(Path::new(FIXTURES)).specs.expect("the fixtures");
+    let files = render(&specs, &dirs(), &[]).expect("exports").files;
+    assert!(!files[&dirs().tools_index()].contains("deferLoading"));
+    let code = toolwright_manifest::codegen::generate(&specs).expect("Rust code");
+    assert!(!code.contains("defer_loading"), "{code}");
+}

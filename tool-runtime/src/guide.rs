@@ -28,3 +28,6 @@ pub mod mcp_servers {}
 
 #[doc = concat!(guide_links!(), include_str!("../guide/pinned.md"))]
 pub mod pinned_servers {}
+
+#[doc = concat!(guide_links!(), include_str!("../guide/many-tools.md"))]
+pub mod many_tools {}

@@ -114,7 +114,8 @@ macro_rules! guide_links {
          [cli.md]: crate::guide::command_line\n\
          [lifecycle.md]: crate::guide::lifecycle\n\
          [mcp.md]: crate::guide::mcp_servers\n\
-         [pinned.md]: crate::guide::pinned_servers\n\n"
+         [pinned.md]: crate::guide::pinned_servers\n\
+         [many-tools.md]: crate::guide::many_tools\n\n"
     };
 }
 

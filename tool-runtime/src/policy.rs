@@ -309,13 +309,10 @@ impl RunPolicy {
     }
 
     /// True when the run's deferred tools are found by the registry's `tool_search` (the
-    /// provider has no tool search of its own, or [`RunPolicy::with_local_search`]).
+    /// provider has no tool search of its own, or [`RunPolicy::with_local_search`]; the rule is
+    /// [`toolwright_core::dialect::deferral::searches_locally`]).
     pub fn searches_locally(&self) -> bool {
-        self.local_search
-            || !matches!(
-                self.dialect,
-                Some(Dialect::Anthropic | Dialect::OpenAiResponses)
-            )
+        toolwright_core::dialect::deferral::searches_locally(self.dialect, self.local_search)
     }
 
     /// What the run's searches loaded, when the host keeps it.

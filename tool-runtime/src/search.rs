@@ -28,8 +28,9 @@
 
 use std::cmp::Ordering;
 use std::fmt;
+use std::sync::OnceLock;
 
-use bm25::{Embedder, EmbedderBuilder, Language, Scorer};
+use bm25::{DefaultTokenizer, Embedder, EmbedderBuilder, Language, Scorer, Tokenizer as _};
 use toolwright_core::ToolSpec;
 
 /// How many times a tool's name words are repeated in its document.
@@ -114,6 +115,23 @@ impl ToolIndex {
         matches.truncate(limit);
         matches.into_iter().map(|(id, _)| id).collect()
     }
+}
+
+/// The terms the index reads in `text`: split as names are (`listIssues` is `list issues`), then
+/// tokenized as every document and query is (lower-cased, stop words removed, stemmed). Two
+/// texts match in a search exactly where their terms meet.
+///
+/// ```
+/// use toolwright_runtime::search::terms;
+///
+/// assert_eq!(terms("listIssues"), ["list", "issu"]);
+/// assert_eq!(terms("the issues of a repository"), ["issu", "repositori"]);
+/// ```
+pub fn terms(text: &str) -> Vec<String> {
+    static TOKENIZER: OnceLock<DefaultTokenizer> = OnceLock::new();
+    TOKENIZER
+        .get_or_init(|| DefaultTokenizer::new(Language::English))
+        .tokenize(&split_words(text))
 }
 
 /// The text indexed for one tool (see the module's documentation for the weights).

@@ -315,6 +315,48 @@ fn openai_responses_gets_tool_search_and_namespaces() {
     assert!(alone.iter().any(|d| d["name"] == "panes_clear"));
 }
 
+/// The runtime's list and the generator's export are one arrangement: for the declared
+/// deferrals, without host rules or loaded tools, `Registry::definitions` is the core export of
+/// the run's specs, in every dialect and with the local search asked for or not.
+#[test]
+fn a_runs_list_is_the_core_export_of_its_tools() {
+    use toolwright_core::dialect::{self, Dialect};
+
+    let mut tools = chart_tools();
+    let mut eager_category = tool("zone_list", "Lists time zones.", Safety::ReadOnly, false);
+    eager_category.category = Some("drawings");
+    tools.push(eager_category);
+    let registry = registry(&tools);
+    for policy in [RunPolicy::full(), RunPolicy::read_only()] {
+        let specs = registry.resolve_specs(&policy);
+        for dialect in Dialect::ALL {
+            let run = policy.clone().with_dialect(*dialect);
+            let expected = dialect::export(*dialect, &specs).expect("the set exports");
+            assert_eq!(
+                registry.definitions(&run).expect("definitions"),
+                expected,
+                "{dialect}"
+            );
+            assert_eq!(
+                dialect::catalog(*dialect, &specs).tool_list(),
+                expected,
+                "{dialect}"
+            );
+            if dialect.has_tool_search() {
+                let local = registry
+                    .definitions(&run.with_local_search())
+                    .expect("definitions");
+                let gemini_like = local.as_array().expect("an array");
+                assert_eq!(
+                    gemini_like.last(),
+                    Some(dialect::deferral::tool_search_definition(Some(*dialect))),
+                    "{dialect}: the registry's search, nothing found yet"
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn host_rules_defer_past_the_first_n_and_by_name() {
     let tools: Vec<Tool> = (0..6)
@@ -335,6 +377,88 @@ fn host_rules_defer_past_the_first_n_and_by_name() {
     );
     assert_eq!(registry.offered(&policy), ["tool_1", "tool_2", TOOL_SEARCH]);
     assert!(registry.deferred(&RunPolicy::full()).is_empty());
+}
+
+/// A tool registered with its upstream pin is deferred by `Defer::Upstream` (a tool without
+/// one is not), grouped by its server in an OpenAI Responses request, and an upstream given for
+/// a tool that is not registered is a problem at `build()`.
+#[test]
+fn upstream_tools_are_deferred_by_the_upstream_rule_and_grouped_by_server() {
+    use toolwright_core::{Endpoint, Upstream};
+
+    let pin = |tool: &str| {
+        Upstream::new(
+            "notes",
+            Endpoint::Command(vec!["notes-server".to_owned()]),
+            tool,
+            format!("sha256:{}", "0".repeat(64)),
+        )
+    };
+    let tools = [
+        tool(
+            "notes_search",
+            "Searches the notes.",
+            Safety::ReadOnly,
+            false,
+        ),
+        tool(
+            "notes_delete",
+            "Deletes a note.",
+            Safety::Destructive,
+            false,
+        ),
+        tool(
+            "panes_list",
+            "Lists the chart's panes.",
+            Safety::ReadOnly,
+            false,
+        ),
+    ];
+    let mut builder = Registry::<Runs>::builder();
+    for t in &tools {
+        builder = builder.tool(ToolDef {
+            meta: meta_of(t),
+            handler: Handler::Named(run),
+        });
+    }
+    let registry = builder
+        .upstream("notes_search", pin("search"))
+        .upstream("notes_delete", pin("delete"))
+        .build()
+        .expect("a valid registry");
+    let policy = RunPolicy::full().defer(Defer::Upstream);
+    assert_eq!(registry.deferred(&policy), ["notes_delete", "notes_search"]);
+    assert!(registry.deferred(&RunPolicy::full()).is_empty());
+    let responses = registry
+        .definitions(&policy.clone().with_provider(Provider::OpenAiResponses))
+        .expect("definitions");
+    let namespace = responses
+        .as_array()
+        .and_then(|list| list.iter().find(|d| d["type"] == "namespace"))
+        .expect("a namespace of the server's tools");
+    assert_eq!(namespace["name"], "notes");
+    assert_eq!(
+        names(&namespace["tools"], "name"),
+        ["notes_delete", "notes_search"]
+    );
+    // Read-only: the server's write is neither deferred nor listed, only its read.
+    assert_eq!(
+        registry.deferred(&RunPolicy::read_only().defer(Defer::Upstream)),
+        ["notes_search"]
+    );
+
+    let err = Registry::<Runs>::builder()
+        .tool(ToolDef {
+            meta: meta_of(&tools[2]),
+            handler: Handler::Named(run),
+        })
+        .upstream("notes_search", pin("search"))
+        .build()
+        .expect_err("no tool `notes_search` is registered");
+    assert!(
+        matches!(err.problems(), [RegistryProblem::UnknownUpstream { name }] if name == "notes_search"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -395,7 +395,10 @@ fn a_joined_marker_does_not_uncover_a_path_for_a_second_pass() {
     check(&["Q'sk- ~"], &cases);
     let redactor = with_keys(&["Q'sk- ~"]);
     let once = redactor.redact(cases[0].0).into_owned();
-    assert!(matches!(redactor.redact(&once), Cow::Borrowed(_)), "{once:?}");
+    assert!(
+        matches!(redactor.redact(&once), Cow::Borrowed(_)),
+        "{once:?}"
+    );
 }
 
 #[test]

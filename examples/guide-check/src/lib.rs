@@ -126,5 +126,6 @@ chapters! {
     Lifecycle = "../../../tool-runtime/guide/lifecycle.md";
     Mcp = "../../../tool-runtime/guide/mcp.md";
     Pinned = "../../../tool-runtime/guide/pinned.md";
+    ManyTools = "../../../tool-runtime/guide/many-tools.md";
     Readme = "../../../README.md";
 }

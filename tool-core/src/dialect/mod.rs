@@ -20,7 +20,10 @@
 //!
 //! Each definition is built one way: [`convert`] makes it a JSON value, an export is the array
 //! of them sorted by tool name ([`export`] for one request, [`catalog`] for the checked-in file),
-//! and `serde_json` writes the text (pretty-printed, with a final newline).
+//! and `serde_json` writes the text (pretty-printed, with a final newline). Deferred tools
+//! (`defer_loading = true`) follow the eager ones in each provider's deferral form, with its
+//! tool search or the registry's own `tool_search` (see [`deferral`]); the runtime arranges a
+//! run's list with the same code.
 //!
 //! | dialect | shape of one definition |
 //! |---|---|
@@ -51,6 +54,7 @@
 //! | [`Dialect::Gemini`] | a root object without properties is a function without `parameters` (the subset has no free-form object); what the subset cannot express at all is left out (see [`gemini`]) |
 
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 use std::str::FromStr;
 use std::sync::OnceLock;
 
@@ -60,6 +64,7 @@ use crate::model::ToolSpec;
 
 pub mod anthropic;
 mod checks;
+pub mod deferral;
 pub mod gemini;
 mod lower;
 pub mod mcp;
@@ -68,6 +73,7 @@ pub mod openai;
 mod report;
 
 use checks::Verdict;
+use deferral::{DeferredTool, Group};
 pub use nulls::{NullStripper, openai_nullable_pointers, strip_openai_nulls};
 pub use report::{Converted, Rule, Violation};
 use report::{Report, checked};
@@ -173,14 +179,15 @@ impl ExportError {
     }
 }
 
-/// The catalog of the tools a provider can express (the checked-in
-/// `generated/providers/<dialect>.json`), and why each of the others was left out. Unlike
-/// [`export`], no limit of a single request applies (OpenAI's 128 functions): a project may
-/// declare more tools than one run offers.
+/// The catalog of the tools a provider can express, and why each of the others was left out.
+/// Unlike [`export`], no limit of a single request applies (OpenAI's 128 functions): a project
+/// may declare more tools than one run offers. The checked-in
+/// `generated/providers/<dialect>.json` is its [`Catalog::tool_list`].
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Catalog {
-    /// The definitions of the tools the dialect takes, sorted by name.
+    /// The definitions of the tools the dialect takes, one per tool, sorted by name, each as it
+    /// is without deferral (what the lock digests).
     pub definitions: Value,
     /// The violations of the tools left out, sorted (each tool's every violation).
     pub excluded: Vec<Violation>,
@@ -188,6 +195,33 @@ pub struct Catalog {
     /// breaks, sorted (for the caller to report as warnings, or as errors when strict mode is
     /// required: [`Catalog::strict_only`]). Empty for the other dialects.
     pub non_strict: Vec<Violation>,
+    /// The dialect.
+    dialect: Dialect,
+    /// The deferred tools of [`Catalog::definitions`], each with its [`Group`].
+    deferred: BTreeMap<String, Option<OwnedGroup>>,
+}
+
+/// A [`Group`] a catalog keeps.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum OwnedGroup {
+    Server(String),
+    Category(String),
+}
+
+impl OwnedGroup {
+    fn of(group: Group<'_>) -> Self {
+        match group {
+            Group::Server(server) => OwnedGroup::Server(server.to_owned()),
+            Group::Category(category) => OwnedGroup::Category(category.to_owned()),
+        }
+    }
+
+    fn group(&self) -> Group<'_> {
+        match self {
+            OwnedGroup::Server(server) => Group::Server(server),
+            OwnedGroup::Category(category) => Group::Category(category),
+        }
+    }
 }
 
 impl Catalog {
@@ -199,6 +233,40 @@ impl Catalog {
     /// The names of the tools exported with `"strict": false`, each once, sorted.
     pub fn non_strict_tools(&self) -> Vec<&str> {
         tool_names(&self.non_strict)
+    }
+
+    /// The catalog as a request's tool list starts (the file `generated/providers/<dialect>.json`
+    /// and what `tool-manifest export` prints): [`Catalog::definitions`] when no tool is
+    /// deferred; otherwise the eager tools, unchanged, then the provider's tool search and the
+    /// deferred tools in its form, or the registry's `tool_search` alone (no search has found
+    /// anything yet), as [`deferral::arrange`] lists them.
+    pub fn tool_list(&self) -> Value {
+        let Some(definitions) = self.definitions.as_array() else {
+            return self.definitions.clone();
+        };
+        if self.deferred.is_empty() {
+            return self.definitions.clone();
+        }
+        let mut eager = Vec::with_capacity(definitions.len());
+        let mut deferred = Vec::new();
+        for definition in definitions {
+            let name = exported_name(self.dialect, definition);
+            match name.and_then(|name| self.deferred.get_key_value(name)) {
+                Some((name, group)) => deferred.push(DeferredTool {
+                    name,
+                    group: group.as_ref().map(OwnedGroup::group),
+                    definition: Some(definition),
+                }),
+                None => eager.push(definition.clone()),
+            }
+        }
+        Value::Array(deferral::arrange(
+            Some(self.dialect),
+            false,
+            eager,
+            &deferred,
+            &[],
+        ))
     }
 
     /// The catalog when strict mode is required: the tools exported with `"strict": false`
@@ -218,11 +286,23 @@ impl Catalog {
                 openai::function_name(d).is_none_or(|name| !names.iter().any(|n| n == name))
             });
         }
+        self.deferred.retain(|name, _| !names.contains(name));
         self.excluded.append(&mut self.non_strict);
         self.excluded.sort();
         self.excluded.dedup();
         self
     }
+}
+
+/// The name of a tool's definition in `dialect` (`/function/name` for Chat Completions,
+/// `/name` for the others).
+pub fn exported_name(dialect: Dialect, definition: &Value) -> Option<&str> {
+    let name = if dialect == Dialect::OpenAi {
+        definition.pointer("/function/name")
+    } else {
+        definition.get("name")
+    };
+    name.and_then(Value::as_str)
 }
 
 /// The tools `violations` name, each once, in order.
@@ -263,7 +343,8 @@ fn catalog_of(dialect: Dialect, sorted: &[&ToolSpec], prepared: &[Prepared]) -> 
     let mut definitions = Vec::with_capacity(sorted.len());
     let mut excluded = Vec::new();
     let mut non_strict = Vec::new();
-    let set = check_set(dialect, sorted, false);
+    let mut deferred = BTreeMap::new();
+    let set = check_set(dialect, sorted, None);
     for (spec, prepared) in sorted.iter().zip(prepared) {
         let mut found: Vec<Violation> = set
             .iter()
@@ -274,6 +355,9 @@ fn catalog_of(dialect: Dialect, sorted: &[&ToolSpec], prepared: &[Prepared]) -> 
             Ok(mut converted) if found.is_empty() => {
                 definitions.push(converted.definition);
                 non_strict.append(&mut converted.non_strict);
+                if spec.defer_loading {
+                    deferred.insert(spec.name.clone(), Group::of(spec).map(OwnedGroup::of));
+                }
             }
             Ok(_) => {}
             Err(mut violations) => found.append(&mut violations),
@@ -288,34 +372,54 @@ fn catalog_of(dialect: Dialect, sorted: &[&ToolSpec], prepared: &[Prepared]) -> 
         definitions: Value::Array(definitions),
         excluded,
         non_strict,
+        dialect,
+        deferred,
     }
 }
 
 /// The definitions of `specs` for `dialect` as one request offers them: a JSON array in the
-/// provider's own request shape, sorted by tool name.
+/// provider's own request shape, the tools not deferred first, sorted by tool name, then the
+/// deferred ones in the provider's deferral form or the registry's `tool_search` (as
+/// [`deferral::arrange`] lists them; no search has found anything yet). Without a deferred
+/// tool, the definitions alone.
 ///
 /// # Errors
-/// Every tool that breaks a rule of the dialect after conversion, and every rule about the whole
-/// set (unique names, the number of functions per request), all reported together.
+/// Every tool that breaks a rule of the dialect after conversion, deferred or not, and every
+/// rule about the whole set (unique names, the number of functions one request lists), all
+/// reported together.
 pub fn export(dialect: Dialect, specs: &[ToolSpec]) -> Result<Value, ExportError> {
     let mut sorted: Vec<&ToolSpec> = specs.iter().collect();
     sorted.sort_by(|a, b| a.name.cmp(&b.name));
 
     let mut violations = Vec::new();
     let mut definitions = Vec::with_capacity(sorted.len());
+    let mut deferred = Vec::new();
     for spec in &sorted {
         match convert(dialect, spec) {
+            Ok(converted) if spec.defer_loading => deferred.push((*spec, converted.definition)),
             Ok(converted) => definitions.push(converted.definition),
             Err(mut found) => violations.append(&mut found),
         }
     }
-    violations.extend(check_set(dialect, &sorted, true));
+    let listed: Vec<&ToolSpec> = (sorted.iter().copied())
+        .filter(|spec| !spec.defer_loading)
+        .collect();
+    violations.extend(check_set(dialect, &sorted, Some(&listed)));
 
-    if violations.is_empty() {
-        Ok(Value::Array(definitions))
-    } else {
-        Err(ExportError::new(dialect, violations))
+    if !violations.is_empty() {
+        return Err(ExportError::new(dialect, violations));
     }
+    let deferred: Vec<DeferredTool<'_>> = deferred
+        .iter()
+        .map(|(spec, definition)| DeferredTool::new(spec, Some(definition)))
+        .collect();
+    Ok(Value::Array(deferral::arrange(
+        Some(dialect),
+        false,
+        definitions,
+        &deferred,
+        &[],
+    )))
 }
 
 /// `value` as the text of a JSON file: `serde_json`'s pretty form (two-space indent) and a final
@@ -477,8 +581,13 @@ pub fn check(dialect: Dialect, definition: &Value, spec: &ToolSpec) -> Vec<Viola
     violations
 }
 
-/// Rules about the whole set: unique names, and the number of functions in one request.
-fn check_set(dialect: Dialect, sorted: &[&ToolSpec], one_request: bool) -> Vec<Violation> {
+/// Rules about the whole set: unique names, and, for one request, the number of functions it
+/// lists (`listed`: the tools not deferred, sorted).
+fn check_set(
+    dialect: Dialect,
+    sorted: &[&ToolSpec],
+    listed: Option<&[&ToolSpec]>,
+) -> Vec<Violation> {
     let mut violations = Vec::new();
     // Every dialect's table has its `<dialect>.unique-name` rule.
     let unique = dialect
@@ -504,14 +613,17 @@ fn check_set(dialect: Dialect, sorted: &[&ToolSpec], one_request: bool) -> Vec<V
             ));
         }
     }
-    if one_request && dialect.is_openai() && sorted.len() > openai::MAX_FUNCTIONS {
+    if let Some(listed) = listed
+        && dialect.is_openai()
+        && listed.len() > openai::MAX_FUNCTIONS
+    {
         violations.push(Violation::new(
-            &sorted[openai::MAX_FUNCTIONS].name,
+            &listed[openai::MAX_FUNCTIONS].name,
             "",
             "openai.max-functions",
             format!(
                 "the export has {} functions, at most {} are accepted in one request",
-                sorted.len(),
+                listed.len(),
                 openai::MAX_FUNCTIONS
             ),
         ));

@@ -797,6 +797,9 @@ fn meta(out: &mut Out, spec: &ToolSpec) {
         }
         out.close(")");
     }
+    if spec.defer_loading {
+        out.line(".defer_loading()");
+    }
     out.line(format_args!(".source({});", lit(&spec.source)));
 }
 

@@ -82,6 +82,8 @@ toolwright_core::word_enum! {
         CategoryChanged => "category-changed",
         TimeoutChanged => "timeout-changed",
         OutputBudgetChanged => "output-budget-changed",
+        /// The declared deferral (`defer_loading`): when the tool is loaded, not what it is.
+        DeferLoadingChanged => "defer-loading-changed",
         ErrorCodeRemoved => "error-code-removed",
         ErrorCodeRenamed => "error-code-renamed",
         ErrorCodeAdded => "error-code-added",
@@ -172,6 +174,7 @@ impl Kind {
             | ModeParallelToSequential
             | AnnotationNoop
             | CategoryChanged
+            | DeferLoadingChanged
             | ErrorCodeAdded
             | RequiredToOptional
             | PropertyAdded
@@ -207,7 +210,7 @@ impl Kind {
             | IdempotentChanged
             | OpenWorldChanged
             | AnnotationNoop => &[Policy],
-            TitleChanged | DescriptionChanged | CategoryChanged => &[Model],
+            TitleChanged | DescriptionChanged | CategoryChanged | DeferLoadingChanged => &[Model],
             TimeoutChanged | OutputBudgetChanged => &[Client, Policy],
             ErrorCodeRemoved | ErrorCodeRenamed | ErrorCodeAdded | RetryableFlipped
             | ErrorTextChanged => &[Client, Model],

@@ -37,8 +37,8 @@ impl Level {
 /// Where a definition comes from: what it can declare.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Origin {
-    /// A manifest (or a lock file written from manifests): mode, errors, limits and lifecycle
-    /// are declared.
+    /// A manifest (or a lock file written from manifests): mode, errors, limits, lifecycle and
+    /// deferral are declared.
     Manifest,
     /// An MCP `Tool` object: only what MCP carries.
     Mcp,
@@ -82,6 +82,8 @@ pub struct Definition {
     pub version: Option<String>,
     /// The declared deprecation.
     pub deprecated: Option<Deprecation>,
+    /// Declared deferred (`defer_loading = true`): loaded when a tool search finds it.
+    pub defer_loading: bool,
     /// The other fields of an MCP `Tool` (`icons`, `_meta`, `execution`, …), by key.
     pub other: BTreeMap<String, Value>,
     /// The digest of the canonical definition and of each provider export, when known (from a
@@ -132,6 +134,7 @@ impl Definition {
             max_output_bytes: spec.max_output_bytes,
             version: spec.version.clone(),
             deprecated: spec.deprecated.clone(),
+            defer_loading: spec.defer_loading,
             other: BTreeMap::new(),
             digests: None,
             source: (!spec.source.is_empty()).then(|| PathBuf::from(&spec.source)),
@@ -228,6 +231,7 @@ impl Definition {
             max_output_bytes: None,
             version: None,
             deprecated: None,
+            defer_loading: false,
             other: fields
                 .iter()
                 .filter(|(key, _)| !MCP_KEYS.contains(&key.as_str()))

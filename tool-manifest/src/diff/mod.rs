@@ -346,7 +346,7 @@ pub fn compare(old: &Definition, new: &Definition) -> Vec<Change> {
     changes
 }
 
-/// What only manifests declare: mode, category, limits, errors, deprecation.
+/// What only manifests declare: mode, category, limits, deferral, errors, deprecation.
 fn declarations(old: &Definition, new: &Definition, changes: &mut Vec<Change>) {
     let tool = new.name.as_str();
     if let (Some(a), Some(b)) = (old.mode, new.mode)
@@ -408,6 +408,25 @@ fn declarations(old: &Definition, new: &Definition, changes: &mut Vec<Change>) {
             .values(
                 old.max_output_bytes.map(Into::into),
                 new.max_output_bytes.map(Into::into),
+            ),
+        );
+    }
+    if old.defer_loading != new.defer_loading {
+        let loading = |deferred: bool| if deferred { "deferred" } else { "eager" };
+        changes.push(
+            Change::new(
+                tool,
+                "/defer_loading",
+                Kind::DeferLoadingChanged,
+                format!(
+                    "loading {} → {}: when the tool is loaded, not what it accepts or does",
+                    loading(old.defer_loading),
+                    loading(new.defer_loading)
+                ),
+            )
+            .values(
+                Some(old.defer_loading.into()),
+                Some(new.defer_loading.into()),
             ),
         );
     }

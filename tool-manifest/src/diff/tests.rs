@@ -487,6 +487,11 @@ fn each_kind_of_declaration_change_both_ways() {
             (CategoryChanged, Info, "/category"),
         ),
         (
+            |s| s.defer_loading = true,
+            (DeferLoadingChanged, Info, "/defer_loading"),
+            (DeferLoadingChanged, Info, "/defer_loading"),
+        ),
+        (
             |s| s.title = "Another title".into(),
             (TitleChanged, Warning, "/title"),
             (TitleChanged, Warning, "/title"),
@@ -528,6 +533,42 @@ fn each_kind_of_declaration_change_both_ways() {
         &ToolSet::from_specs(&[spec("items_get")]),
         &Policy::default(),
     );
+    assert_eq!(report.changes, [], "{:?}", report.changes);
+}
+
+#[test]
+fn a_deferral_changes_when_the_tool_is_loaded_and_breaks_no_one() {
+    let mut old = spec("items_get");
+    old.version = Some("1.0.0".into());
+    let mut new = old.clone();
+    new.defer_loading = true;
+    new.version = Some("1.0.1".into());
+    let report = diff(
+        &ToolSet::from_specs(&[old.clone()]),
+        &ToolSet::from_specs(&[new.clone()]),
+        &Policy::default(),
+    );
+    let [change] = &report.changes[..] else {
+        panic!("one change: {:?}", report.changes);
+    };
+    assert_eq!(change.kind.as_str(), "defer-loading-changed");
+    assert_eq!(change.severity, Severity::Info);
+    assert_eq!(change.parties, [Party::Model]);
+    assert_eq!(
+        change.message,
+        "loading eager → deferred: when the tool is loaded, not what it accepts or does"
+    );
+    assert_eq!(
+        (change.from.clone(), change.to.clone()),
+        (Some(json!(false)), Some(json!(true)))
+    );
+    // An MCP `Tool` carries no deferral: it is not compared with a manifest's.
+    let mut from_mcp = set(
+        json!({"name": "items_get", "description": "The items_get tool.", "annotations": {"readOnlyHint": true, "openWorldHint": true},
+        "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}}}}),
+    );
+    from_mcp.tools.get_mut("items_get").expect("the tool").title = Some("items_get".into());
+    let report = diff(&from_mcp, &ToolSet::from_specs(&[new]), &Policy::default());
     assert_eq!(report.changes, [], "{:?}", report.changes);
 }
 

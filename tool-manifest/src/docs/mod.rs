@@ -33,6 +33,8 @@
 //! - A deprecated tool's page says so right below that line, in a quote: since when, the date
 //!   after which it may be removed, a link to its replacement's page, and its note; the index
 //!   marks it `(deprecated)`.
+//! - A deferred tool (`defer_loading = true`) says so in its list, below its mode; the index
+//!   marks it `(deferred)`.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -91,6 +93,11 @@ fn tool_page(spec: &ToolSpec) -> String {
         spec.safety.meaning()
     );
     let _ = writeln!(out, "- **Mode:** `{}`: {}", spec.mode, mode_meaning(spec));
+    if spec.defer_loading {
+        out.push_str(
+            "- **Loading:** deferred (found by tool search): left out of a request's eager tool list until a search finds it\n",
+        );
+    }
     if let Some(category) = &spec.category {
         let _ = writeln!(out, "- **Category:** {}", plain(category));
     }
@@ -264,9 +271,14 @@ fn index(specs: &[&ToolSpec]) -> String {
         } else {
             ""
         };
+        let deferred = if spec.defer_loading {
+            " (deferred)"
+        } else {
+            ""
+        };
         let _ = writeln!(
             out,
-            "| [{0}]({0}.md){deprecated} | **{1}** · {2} | {3} | {4} |",
+            "| [{0}]({0}.md){deprecated}{deferred} | **{1}** · {2} | {3} | {4} |",
             spec.name,
             spec.safety,
             spec.mode,

@@ -186,7 +186,15 @@ impl Proxy {
                 handler: Handler::Named(upstreams::forward),
             })
             .collect();
-        let registry = Registry::builder().tools(defs).build()?;
+        // Each tool's spec carries its pin: `Defer::Upstream` defers it, and an OpenAI
+        // Responses request groups it by server.
+        let registry = pinned
+            .tools
+            .iter()
+            .fold(Registry::builder().tools(defs), |builder, t| {
+                builder.upstream(t.meta.name, t.pin.clone())
+            })
+            .build()?;
         let upstreams = Upstreams::connect(pinned, options).await?;
         Ok(Proxy {
             registry: Arc::new(registry),
@@ -228,7 +236,9 @@ impl Proxy {
     }
 
     /// An MCP server of the pinned tools under `policy`: tools that differ from their pins are
-    /// not listed while they do, and each session is told when that changes.
+    /// not listed while they do, and each session is told when that changes. With
+    /// [`Defer::Upstream`](toolwright_runtime::policy::Defer::Upstream) (`toolwright-proxy --defer-upstream`) every pinned tool is deferred:
+    /// found through `tool_search`, and listed in a session once a search of it found them.
     ///
     /// # Errors
     /// As [`McpServer::new`].

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use toolwright_core::{Endpoint, StaticSchema, ToolMeta, ToolSpec};
+use toolwright_core::{Endpoint, StaticSchema, ToolMeta, ToolSpec, Upstream};
 
 use super::ProxyError;
 
@@ -21,6 +21,8 @@ pub(crate) struct PinnedTool {
     pub(crate) digest: String,
     /// The pinned definition, as the server listed it when it was pinned.
     pub(crate) definition: Value,
+    /// The manifest's `[upstream]` table: what the registry's spec of the tool carries.
+    pub(crate) pin: Upstream,
 }
 
 /// One upstream server.
@@ -88,6 +90,7 @@ pub(crate) fn load(dir: &Path) -> Result<Pinned, ProxyError> {
             upstream_name: upstream.tool.clone(),
             digest: upstream.digest.clone(),
             definition: upstream.definition.clone(),
+            pin: upstream,
         });
     }
     Ok(Pinned { tools, servers })
@@ -137,6 +140,9 @@ fn leak(spec: &ToolSpec) -> &'static ToolMeta {
     }
     if let Some(version) = &spec.version {
         meta = meta.version(text(version));
+    }
+    if spec.defer_loading {
+        meta = meta.defer_loading();
     }
     Box::leak(Box::new(meta))
 }

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::time::Duration;
 
-use toolwright_core::model::is_valid_tool_name;
+use toolwright_core::model::{Upstream, is_valid_tool_name};
 use toolwright_core::{ToolMeta, ToolSpec};
 
 use super::error::{RegistryError, RegistryProblem};
@@ -34,6 +34,7 @@ pub struct RegistryBuilder<C> {
     timeouts: BTreeMap<String, Duration>,
     default_max_output_bytes: Option<u64>,
     output_budgets: BTreeMap<String, u64>,
+    upstreams: BTreeMap<String, Upstream>,
     limits: Limits,
     trace_content: Option<Redact>,
 }
@@ -50,6 +51,7 @@ impl<C> fmt::Debug for RegistryBuilder<C> {
             .field("timeouts", &self.timeouts)
             .field("default_max_output_bytes", &self.default_max_output_bytes)
             .field("output_budgets", &self.output_budgets)
+            .field("upstreams", &self.upstreams.keys().collect::<Vec<_>>())
             .field("limits", &self.limits)
             .field("trace_content", &self.trace_content.is_some())
             .finish()
@@ -65,6 +67,7 @@ impl<C> Default for RegistryBuilder<C> {
             timeouts: BTreeMap::new(),
             default_max_output_bytes: None,
             output_budgets: BTreeMap::new(),
+            upstreams: BTreeMap::new(),
             limits: Limits::default(),
             trace_content: None,
         }
@@ -127,6 +130,16 @@ impl<C> RegistryBuilder<C> {
         self
     }
 
+    /// Says that the tool `name` runs on an upstream MCP server, pinned as `upstream` (what a
+    /// proxy registers for each pinned tool): its spec carries the pin, so the run rule
+    /// [`Defer::Upstream`](crate::policy::Defer::Upstream) defers it and an OpenAI Responses
+    /// request groups it with the other deferred tools of its server in one namespace.
+    #[must_use]
+    pub fn upstream(mut self, name: impl Into<String>, upstream: Upstream) -> Self {
+        self.upstreams.insert(name.into(), upstream);
+        self
+    }
+
     /// Records each call's arguments and result on its span (the OpenTelemetry attributes
     /// `gen_ai.tool.call.arguments` and `gen_ai.tool.call.result`), each passed through `redact`
     /// first (see [`crate::trace`]). Without it they are never recorded.
@@ -151,8 +164,8 @@ impl<C> RegistryBuilder<C> {
     /// # Errors
     /// Every problem found: duplicate or invalid names, declared tools without an implementation
     /// or disagreeing with it, `&mut C` handlers on read-only or parallel tools, schemas that do
-    /// not compile, time limits and output budgets for unknown tools, of zero, or above what the
-    /// tool declares, deprecated tools whose `replacement` is neither registered nor declared.
+    /// not compile, time limits, output budgets and upstreams for unknown tools, limits of zero
+    /// or above what the tool declares, deprecated tools whose `replacement` is neither registered nor declared.
     pub fn build(self) -> Result<Registry<C>, RegistryError> {
         let mut problems = Vec::new();
         let mut tools: BTreeMap<&'static str, Registered<C>> = BTreeMap::new();
@@ -198,7 +211,8 @@ impl<C> RegistryBuilder<C> {
                 continue;
             }
             match register(def, &host) {
-                Ok(registered) => {
+                Ok(mut registered) => {
+                    registered.spec.upstream = self.upstreams.get(meta.name).cloned();
                     tools.insert(meta.name, registered);
                 }
                 Err(mut found) => {
@@ -246,6 +260,13 @@ impl<C> RegistryBuilder<C> {
                 problems.push(RegistryProblem::UnknownTimeout { name: name.clone() });
             } else if limit.is_zero() {
                 problems.push(RegistryProblem::ZeroTimeout { name: name.clone() });
+            }
+        }
+        for name in self.upstreams.keys() {
+            if !tools.contains_key(name.as_str())
+                && !problems.iter().any(|p| p.tool_name() == name.as_str())
+            {
+                problems.push(RegistryProblem::UnknownUpstream { name: name.clone() });
             }
         }
         for (name, bytes) in &self.output_budgets {

@@ -17,6 +17,7 @@ use std::borrow::Cow;
 use std::sync::OnceLock;
 
 use serde_json::Value;
+use toolwright_core::dialect::deferral::{self, DeferredTool};
 use toolwright_core::dialect::{
     self, Converted, Dialect, ExportError, NullStripper, Violation, openai_nullable_pointers,
 };
@@ -117,20 +118,22 @@ impl<C> Registry<C> {
     /// above, then the provider's tool search and the deferred tools in its form, or the
     /// registry's `tool_search` and the tools the run's searches loaded, in the order found (see
     /// [`crate::registry::deferral`]): the eager part stays byte-identical as tools are found.
+    /// The arrangement is [`deferral::arrange`], the one [`dialect::export`] lists a set's
+    /// declared deferrals with: for a run without host rules or loaded tools, the two are equal.
     ///
-    /// A policy without a dialect gets the canonical form: each tool's [`ToolSpec`] as JSON.
+    /// A policy without a dialect gets the canonical form: each tool's
+    /// [`ToolSpec`](toolwright_core::ToolSpec) as JSON.
     /// An MCP server offers more than the [`Dialect::Mcp`] export: its `outputSchema` describes
     /// the envelope each call returns (see `McpServer::tools` of the crate `toolwright-mcp`).
     ///
     /// # Errors
     /// Every tool of the run that the dialect cannot express, with the pointer and the rule, and
     /// the rules about the whole set (OpenAI's limit of functions per request).
-    ///
-    /// [`ToolSpec`]: toolwright_core::ToolSpec
     pub fn definitions(&self, policy: &RunPolicy) -> Result<Value, ExportError> {
         let plan = self.plan(policy);
         let dialect = policy.dialect();
-        let loaded = if policy.searches_locally() {
+        let local = policy.searches_locally();
+        let loaded = if local {
             loaded_of(policy, &plan)
         } else {
             Vec::new()
@@ -139,7 +142,8 @@ impl<C> Registry<C> {
             && dialect.is_openai()
         {
             // The eager tools and those loaded count against OpenAI's limit of functions per
-            // request; a rule about the whole set: the exporter words it (rare, not cached).
+            // request; a rule about the whole set: the exporter words it (rare, not cached),
+            // given the tools as this request lists them (a loaded tool is listed, not deferred).
             let counted: Vec<_> = plan
                 .eager
                 .iter()
@@ -148,19 +152,58 @@ impl<C> Registry<C> {
                 .filter_map(|name| self.tools.get(name))
                 .collect();
             if counted.len() > dialect::openai::MAX_FUNCTIONS {
-                let specs: Vec<_> = counted.iter().map(|t| t.spec.clone()).collect();
+                let specs: Vec<_> = counted
+                    .iter()
+                    .map(|t| {
+                        let mut spec = t.spec.clone();
+                        spec.defer_loading = false;
+                        spec
+                    })
+                    .collect();
                 return dialect::export(dialect, &specs);
             }
         }
-        let mut definitions = Vec::with_capacity(plan.eager.len() + 1);
+        let mut eager = Vec::with_capacity(plan.eager.len() + 1);
         let mut violations = Vec::new();
         for tool in &plan.eager {
-            push_definition(tool, dialect, &mut definitions, &mut violations);
+            push_definition(tool, dialect, &mut eager, &mut violations);
         }
-        self.deferred_definitions(policy, &plan, &mut definitions, &mut violations);
+        // A deferred tool is listed in the provider's form, each of them, or once the registry's
+        // search found it: only a listed tool the dialect cannot express is an error. Without a
+        // dialect, the canonical forms are made for the listed tools alone.
+        let listed = |name: &str| !local || loaded.contains(&name);
+        let canonical: Vec<(&str, Value)> = match dialect {
+            Some(_) => Vec::new(),
+            None => (plan.deferred.iter())
+                .filter(|t| listed(t.meta().name))
+                .map(|t| {
+                    let definition = serde_json::to_value(&t.spec).unwrap_or(Value::Null);
+                    (t.meta().name, definition)
+                })
+                .collect(),
+        };
+        let deferred: Vec<DeferredTool<'_>> = (plan.deferred.iter())
+            .map(|tool| {
+                let name = tool.meta().name;
+                let definition = match dialect {
+                    None => canonical.iter().find(|(n, _)| *n == name).map(|(_, d)| d),
+                    Some(dialect) => match tool.conversion(dialect) {
+                        Ok(converted) => Some(&converted.definition),
+                        Err(found) => {
+                            if listed(name) {
+                                violations.extend(found.iter().cloned());
+                            }
+                            None
+                        }
+                    },
+                };
+                DeferredTool::new(&tool.spec, definition)
+            })
+            .collect();
+        let tools = deferral::arrange(dialect, local, eager, &deferred, &loaded);
         match dialect {
             Some(dialect) if !violations.is_empty() => Err(ExportError::new(dialect, violations)),
-            _ => Ok(Value::Array(definitions)),
+            _ => Ok(Value::Array(tools)),
         }
     }
 

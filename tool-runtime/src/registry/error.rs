@@ -111,6 +111,12 @@ pub enum RegistryProblem {
         /// The name given.
         name: String,
     },
+    /// An upstream server is given for a tool that is not registered.
+    #[error("an upstream server is given for `{name}`, which is not a registered tool")]
+    UnknownUpstream {
+        /// The name given.
+        name: String,
+    },
     /// An output budget of zero.
     #[error("the output budget of `{name}` must be greater than zero")]
     ZeroOutputBudget {
@@ -170,6 +176,7 @@ impl RegistryProblem {
             | RegistryProblem::UnknownTimeout { name }
             | RegistryProblem::ZeroTimeout { name }
             | RegistryProblem::UnknownOutputBudget { name }
+            | RegistryProblem::UnknownUpstream { name }
             | RegistryProblem::ZeroOutputBudget { name }
             | RegistryProblem::AboveDeclared { name, .. }
             | RegistryProblem::UnknownReplacement { name, .. } => name,
