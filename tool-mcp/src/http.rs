@@ -30,10 +30,14 @@
 //!    serves everyone under its own policy, and [`HttpServer::bind`] refuses to start so on an
 //!    address that is not loopback unless [`HttpConfig::allow_unauthenticated`] says so.
 //! 2. **Rate limit.** Each grant's subject (without a verifier: all callers together) may make
-//!    [`RateLimit::per_second`] requests a second, in bursts of up to [`RateLimit::burst`]
-//!    ([`governor`]'s GCRA); past that, `429` with `Retry-After` (seconds), and nothing runs.
+//!    [`RateLimit::requests`] requests every [`RateLimit::period`], in bursts of up to
+//!    [`RateLimit::burst`] (GCRA: [`governor`]'s in this process, or with a fleet
+//!    ([`HttpConfig::with_fleet`], feature `redis`) one budget for every instance, kept in
+//!    Redis); past that, `429` with `Retry-After` (seconds), and nothing runs. When the fleet's
+//!    Redis does not answer, `503` with `Retry-After` ([`RateLimitOutage`]).
 //! 3. **Session.** With a verifier, a request naming (`Mcp-Session-Id`) a session that is not a
-//!    live session of its token is answered `404` (see Sessions below); nothing runs.
+//!    live session of its token is answered `404` (see Sessions below); nothing runs. With a
+//!    fleet, checks 2 and 3 are one script, one round trip to Redis.
 //! 4. **Body size.** A body over [`HttpConfig::max_body_bytes`] (default
 //!    [`DEFAULT_MAX_BODY_BYTES`]) is answered `413` without reading the rest; nothing runs.
 //! 5. **Host and `Origin`** (rmcp's DNS-rebinding checks). A request whose `Host` is not
@@ -54,7 +58,10 @@
 //! guesser that the id is live; the `404` says only what MCP says of any session the server
 //! will not serve, and a client then opens a new session with `initialize` (as a client whose
 //! token changed, an OAuth access token refreshed, must). Either way the grant is read from
-//! each request, never from the session.
+//! each request, never from the session. With a fleet the owner is kept in Redis with the
+//! session's `initialize` parameters: a session is refused to another token on every
+//! instance, and restored for its own token on an instance that does not hold it (see
+//! [`crate::fleet`] for what is and is not shared).
 //!
 //! Approvals asked over HTTP with a verifier are sealed for the token that asked
 //! (see [the crate docs](crate)): another token's retry with the same state does not verify, and
@@ -70,6 +77,7 @@ use std::future::Future;
 use std::net::{IpAddr, SocketAddr};
 use std::num::NonZeroU32;
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
 
 use ::http::header::{AUTHORIZATION, CONTENT_TYPE, RETRY_AFTER, WWW_AUTHENTICATE};
 use ::http::{HeaderMap, HeaderValue, Method, StatusCode};
@@ -116,34 +124,90 @@ const SESSION_HEADER: &str = "mcp-session-id";
 /// also the answer to a request naming another token's session.
 const SESSION_NOT_FOUND: &str = "Not Found: Session not found";
 
-/// How many requests one grant's subject may make.
+/// How many requests one grant's subject may make: `requests` every `period`, sustained, and
+/// up to `burst` at once after a quiet period (GCRA: one request every `period / requests`,
+/// with a tolerance of `burst` requests).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RateLimit {
-    /// Requests a second, sustained.
-    pub per_second: NonZeroU32,
-    /// Requests at once after a quiet period.
-    pub burst: NonZeroU32,
+    requests: NonZeroU32,
+    period: Duration,
+    burst: NonZeroU32,
 }
 
 impl RateLimit {
     /// `per_second` requests a second, in bursts of up to `burst`.
     pub fn new(per_second: NonZeroU32, burst: NonZeroU32) -> Self {
-        RateLimit { per_second, burst }
+        Self::per(per_second, Duration::from_secs(1), burst)
+    }
+
+    /// `requests` requests every `period` (at least a microsecond), in bursts of up to `burst`:
+    /// `RateLimit::per(100, Duration::from_secs(60), burst)` is 100 calls a minute.
+    pub fn per(requests: NonZeroU32, period: Duration, burst: NonZeroU32) -> Self {
+        RateLimit {
+            requests,
+            period: period.max(Duration::from_micros(1)),
+            burst,
+        }
+    }
+
+    /// Requests every [`period`](Self::period), sustained.
+    pub fn requests(&self) -> NonZeroU32 {
+        self.requests
+    }
+
+    /// The period of [`requests`](Self::requests).
+    pub fn period(&self) -> Duration {
+        self.period
+    }
+
+    /// Requests at once after a quiet period.
+    pub fn burst(&self) -> NonZeroU32 {
+        self.burst
+    }
+
+    /// The time between two requests at the sustained rate (at least a microsecond).
+    pub fn interval(&self) -> Duration {
+        (self.period / self.requests.get()).max(Duration::from_micros(1))
+    }
+
+    /// The period in words, for messages: `a second`, `a minute`, `an hour`, `N seconds`.
+    fn period_words(&self) -> String {
+        match self.period.as_secs_f64() {
+            1.0 => "a second".to_owned(),
+            60.0 => "a minute".to_owned(),
+            3600.0 => "an hour".to_owned(),
+            seconds => format!("{seconds} seconds"),
+        }
     }
 }
 
 impl Default for RateLimit {
     /// 20 requests a second, in bursts of up to 40: far above what one agent's tool calls need.
     fn default() -> Self {
-        RateLimit {
-            per_second: NonZeroU32::MIN.saturating_add(19),
-            burst: NonZeroU32::MIN.saturating_add(39),
-        }
+        RateLimit::new(
+            NonZeroU32::MIN.saturating_add(19),
+            NonZeroU32::MIN.saturating_add(39),
+        )
     }
 }
 
+/// What a server sharing its rate limits through a store ([`HttpConfig::with_fleet`]) does
+/// with a request when the store does not answer.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RateLimitOutage {
+    /// Refuses it with `503 Service Unavailable` and `Retry-After`; nothing runs. The default:
+    /// the fleet never admits more than its limit.
+    #[default]
+    Refuse,
+    /// Admits it under this instance's own limit (each instance then admits up to the limit,
+    /// the fleet up to that many times it) and checks the session it names against the
+    /// sessions this instance opened.
+    AdmitLocally,
+}
+
 /// How an [`HttpServer`] admits requests. Every field has a safe default.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct HttpConfig {
     path: String,
     verifier: Option<Arc<dyn TokenVerifier>>,
@@ -153,6 +217,25 @@ pub struct HttpConfig {
     rate_limit: Option<RateLimit>,
     allow_unauthenticated: bool,
     resource_metadata: Option<String>,
+    outage: RateLimitOutage,
+    #[cfg(feature = "redis")]
+    fleet: Option<Arc<crate::fleet::Shared>>,
+}
+
+impl std::fmt::Debug for HttpConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HttpConfig")
+            .field("path", &self.path)
+            .field("verifier", &self.verifier)
+            .field("allowed_origins", &self.allowed_origins)
+            .field("allowed_hosts", &self.allowed_hosts)
+            .field("max_body_bytes", &self.max_body_bytes)
+            .field("rate_limit", &self.rate_limit)
+            .field("allow_unauthenticated", &self.allow_unauthenticated)
+            .field("resource_metadata", &self.resource_metadata)
+            .field("outage", &self.outage)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Default for HttpConfig {
@@ -168,6 +251,9 @@ impl Default for HttpConfig {
             rate_limit: Some(RateLimit::default()),
             allow_unauthenticated: false,
             resource_metadata: None,
+            outage: RateLimitOutage::default(),
+            #[cfg(feature = "redis")]
+            fleet: None,
         }
     }
 }
@@ -233,6 +319,24 @@ impl HttpConfig {
         self
     }
 
+    /// Shares the rate limits and the owners of sessions with every instance pointed at the
+    /// same Redis (see [`crate::fleet`]): each subject has one budget across the fleet, and a
+    /// session is refused to another token, and restored for its own, on every instance.
+    #[cfg(feature = "redis")]
+    #[must_use]
+    pub fn with_fleet(mut self, fleet: &crate::fleet::RedisFleet) -> Self {
+        self.fleet = Some(Arc::clone(fleet.shared()));
+        self
+    }
+
+    /// What a server sharing its rate limits ([`HttpConfig::with_fleet`]) does when the store
+    /// does not answer ([`RateLimitOutage::Refuse`] unless set).
+    #[must_use]
+    pub fn on_store_outage(mut self, outage: RateLimitOutage) -> Self {
+        self.outage = outage;
+        self
+    }
+
     /// The largest body served.
     pub fn max_body_bytes(&self) -> usize {
         self.max_body_bytes
@@ -247,11 +351,11 @@ impl HttpConfig {
 /// Who an authenticated request comes from: the SHA-256 digest of its bearer token (never the
 /// token). The guard puts it into the request's extensions.
 #[derive(Debug, Clone, Copy)]
-pub(super) struct Caller([u8; 32]);
+pub(crate) struct Caller([u8; 32]);
 
 impl Caller {
     /// The digest of the caller's token.
-    pub(super) fn digest(&self) -> &[u8; 32] {
+    pub(crate) fn digest(&self) -> &[u8; 32] {
         &self.0
     }
 
@@ -260,13 +364,19 @@ impl Caller {
     }
 }
 
-/// The token (as a [`Caller`]) that opened each live session.
+/// The token (as a [`Caller`]) that opened each live session of this instance.
 #[derive(Debug, Default)]
-struct Owners(Mutex<HashMap<SessionId, Caller>>);
+pub(crate) struct Owners(Mutex<HashMap<SessionId, Caller>>);
 
 impl Owners {
     fn map(&self) -> std::sync::MutexGuard<'_, HashMap<SessionId, Caller>> {
         self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The token that opened `session`, when it is a live session of this instance.
+    #[cfg_attr(not(feature = "redis"), allow(dead_code))]
+    pub(crate) fn owner(&self, session: &str) -> Option<Caller> {
+        self.map().get(session).copied()
     }
 
     /// True when `session` is a live session that `caller` opened.
@@ -502,11 +612,18 @@ pub(super) fn caller(context: &RequestContext<RoleServer>) -> Option<&Caller> {
 /// What the guard in front of rmcp's service needs.
 struct Guard {
     verifier: Option<Arc<dyn TokenVerifier>>,
+    /// The limit of each subject, and this instance's own limiter of it (the only one without
+    /// a fleet; with one, what admits requests during an outage when configured so).
     limiter: Option<(DefaultKeyedRateLimiter<Arc<str>>, RateLimit)>,
     anonymous: Arc<str>,
     max_body_bytes: usize,
     resource_metadata: Option<String>,
     owners: Arc<Owners>,
+    /// Where the limits and the sessions' owners are shared, when they are.
+    #[cfg(feature = "redis")]
+    fleet: Option<Arc<crate::fleet::Shared>>,
+    #[cfg_attr(not(feature = "redis"), allow(dead_code))]
+    outage: RateLimitOutage,
 }
 
 /// The origins of a browser page on the server's own machine, and of the bound address.
@@ -547,15 +664,23 @@ fn router<C: Send + Sync + 'static>(
     cancel: CancellationToken,
     owners: Arc<Owners>,
 ) -> axum::Router {
-    let rmcp_config = StreamableHttpServerConfig::default()
+    #[cfg_attr(not(feature = "redis"), allow(unused_mut))]
+    let mut rmcp_config = StreamableHttpServerConfig::default()
         .with_allowed_hosts(hosts(local, &config.allowed_hosts))
         .with_allowed_origins(origins(local, &config.allowed_origins))
         .enforce_origin_validation()
         .with_max_request_body_bytes(config.max_body_bytes)
         .with_json_response(true)
         .with_cancellation_token(cancel);
+    #[cfg(feature = "redis")]
+    if let Some(shared) = &config.fleet {
+        rmcp_config.session_store = Some(Arc::new(crate::fleet::SessionRecords {
+            shared: Arc::clone(shared),
+            owners: Arc::clone(&owners),
+        }));
+    }
     let service = StreamableHttpService::new(
-        move || Ok(server.clone()),
+        move || Ok(server.for_session()),
         Arc::new(OwnedSessions {
             sessions: LocalSessionManager::default(),
             owners: Arc::clone(&owners),
@@ -564,18 +689,26 @@ fn router<C: Send + Sync + 'static>(
     );
     let guard = Arc::new(Guard {
         verifier: config.verifier,
-        limiter: config.rate_limit.map(|limit| {
-            let quota = Quota::per_second(limit.per_second).allow_burst(limit.burst);
-            (DefaultKeyedRateLimiter::keyed(quota), limit)
-        }),
+        limiter: config.rate_limit.map(|limit| (local_limiter(limit), limit)),
         anonymous: Arc::from(ANONYMOUS),
         max_body_bytes: config.max_body_bytes,
         resource_metadata: config.resource_metadata,
         owners,
+        #[cfg(feature = "redis")]
+        fleet: config.fleet,
+        outage: config.outage,
     });
     axum::Router::new()
         .route_service(&config.path, service)
         .layer(axum::middleware::from_fn_with_state(guard, admit))
+}
+
+/// The in-process limiter of `limit` (governor's GCRA).
+fn local_limiter(limit: RateLimit) -> DefaultKeyedRateLimiter<Arc<str>> {
+    let quota = Quota::with_period(limit.interval())
+        .unwrap_or_else(|| Quota::per_second(limit.requests()))
+        .allow_burst(limit.burst());
+    DefaultKeyedRateLimiter::keyed(quota)
 }
 
 /// The bearer token of a request, if it carries one.
@@ -649,25 +782,94 @@ impl Guard {
         response
     }
 
-    /// `429` with `Retry-After` when `subject` is over its limit.
+    /// `429` with `Retry-After` when `subject` is over its limit in this instance.
     fn limit(&self, subject: &Arc<str>) -> Option<Response> {
         let (limiter, limit) = self.limiter.as_ref()?;
         let not_until = limiter.check_key(subject).err()?;
-        let wait = not_until.wait_time_from(DefaultClock::default().now());
-        // Whole seconds, rounded up: a client that waits that long is served.
-        let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
-        let mut response = text(
-            StatusCode::TOO_MANY_REQUESTS,
-            format!(
-                "Too Many Requests: at most {} requests a second (bursts of {}) per token",
-                limit.per_second, limit.burst
-            ),
-        );
-        response
-            .headers_mut()
-            .insert(RETRY_AFTER, HeaderValue::from(seconds.max(1)));
-        Some(response)
+        Some(too_many(
+            limit,
+            not_until.wait_time_from(DefaultClock::default().now()),
+        ))
     }
+
+    /// The rate limit, then the owner of the session the request names (with a verifier): an
+    /// answer when the request is refused. With a fleet both are one round trip to its store;
+    /// without one (or during its outage, when configured so) this instance decides.
+    async fn check(
+        &self,
+        subject: &Arc<str>,
+        session: Option<(&str, &Caller)>,
+    ) -> Option<Response> {
+        #[cfg(feature = "redis")]
+        if let Some(fleet) = &self.fleet {
+            let limit = self.limiter.as_ref().map(|(_, limit)| (&**subject, *limit));
+            if limit.is_none() && session.is_none() {
+                return None;
+            }
+            match fleet.admit(limit, session).await {
+                Ok(admission) if !admission.admitted => {
+                    let limit = limit.map_or_else(RateLimit::default, |(_, limit)| limit);
+                    return Some(too_many(&limit, admission.wait));
+                }
+                Ok(admission) if admission.owned == Some(false) => {
+                    return Some(session_not_found());
+                }
+                Ok(_) => return None,
+                Err(error) => {
+                    tracing::warn!(%error, "the shared store did not answer an admission");
+                    if self.outage == RateLimitOutage::Refuse {
+                        return Some(unavailable());
+                    }
+                }
+            }
+        }
+        if let Some(refused) = self.limit(subject) {
+            return Some(refused);
+        }
+        match session {
+            Some((session, caller)) if !self.owners.owned_by(session, caller) => {
+                Some(session_not_found())
+            }
+            _ => None,
+        }
+    }
+}
+
+/// `429` with `Retry-After`: the whole seconds of `wait`, rounded up (a client that waits that
+/// long is served), at least one.
+fn too_many(limit: &RateLimit, wait: Duration) -> Response {
+    let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+    let mut response = text(
+        StatusCode::TOO_MANY_REQUESTS,
+        format!(
+            "Too Many Requests: at most {} requests {} (bursts of {}) per token",
+            limit.requests(),
+            limit.period_words(),
+            limit.burst()
+        ),
+    );
+    response
+        .headers_mut()
+        .insert(RETRY_AFTER, HeaderValue::from(seconds.max(1)));
+    response
+}
+
+/// How long a client should wait after `503` before trying again.
+#[cfg(feature = "redis")]
+const OUTAGE_RETRY_AFTER_SECONDS: u64 = 1;
+
+/// `503` with `Retry-After`: the shared store did not answer, and the server refuses rather
+/// than admit past the fleet's limit.
+#[cfg(feature = "redis")]
+fn unavailable() -> Response {
+    let mut response = text(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "Service Unavailable: the shared rate limit cannot be checked, try again later".to_owned(),
+    );
+    response
+        .headers_mut()
+        .insert(RETRY_AFTER, HeaderValue::from(OUTAGE_RETRY_AFTER_SECONDS));
+    response
 }
 
 /// The checks in front of rmcp's service (see the module documentation).
@@ -686,17 +888,15 @@ async fn admit(State(guard): State<Arc<Guard>>, request: Request, next: Next) ->
         },
     };
     let subject = grant.as_ref().map_or(&guard.anonymous, |g| &g.subject);
-    if let Some(refused) = guard.limit(subject) {
-        return refused;
-    }
-    if let Some(caller) = &caller {
+    let session = caller.as_ref().and_then(|caller| {
         let session = request
             .headers()
             .get(SESSION_HEADER)
-            .and_then(|v| v.to_str().ok());
-        if session.is_some_and(|session| !guard.owners.owned_by(session, caller)) {
-            return session_not_found();
-        }
+            .and_then(|v| v.to_str().ok())?;
+        Some((session, caller))
+    });
+    if let Some(refused) = guard.check(subject, session).await {
+        return refused;
     }
     let (mut parts, body) = request.into_parts();
     let bytes: Bytes = match Limited::new(body, guard.max_body_bytes).collect().await {
@@ -789,7 +989,6 @@ fn early_request(message: &ClientJsonRpcMessage) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::Duration;
 
     /// How long a client should wait after `429`, as the header says it.
     fn retry_after(response: &Response) -> Option<Duration> {
@@ -830,6 +1029,9 @@ mod tests {
             max_body_bytes: 1,
             resource_metadata: None,
             owners: Arc::default(),
+            #[cfg(feature = "redis")]
+            fleet: None,
+            outage: RateLimitOutage::Refuse,
         };
         let a: Arc<str> = Arc::from("a");
         let b: Arc<str> = Arc::from("b");
@@ -851,6 +1053,9 @@ mod tests {
                 "https://mcp.example/.well-known/oauth-protected-resource".to_owned(),
             ),
             owners: Arc::default(),
+            #[cfg(feature = "redis")]
+            fleet: None,
+            outage: RateLimitOutage::Refuse,
         };
         let missing = guard.refuse(None);
         assert_eq!(missing.status(), StatusCode::UNAUTHORIZED);

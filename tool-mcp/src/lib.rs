@@ -10,10 +10,33 @@
 //!   protocol errors. In a read-only server a call to a write tool is such a result, carrying the
 //!   `TOOL_NOT_ALLOWED` envelope (the registry's second check).
 //! - A tool the registry does not know is the protocol's invalid-params error (`-32602`).
-//! - `tools/list` is sorted by name and carries the cache hints of protocol 2026-07-28:
-//!   `ttlMs` ([`TOOLS_TTL_MS`]) and `cacheScope`, `public` when every caller sees the same list
-//!   and `private` when the list depends on the caller's grant (the HTTP transport's
-//!   `http::HttpServer` with a token verifier).
+//! - `tools/list` is sorted by name (but see Deferred tools below) and carries the cache hints
+//!   of protocol 2026-07-28: `ttlMs` ([`TOOLS_TTL_MS`], left out when the list can change while
+//!   a session runs) and `cacheScope`, `public` when every caller sees the same list and
+//!   `private` when the list depends on the caller's grant (the HTTP transport's
+//!   `http::HttpServer` with a token verifier) or on the session's searches.
+//!
+//! # Deferred tools
+//!
+//! When the run's policy defers tools (declared `defer_loading = true`, or a rule of the host:
+//! [`RunPolicy::defer`]), `tools/list` lists the eager tools sorted by name, then the registry's
+//! `tool_search` (read-only, idempotent), then the deferred tools the session's searches have
+//! loaded, in the order they were found: the eager part stays byte-identical as tools are found.
+//! A deferred tool is not listed until a search of the session finds it; a client that never
+//! searches sees the eager tools and `tool_search`. A call of `tool_search` goes through the
+//! registry's call pipeline like any other, and its answer holds the found tools' definitions
+//! exactly as `tools/list` gives them. Each session keeps its own list of loaded tools (a
+//! [`Loaded`] of its own, whatever the host's policy held),
+//! and when a search loads a tool new to the session, the session is sent
+//! `notifications/tools/list_changed` (the tools capability declares `listChanged`), as it is
+//! when a pinned tool drifts ([`McpServer::with_availability`]). A client served without a
+//! session (Streamable HTTP on protocol 2026-07-28) keeps nothing between requests: its list
+//! never grows, and it calls a tool it found by name.
+//!
+//! Deferral changes what is listed, never what may be called: a deferred tool is callable by
+//! name whenever the policy allows it, found or not, as through the registry directly. The search
+//! sees only the tools the caller's policy lists: in a read-only server, or for an HTTP caller
+//! with a `read` grant, a write is never returned, listed or callable.
 //!
 //! # Transports
 //!
@@ -47,12 +70,22 @@
 //! verify. A retry is checked in this order: the state opens, the retry's policy allows the
 //! call (the tool exists, is not disabled, and is not a write in a read-only run), and only then
 //! is the approval recorded and the call run; a retry the policy refuses leaves the approval
-//! unused. Each approval is used once: the server records it in its [`ApprovalLedger`] (see
-//! [`McpServer::ledger`]), which it prunes of expired approvals at every retry. With a client
+//! unused. Each approval is used once: the server claims it in its [`ApprovalStore`] before
+//! anything runs (in memory by default; [`McpServer::with_approval_store`] shares one between
+//! instances, see Many instances below), and a store that cannot answer refuses the retry
+//! (nothing runs). With a client
 //! on an older protocol, or one that cannot answer elicitations, the call is refused with
 //! `TOOL_NOT_ALLOWED`, saying that it needs the user's approval.
 //!
-//! # Spans
+//! # Many instances
+//!
+//! Instances behind a load balancer accept each other's approval states when they seal with
+//! the same key ([`McpServer::with_approval_key`], [`approval_key_from_file`]), and run each
+//! approval at most once when they claim in the same store: with the feature `redis`,
+//! `fleet::RedisFleet` gives every instance pointed at one Redis the approvals' store, and the
+//! HTTP transport's rate limits and session owners (`http::HttpConfig::with_fleet`). A retry
+//! of one sealed state sent to several instances at once runs the call once.
+//!
 //!
 //! Each `tools/call` of a registered tool gets the registry's `execute_tool` span (see
 //! [`toolwright_runtime::trace`]) with `mcp.method.name`, `jsonrpc.request.id` and the `traceparent` of the
@@ -92,25 +125,30 @@ use rmcp::model::{
     ListToolsResult, PaginatedRequestParams, ProtocolVersion, RequestMetaObject, RequestStateCodec,
     SealOptions, ServerCapabilities, ServerConfig, Tool,
 };
-use rmcp::service::{MaybeSendFuture, RequestContext, ServerInitializeError};
+use rmcp::service::{MaybeSendFuture, Peer, RequestContext, ServerInitializeError};
 use rmcp::transport::IntoTransport;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{Value, json};
-use tokio::sync::RwLock;
+use tokio::sync::{RwLock, watch};
 use toolwright_core::dialect::{self, Dialect, ExportError, Violation};
-use toolwright_core::schema;
+use toolwright_core::{ToolSpec, schema};
 
 use toolwright_core::text::bounded;
-use toolwright_runtime::approval::{ApprovalLedger, Decision, PendingApproval};
+use toolwright_runtime::approval::{
+    ApprovalLedger, ApprovalStore, Decision, MemoryApprovalStore, PendingApproval,
+};
 use toolwright_runtime::call::{Call, Deferred, Prepared, Ready, Refusal, Request, Resumed};
 use toolwright_runtime::envelope::ToolResult;
-use toolwright_runtime::policy::RunPolicy;
+use toolwright_runtime::policy::{Loaded, RunPolicy};
 use toolwright_runtime::registry::Registry;
+use toolwright_runtime::registry::deferral::{TOOL_SEARCH, TOOL_SEARCH_META};
 use toolwright_runtime::trace;
 use toolwright_runtime::validate::InputSchema;
 
 #[cfg(feature = "http")]
 pub mod auth;
+#[cfg(feature = "redis")]
+pub mod fleet;
 #[cfg(feature = "http")]
 pub mod http;
 mod lines;
@@ -177,15 +215,13 @@ impl From<ServerInitializeError> for McpError {
 struct Offered {
     /// The MCP definition, envelope output schema included.
     tool: Tool,
-    /// The tool's frozen metadata (a caller's policy decides from it what the caller sees).
-    meta: &'static toolwright_core::ToolMeta,
 }
 
-/// The approvals a server asks its client for: the key that seals their state, and the ledger
-/// of those already decided.
+/// The approvals a server asks its client for: the key that seals their state, and the store
+/// where each decided approval is claimed once.
 struct Approvals {
     codec: RequestStateCodec,
-    ledger: Arc<std::sync::Mutex<ApprovalLedger>>,
+    store: Arc<dyn ApprovalStore>,
 }
 
 /// An MCP server over one registry, one run policy and one context.
@@ -201,6 +237,12 @@ pub struct McpServer<C> {
     max_line_bytes: usize,
     /// Which tools are offered at the moment, when that can change while the server runs.
     availability: Option<Arc<dyn Availability>>,
+    /// The run defers tools: `tools/list` offers the registry's `tool_search`, and a session's
+    /// list grows as its searches load tools.
+    defers: bool,
+    /// Changes when a search of this session loads a tool new to it (each session has its own,
+    /// with its own [`Loaded`] in its policy: see [`McpServer::for_session`]).
+    found: Arc<watch::Sender<u64>>,
 }
 
 /// Which of a server's tools are withheld at the moment, when that changes while it runs (the
@@ -240,6 +282,8 @@ impl<C> Clone for McpServer<C> {
             approvals: Arc::clone(&self.approvals),
             max_line_bytes: self.max_line_bytes,
             availability: self.availability.clone(),
+            defers: self.defers,
+            found: Arc::clone(&self.found),
         }
     }
 }
@@ -247,7 +291,9 @@ impl<C> Clone for McpServer<C> {
 impl<C: Send + Sync + 'static> McpServer<C> {
     /// A server offering the tools `policy` resolves, calling them with `context`, introducing
     /// itself as `name` `version`. The run's dialect is MCP's, whatever `policy` says: clients
-    /// see the canonical input schemas, and a `null` is a value, never an absent field.
+    /// see the canonical input schemas, and a `null` is a value, never an absent field. When
+    /// `policy` defers tools, they are found through `tool_search` (see the crate docs); each
+    /// session keeps its own list of loaded tools.
     ///
     /// # Errors
     /// [`McpError::Definitions`] when a tool of the run cannot be expressed as an MCP definition.
@@ -279,8 +325,9 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         name: impl Into<String>,
         version: impl Into<String>,
     ) -> Result<Self, McpError> {
-        let policy = policy.with_dialect(Dialect::Mcp);
-        let offered = offer(&registry, &policy).map_err(McpError::Definitions)?;
+        let policy = policy.with_dialect(Dialect::Mcp).with_loaded(Loaded::new());
+        let defers = !registry.deferred(&policy).is_empty();
+        let offered = offer(&registry, &policy, defers).map_err(McpError::Definitions)?;
         let mut key = [0u8; RequestStateCodec::MIN_KEY_LENGTH];
         getrandom::fill(&mut key).map_err(|e| McpError::ApprovalKey(e.to_string()))?;
         Ok(McpServer {
@@ -291,10 +338,12 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             offered: Arc::new(offered),
             approvals: Arc::new(Approvals {
                 codec: RequestStateCodec::new_unchecked(key.to_vec()),
-                ledger: Arc::default(),
+                store: Arc::new(MemoryApprovalStore::new()),
             }),
             max_line_bytes: toolwright_runtime::lines::DEFAULT_MAX_LINE_BYTES,
             availability: None,
+            defers,
+            found: Arc::new(watch::channel(0).0),
         })
     }
 
@@ -308,7 +357,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
 
     /// Seals approval states with `key` instead of a random key of this server's own: servers
     /// sharing a key (replicas, or one restarted) accept each other's approval states. Keep it
-    /// secret; give them a shared [`ApprovalLedger`] too ([`McpServer::with_ledger`]).
+    /// secret; give them a shared [`ApprovalStore`] too ([`McpServer::with_approval_store`]).
     ///
     /// # Errors
     /// [`McpError::ApprovalKey`] when the key is shorter than 32 bytes.
@@ -317,21 +366,32 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             RequestStateCodec::try_new(key).map_err(|e| McpError::ApprovalKey(e.to_string()))?;
         self.approvals = Arc::new(Approvals {
             codec,
-            ledger: Arc::clone(&self.approvals.ledger),
+            store: Arc::clone(&self.approvals.store),
         });
         Ok(self)
     }
 
-    /// Records decided approvals in `ledger` (one the host persists or shares). The server prunes
-    /// it of the approvals expired by its policy's clock at every retry: servers sharing a
-    /// ledger should keep their clocks in step.
+    /// Claims decided approvals in `store` instead of this server's own memory
+    /// ([`MemoryApprovalStore`]): servers sharing a store (and an approval key,
+    /// [`McpServer::with_approval_key`]) run each approval at most once, whichever of them
+    /// the retries reach and however many arrive at once. A store that cannot answer fails the
+    /// retry closed: nothing runs, and the model reads the runtime's refusal
+    /// ([`Refusal::ApprovalStoreUnavailable`]).
     #[must_use]
-    pub fn with_ledger(mut self, ledger: Arc<std::sync::Mutex<ApprovalLedger>>) -> Self {
+    pub fn with_approval_store(mut self, store: Arc<dyn ApprovalStore>) -> Self {
         self.approvals = Arc::new(Approvals {
             codec: self.approvals.codec.clone(),
-            ledger,
+            store,
         });
         self
+    }
+
+    /// Claims decided approvals in `ledger` (one the host persists), as
+    /// [`McpServer::with_approval_store`] does: each claim prunes it of the approvals expired by
+    /// the policy's clock. One process only; servers of several share another store.
+    #[must_use]
+    pub fn with_ledger(self, ledger: Arc<std::sync::Mutex<ApprovalLedger>>) -> Self {
+        self.with_approval_store(ledger)
     }
 
     /// The longest line [`McpServer::serve_lines`] (and `serve_stdio`) reads, in bytes
@@ -344,9 +404,9 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         self
     }
 
-    /// The approvals this server's clients decided: none is used twice.
-    pub fn ledger(&self) -> &Arc<std::sync::Mutex<ApprovalLedger>> {
-        &self.approvals.ledger
+    /// Where this server claims the approvals its clients decided: none is used twice.
+    pub fn approval_store(&self) -> &Arc<dyn ApprovalStore> {
+        &self.approvals.store
     }
 
     /// The context the tools are called with.
@@ -359,9 +419,29 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         &self.policy
     }
 
-    /// The tools `tools/list` returns, sorted by name.
+    /// The tools `tools/list` returns under the server's policy: the eager tools sorted by
+    /// name; when the run defers tools, then `tool_search`, then the tools this server's own
+    /// searches ([`McpServer::execute`]) loaded, in the order found. A session's list holds its
+    /// own searches' tools instead.
     pub fn tools(&self) -> Vec<Tool> {
         self.tools_under(&self.current(Arc::clone(&self.policy)))
+    }
+
+    /// True when the run defers tools: `tools/list` offers `tool_search` and lists a deferred
+    /// tool once a search of the session found it.
+    pub fn defers(&self) -> bool {
+        self.defers
+    }
+
+    /// This server for one session: the same registry, policy, context and approvals, with a
+    /// list of loaded tools ([`Loaded`]) of the session's own, and its own signal of what its
+    /// searches loaded. Every transport serves each session with one ([`McpServer::serve`],
+    /// and the HTTP transport for each session, or each request of a client without one).
+    pub(crate) fn for_session(&self) -> Self {
+        let mut session = self.clone();
+        session.policy = Arc::new((*self.policy).clone().with_loaded(Loaded::new()));
+        session.found = Arc::new(watch::channel(0).0);
+        session
     }
 
     /// `policy` with the tools withheld at this moment, when an [`Availability`] says which.
@@ -388,7 +468,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         T: IntoTransport<RoleServer, E, A>,
         E: std::error::Error + Send + Sync + 'static,
     {
-        let running = rmcp::serve_server(self, transport).await?;
+        let running = rmcp::serve_server(self.for_session(), transport).await?;
         running.waiting().await?;
         Ok(())
     }
@@ -451,11 +531,48 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             None => policy,
         };
         let call = self.registry.call(Request::new(name, arguments));
+        let before = loaded_count(policy);
         match call.prepare(policy).await {
             Prepared::Ready(ready) => self.run(ready).await,
-            Prepared::Answered(result) => result,
+            Prepared::Answered(result) => self.answered(name, policy, before, result),
             Prepared::Deferred(deferred) => deferred.refuse(Refusal::ApprovalPending { why: None }),
         }
+    }
+
+    /// A call answered without running a tool's code. An answer of `tool_search` gets the
+    /// definitions this server lists (the envelope as output schema, as in `tools/list`), and
+    /// when the search loaded a tool new to the session (`before`: how many were loaded before
+    /// it), the session is told its list changed.
+    fn answered(
+        &self,
+        name: &str,
+        policy: &RunPolicy,
+        before: usize,
+        result: ToolResult,
+    ) -> ToolResult {
+        if name != TOOL_SEARCH || !result.is_success() {
+            return result;
+        }
+        if loaded_count(policy) > before {
+            self.found.send_modify(|n| *n = n.wrapping_add(1));
+        }
+        let Some(Ok(mut data)) = result.data().map(|d| d.value()) else {
+            return result;
+        };
+        let Some(found) = data.get_mut("tools").and_then(Value::as_array_mut) else {
+            return result;
+        };
+        for definition in found.iter_mut() {
+            let listed = definition
+                .get("name")
+                .and_then(Value::as_str)
+                .and_then(|name| self.offered(name))
+                .and_then(|o| serde_json::to_value(&o.tool).ok());
+            if let Some(listed) = listed {
+                *definition = listed;
+            }
+        }
+        ToolResult::success(data, result.state_changed())
     }
 
     /// Runs a prepared call under the context's lock: a read lock for a call that may share the
@@ -475,13 +592,15 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     async fn call(
         &self,
         call: Call<'_, C>,
+        name: &str,
         policy: &RunPolicy,
         client: ClientAbilities,
         sealed_for: &[u8],
     ) -> Result<Answer, ErrorData> {
+        let before = loaded_count(policy);
         let result = match call.prepare(policy).await {
             Prepared::Ready(ready) => self.run(ready).await,
-            Prepared::Answered(result) => result,
+            Prepared::Answered(result) => self.answered(name, policy, before, result),
             Prepared::Deferred(deferred) => match client.cannot_confirm() {
                 Some(why) => deferred.refuse(Refusal::ApprovalPending { why: Some(why) }),
                 None => {
@@ -583,18 +702,11 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         }
         let decision = decision(responses.and_then(|r| r.get(APPROVAL_INPUT)));
         let now = policy.now();
-        let resumed = {
-            let mut ledger = self
-                .approvals
-                .ledger
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            // The approvals that expired leave as new ones come in: a retry of one is refused as
-            // expired anyway, and each approval is pruned once, so the work per retry is small.
-            ledger.prune(now);
-            // The policy is checked before the approval is recorded (see `Call::resume`).
-            call.resume(policy, &pending, &decision, &mut ledger, now)
-        };
+        // The policy is checked before the approval is claimed (see `Call::resume`); a store that
+        // cannot answer refuses the call, and nothing runs.
+        let resumed = call
+            .resume(policy, &pending, &decision, &*self.approvals.store, now)
+            .await;
         match resumed {
             Resumed::Ready(ready) => self.run(ready).await,
             Resumed::Answered(result) | Resumed::Invalid(result) => result,
@@ -612,13 +724,22 @@ impl<C: Send + Sync + 'static> McpServer<C> {
         self.current(Arc::clone(&self.policy))
     }
 
-    /// The tools `policy` lets a caller see, sorted by name.
+    /// The tools `policy` lets a caller see: the eager ones sorted by name, and when the run
+    /// defers tools, `tool_search` and the tools the session's searches loaded, in the order
+    /// found ([`Registry::offered`]), so the eager part stays byte-identical as tools are found.
     fn tools_under(&self, policy: &RunPolicy) -> Vec<Tool> {
-        self.offered
-            .iter()
-            .filter(|(_, o)| policy.lists(o.meta))
-            .map(|(_, o)| o.tool.clone())
+        self.registry
+            .offered(policy)
+            .into_iter()
+            .filter_map(|name| self.offered(name))
+            .map(|o| o.tool.clone())
             .collect()
+    }
+
+    /// True when a session's tool list can change while it runs (tools withheld for drift, or
+    /// tools loaded by its searches): the tools capability declares `listChanged`.
+    fn list_changes(&self) -> bool {
+        self.availability.is_some() || self.defers
     }
 
     fn offered(&self, name: &str) -> Option<&Offered> {
@@ -641,6 +762,32 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     }
 }
 
+/// The shortest key [`approval_key_from_file`] accepts, in bytes.
+pub const MIN_APPROVAL_KEY_BYTES: usize = RequestStateCodec::MIN_KEY_LENGTH;
+
+/// The key that seals approval states ([`McpServer::with_approval_key`]), read from a file:
+/// its bytes without the line break or spaces that end it, at least
+/// [`MIN_APPROVAL_KEY_BYTES`] of them (`head -c 48 /dev/urandom | base64 > seal.key` writes
+/// one). Every instance of a fleet reads the same key; a file keeps it off command lines.
+///
+/// # Errors
+/// [`McpError::ApprovalKey`] when the file cannot be read or the key is too short.
+pub fn approval_key_from_file(path: &std::path::Path) -> Result<Vec<u8>, McpError> {
+    let mut key = std::fs::read(path)
+        .map_err(|e| McpError::ApprovalKey(format!("cannot read `{}`: {e}", path.display())))?;
+    while key.last().is_some_and(u8::is_ascii_whitespace) {
+        key.pop();
+    }
+    if key.len() < MIN_APPROVAL_KEY_BYTES {
+        return Err(McpError::ApprovalKey(format!(
+            "`{}` holds {} bytes, at least {MIN_APPROVAL_KEY_BYTES} are needed",
+            path.display(),
+            key.len()
+        )));
+    }
+    Ok(key)
+}
+
 /// The MCP form of a call's envelope: `structuredContent` and one text content with the same
 /// envelope as JSON text, its keys in the envelope's order; `isError` exactly when the call did
 /// not succeed.
@@ -661,7 +808,7 @@ pub fn call_tool_result(result: &ToolResult) -> CallToolResult {
 impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
     fn get_info(&self) -> ServerConfig {
         let capabilities = ServerCapabilities::builder().enable_tools();
-        let capabilities = if self.availability.is_some() {
+        let capabilities = if self.list_changes() {
             capabilities.enable_tool_list_changed().build()
         } else {
             capabilities.build()
@@ -682,15 +829,20 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         context: RequestContext<RoleServer>,
     ) -> impl Future<Output = Result<ListToolsResult, ErrorData>> + MaybeSendFuture + '_ {
         let policy = self.request_policy(&context);
-        // A caller's grant may narrow the list: then only that caller may cache it.
-        let scope = if Arc::ptr_eq(&policy, &self.policy) {
+        let tools = self.tools_under(&policy);
+        // A caller's grant may narrow the list, and a session's searches lengthen it: then only
+        // that caller may cache it.
+        let loaded = policy
+            .loaded()
+            .is_some_and(|l| tools.iter().any(|t| l.contains(&t.name)));
+        let scope = if Arc::ptr_eq(&policy, &self.policy) && !loaded {
             CacheScope::Public
         } else {
             CacheScope::Private
         };
-        let listed = ListToolsResult::with_all_items(self.tools_under(&policy));
+        let listed = ListToolsResult::with_all_items(tools);
         // A list that can change is not cached: the session is told when it does.
-        let listed = if self.availability.is_some() {
+        let listed = if self.list_changes() {
             listed
         } else {
             listed.with_ttl_ms(TOOLS_TTL_MS)
@@ -710,20 +862,16 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
     }
 
     async fn on_initialized(&self, context: rmcp::service::NotificationContext<RoleServer>) {
-        let Some(availability) = &self.availability else {
+        if !self.list_changes() {
             return;
-        };
-        let mut changes = availability.changes();
-        changes.mark_unchanged();
-        let peer = context.peer;
-        // One task per session, ending with it: the notification fails once the client is gone.
-        tokio::spawn(async move {
-            while changes.changed().await.is_ok() {
-                if peer.notify_tool_list_changed().await.is_err() {
-                    break;
-                }
-            }
+        }
+        let drift = self.availability.as_ref().map(|availability| {
+            let mut changes = availability.changes();
+            changes.mark_unchanged();
+            changes
         });
+        // One task per session, ending with it.
+        tokio::spawn(announce(context.peer, drift, self.found.subscribe()));
     }
 
     async fn call_tool(
@@ -732,7 +880,8 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let name = request.name.as_ref();
-        if self.registry.get(name).is_none() {
+        // `tool_search` is offered (and answered by the call pipeline) when the run defers tools.
+        if self.registry.get(name).is_none() && self.offered(name).is_none() {
             return Err(self.unknown_tool(name));
         }
         let policy = self.request_policy(&context);
@@ -756,13 +905,54 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
             }
             None => {
                 let client = ClientAbilities::of(&context);
-                self.call(call, &policy, client, &sealed_for).await?
+                self.call(call, name, &policy, client, &sealed_for).await?
             }
         };
         Ok(match answer {
             Answer::Done(result) => call_tool_result(&result).into(),
             Answer::Ask(request) => request.into(),
         })
+    }
+}
+
+/// How many tools the run's searches loaded so far (none when the run keeps no list).
+fn loaded_count(policy: &RunPolicy) -> usize {
+    policy.loaded().map_or(0, |loaded| loaded.names().len())
+}
+
+/// Tells one session's client each time its tool list changed: a pinned tool withheld or
+/// offered again (`drift`), or a search of the session loaded a tool new to it (`found`). Ends
+/// with the session: when its server is dropped (`found` closes) or the client is gone (the
+/// notification fails).
+async fn announce(
+    peer: Peer<RoleServer>,
+    mut drift: Option<watch::Receiver<u64>>,
+    mut found: watch::Receiver<u64>,
+) {
+    loop {
+        let drifted = async {
+            match drift.as_mut() {
+                Some(changes) => changes.changed().await.is_ok(),
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            open = drifted => {
+                if !open {
+                    // The tools withheld can no longer change; searches still can.
+                    drift = None;
+                    continue;
+                }
+            }
+            open = found.changed() => {
+                if open.is_err() {
+                    break;
+                }
+            }
+        }
+        if peer.notify_tool_list_changed().await.is_err() {
+            break;
+        }
     }
 }
 
@@ -935,17 +1125,32 @@ where
 }
 
 /// The run's tools as MCP definitions with the envelope as output schema, each checked again
-/// against every MCP rule.
+/// against every MCP rule, sorted by name; with the registry's `tool_search` when the run
+/// `defers` tools.
 fn offer<C>(
     registry: &Registry<C>,
     policy: &RunPolicy,
+    defers: bool,
 ) -> Result<Vec<(String, Offered)>, ExportError> {
     let mut offered = Vec::new();
     let mut violations = Vec::new();
-    for mut spec in registry.resolve_specs(policy) {
-        let Some(meta) = registry.get(&spec.name).map(|def| def.meta) else {
-            continue;
-        };
+    let mut specs: Vec<(ToolSpec, &'static toolwright_core::ToolMeta)> = registry
+        .resolve_specs(policy)
+        .into_iter()
+        .filter_map(|spec| registry.get(&spec.name).map(|def| (spec, def.meta)))
+        .collect();
+    if defers {
+        match ToolSpec::from_meta(&TOOL_SEARCH_META) {
+            Ok(spec) => specs.push((spec, &TOOL_SEARCH_META)),
+            Err(e) => violations.push(Violation::new(
+                TOOL_SEARCH,
+                "/inputSchema",
+                "mcp.object-root",
+                format!("the tool search's schema is not JSON: {e}"),
+            )),
+        }
+    }
+    for (mut spec, meta) in specs {
         let name = meta.name;
         // The declared output schema describes `data`, not what the client receives: it goes
         // into the envelope schema instead (so it need not have an object root).
@@ -987,7 +1192,7 @@ fn offer<C>(
             continue;
         }
         match serde_json::from_value::<Tool>(definition) {
-            Ok(tool) => offered.push((name.to_owned(), Offered { tool, meta })),
+            Ok(tool) => offered.push((name.to_owned(), Offered { tool })),
             Err(e) => violations.push(Violation::new(
                 name,
                 "",
@@ -997,6 +1202,7 @@ fn offer<C>(
         }
     }
     if violations.is_empty() {
+        offered.sort_by(|(a, _), (b, _)| a.cmp(b));
         Ok(offered)
     } else {
         Err(ExportError::new(Dialect::Mcp, violations))

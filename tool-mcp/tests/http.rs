@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use toolwright_mcp::McpServer;
 use toolwright_mcp::auth::{Access, Grant, Rejection, TokenVerifier};
 use toolwright_mcp::http::{HttpConfig, HttpServer};
-use toolwright_runtime::approval::Decision;
+use toolwright_runtime::approval::{ApprovalStore, Decision, MemoryApprovalStore};
 use toolwright_runtime::handler::{
     BoxFuture, CallResult, Handler, Mode, Safety, StaticSchema, ToolDef, ToolMeta, ToolOutput,
 };
@@ -445,9 +445,10 @@ fn deferring_server() -> McpServer<usize> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_read_token_cannot_use_up_a_write_tokens_approval() {
-    let server = deferring_server();
+    let ledger = Arc::new(MemoryApprovalStore::new());
+    let server =
+        deferring_server().with_approval_store(Arc::clone(&ledger) as Arc<dyn ApprovalStore>);
     let counter = Arc::clone(server.context());
-    let ledger = Arc::clone(server.ledger());
     let (url, stop) = start(server, Arc::default()).await;
     let state = ask(&url, "scope-write").await;
 
@@ -455,10 +456,7 @@ async fn a_read_token_cannot_use_up_a_write_tokens_approval() {
     let envelope = &stolen["structuredContent"];
     assert_eq!(envelope["error"]["code"], "TOOL_NOT_ALLOWED", "{stolen}");
     assert_eq!(*counter.read().await, 0, "nothing ran");
-    assert!(
-        ledger.lock().expect("lock").is_empty(),
-        "the approval is unused"
-    );
+    assert!(ledger.is_empty(), "the approval is unused");
 
     let used = bump_as(&url, "scope-write", &approved(&state)).await;
     assert_eq!(used["structuredContent"]["data"], 1, "{used}");
@@ -468,9 +466,10 @@ async fn a_read_token_cannot_use_up_a_write_tokens_approval() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_approval_retried_under_a_narrower_grant_is_refused_and_stays_unused() {
-    let server = deferring_server();
+    let ledger = Arc::new(MemoryApprovalStore::new());
+    let server =
+        deferring_server().with_approval_store(Arc::clone(&ledger) as Arc<dyn ApprovalStore>);
     let counter = Arc::clone(server.context());
-    let ledger = Arc::clone(server.ledger());
     let verifier = Arc::new(Scopes::default());
     verifier.carol_writes.store(true, Ordering::Relaxed);
     let (url, stop) = start(server, Arc::clone(&verifier)).await;
@@ -485,10 +484,7 @@ async fn an_approval_retried_under_a_narrower_grant_is_refused_and_stays_unused(
         "The tool `bump` changes state and this run is read-only.",
         "{refused}"
     );
-    assert!(
-        ledger.lock().expect("lock").is_empty(),
-        "the approval is unused"
-    );
+    assert!(ledger.is_empty(), "the approval is unused");
 
     verifier.carol_writes.store(true, Ordering::Relaxed);
     let used = bump_as(&url, "switching", &approved(&state)).await;
@@ -501,6 +497,6 @@ async fn an_approval_retried_under_a_narrower_grant_is_refused_and_stays_unused(
         "{again}"
     );
     assert_eq!(*counter.read().await, 1, "it ran once");
-    assert_eq!(ledger.lock().expect("lock").len(), 1);
+    assert_eq!(ledger.len(), 1);
     let _ = stop.send(());
 }

@@ -15,7 +15,7 @@ use rmcp::{ServiceError, ServiceExt};
 use serde_json::{Value, json};
 use tokio::sync::RwLock;
 use toolwright_mcp::McpServer;
-use toolwright_runtime::approval::Decision;
+use toolwright_runtime::approval::{ApprovalStore, Decision, MemoryApprovalStore};
 use toolwright_runtime::handler::{
     BoxFuture, CallResult, ErrorMeta, Handler, Mode, Safety, StaticSchema, ToolDef, ToolMeta,
     ToolOutput,
@@ -864,10 +864,11 @@ async fn the_servers_ledger_forgets_approvals_once_they_expired() {
         move || UNIX_EPOCH + Duration::from_secs(seconds.load(Ordering::Relaxed))
     });
     let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+    let ledger = Arc::new(MemoryApprovalStore::new());
     let server = McpServer::new(registry(), policy, Chart::new(), "chart-test", "1.2.3")
-        .expect("every test tool has an MCP definition");
+        .expect("every test tool has an MCP definition")
+        .with_approval_store(Arc::clone(&ledger) as Arc<dyn ApprovalStore>);
     let chart = Arc::clone(server.context());
-    let ledger = Arc::clone(server.ledger());
     tokio::spawn(server.serve(server_io));
     let (client, _) = confirming_client(Answer::Approve, client_io).await;
     let calls = 40;
@@ -881,7 +882,7 @@ async fn the_servers_ledger_forgets_approvals_once_they_expired() {
             .await
             .expect("a tool result");
         assert_eq!(result.is_error, Some(false), "call {call}: {result:?}");
-        largest = largest.max(ledger.lock().expect("lock").len());
+        largest = largest.max(ledger.len());
         seconds.fetch_add(ttl.as_secs() / 2, Ordering::Relaxed);
     }
     assert_eq!(

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tracing::Instrument as _;
 
-use crate::approval::{ApprovalLedger, Decision, Decisions, PendingApproval};
+use crate::approval::{ApprovalStore, Decision, Decisions, PendingApproval};
 use crate::call::{Prepared, Refusal, Request, Resumed};
 use crate::envelope::ToolResult;
 use crate::policy::RunPolicy;
@@ -84,27 +84,29 @@ impl<C> Registry<C> {
         outcome(|| calls.to_vec(), results, pending, sequential)
     }
 
-    /// Resumes a paused batch with a person's decisions (by approval id), recording each decided
-    /// approval in `ledger`.
+    /// Resumes a paused batch with a person's decisions (by approval id), claiming each decided
+    /// approval in `store` before its decision takes effect (see [`crate::approval`]).
     ///
     /// An approved call runs with exactly the arguments of its approval (an edited one with the
     /// edited arguments, checked again); a denied one is answered `TOOL_NOT_ALLOWED` with the
     /// reason. An approval without a decision (or with [`Decision::Defer`]) stays pending. An
-    /// approval whose digest does not match its saved call, that expired, or that the ledger
-    /// already holds is refused with `TOOL_NOT_ALLOWED` saying why, and nothing runs. In a
+    /// approval whose digest does not match its saved call, that expired, or that was already
+    /// claimed (here, in another process, on another machine sharing the store) is refused with
+    /// `TOOL_NOT_ALLOWED` saying why, and nothing runs; when the store cannot answer, the call is
+    /// answered `TOOL_FAILED` (retryable), nothing runs and the approval is not used. In a
     /// sequential message the calls that waited behind a decided call then run (the approver is
     /// consulted for them as usual, and may defer again), or, when its approval was refused,
     /// are refused too.
     ///
     /// The policy is checked again for every call (a read-only resume runs no write), before
-    /// the approval is recorded: a call the policy refuses leaves its approval unused.
+    /// the approval is claimed: a call the policy refuses leaves its approval unused.
     pub async fn resume_batch(
         &self,
         policy: &RunPolicy,
         ctx: &mut C,
         paused: PausedBatch,
         decisions: &Decisions,
-        ledger: &mut ApprovalLedger,
+        store: &dyn ApprovalStore,
     ) -> BatchOutcome {
         let PausedBatch {
             calls,
@@ -126,8 +128,8 @@ impl<C> Registry<C> {
                 };
                 let index = approval.index;
                 let call = self.call(Request::from(&approval));
-                let (result, refused) = match call.resume(policy, &approval, decision, ledger, now)
-                {
+                let resumed = call.resume(policy, &approval, decision, store, now).await;
+                let (result, refused) = match resumed {
                     Resumed::Ready(ready) => (ready.run(ctx).await, false),
                     Resumed::Answered(result) => (result, false),
                     Resumed::Invalid(result) => (result, true),

@@ -6,7 +6,8 @@
 //!    schema and the approver, in that order: the call is [`Prepared::Ready`] to run,
 //!    [`Prepared::Answered`] (refused, invalid, denied: the envelope, its span closed) or
 //!    [`Prepared::Deferred`] (a person decides later). [`Call::resume`] does the same for a call
-//!    whose approval a person gave later;
+//!    whose approval a person gave later, and claims the approval in the host's
+//!    [`ApprovalStore`] before its decision takes effect;
 //! 3. [`Ready::run`] (the context to itself) or [`Ready::run_shared`] (the context shared with the
 //!    other calls of a parallel message) calls the tool under its time limit, catching a panic,
 //!    and finishes: the declared error, the output budget and the output schema give the
@@ -25,7 +26,7 @@ use serde_json::Value;
 use toolwright_core::ToolMeta;
 use tracing::{Instrument as _, Span};
 
-use crate::approval::{ApprovalLedger, ApprovalRequest, Decision, PendingApproval};
+use crate::approval::{ApprovalRequest, ApprovalStore, Claim, Decision, PendingApproval};
 use crate::envelope::{ErrorBody, ToolResult};
 use crate::handler::{BoxFuture, CallResult, Handler};
 use crate::policy::RunPolicy;
@@ -121,8 +122,8 @@ pub enum Resumed<'r, C> {
     Ready(Ready<'r, C>),
     /// Answered without running: denied, an invalid edit, refused by the policy.
     Answered(ToolResult),
-    /// The approval itself is not valid (changed, used, expired): nothing runs, and in a
-    /// sequential message nothing after it either.
+    /// The approval itself is not valid (changed, used, expired), or the store could not claim
+    /// it: nothing runs, and in a sequential message nothing after it either.
     Invalid(ToolResult),
 }
 
@@ -294,16 +295,19 @@ impl<'r, C> Call<'r, C> {
         }
     }
 
-    /// The checks before a call whose approval a person decided runs: the approval (its digest,
-    /// whether it was used, its expiry), the tool, the policy, and the arguments it runs with
-    /// (the approved ones, or an edit, checked as a call's are). `ledger` records the approval
-    /// once the policy allows the call, so that a refusal of the policy leaves it unused.
-    pub fn resume(
+    /// The checks before a call whose approval a person decided runs, in order: the approval's
+    /// digest, its expiry, the tool, the policy, then the **claim** of the approval in `store`
+    /// (won by exactly one caller, ever: every other is refused as already decided), and the
+    /// arguments it runs with (the approved ones, or an edit, checked as a call's are). A call
+    /// the policy refuses leaves its approval unclaimed, for a resume under a policy that allows
+    /// it. A store that cannot answer fails closed: nothing runs, the approval stays unused
+    /// ([`Refusal::ApprovalStoreUnavailable`]).
+    pub async fn resume(
         self,
         policy: &RunPolicy,
         approval: &PendingApproval,
         decision: &Decision,
-        ledger: &mut ApprovalLedger,
+        store: &dyn ApprovalStore,
         now: SystemTime,
     ) -> Resumed<'r, C> {
         let invalid = |call: Self, why: String| {
@@ -313,13 +317,6 @@ impl<'r, C> Call<'r, C> {
             return invalid(
                 self,
                 "its saved call does not match its digest (the saved state was changed). The call was not run.".to_owned(),
-            );
-        }
-        if ledger.is_decided(&approval.approval_id) {
-            return invalid(
-                self,
-                "it was already decided, and a call runs at most once. The call was not run again."
-                    .to_owned(),
             );
         }
         if approval.is_expired(now) {
@@ -338,7 +335,26 @@ impl<'r, C> Call<'r, C> {
         if let Some(refusal) = policy.listing_refusal(tool.meta()) {
             return Resumed::Answered(self.refuse(refusal));
         }
-        ledger.record(approval);
+        let claimed = store
+            .claim(approval, now)
+            .instrument(self.span.clone())
+            .await;
+        match claimed {
+            Ok(Claim::Won) => {}
+            Ok(Claim::Taken) => {
+                return invalid(
+                    self,
+                    "it was already decided, and a call runs at most once. The call was not run again."
+                        .to_owned(),
+                );
+            }
+            Err(error) => {
+                let refusal = Refusal::ApprovalStoreUnavailable {
+                    why: error.message().to_owned(),
+                };
+                return Resumed::Invalid(self.refuse(refusal));
+            }
+        }
         let arguments = match decision {
             Decision::Approve | Decision::Defer => approval.arguments.clone(),
             Decision::Edit { arguments } => arguments.clone(),

@@ -27,6 +27,8 @@ const ACTION_APPROVAL_PENDING: &str =
     "Do not retry now: the call needs the user's approval. Ask the user, or answer without it.";
 /// The hint of an approval that is no longer valid (expired, already used, changed).
 const ACTION_APPROVAL_INVALID: &str = "Do not retry the same call: its approval is no longer valid. Ask the user whether to make the call again.";
+/// The hint of an approval the store of approvals could not claim (it did not answer).
+const ACTION_APPROVAL_STORE_UNAVAILABLE: &str = "Retry the same call later: its approval was not used and nothing ran. Tell the user if it keeps failing.";
 /// The hint of a call the tool itself refused.
 const ACTION_REFUSED_BY_TOOL: &str =
     "Do not retry: the host does not allow this call. Tell the user, or answer without this tool.";
@@ -97,6 +99,13 @@ pub enum Refusal {
     /// it expired. `why` ends the sentence `The approval of the call to X was refused: `.
     ApprovalInvalid {
         /// Why, as a sentence ending in `.`.
+        why: String,
+    },
+    /// The approval of a resumed call could not be claimed: the store of approvals did not
+    /// answer (unreachable, damaged). It fails closed: nothing runs, the approval is not used,
+    /// and the same resume may be tried again. `TOOL_FAILED`, retryable.
+    ApprovalStoreUnavailable {
+        /// What the store said, lowercase, without a final period.
         why: String,
     },
     /// A call of a sequential message that waited behind a call whose approval was refused.
@@ -182,6 +191,7 @@ impl Refusal {
             | Refusal::OutputOffSchema { .. }
             | Refusal::Failed { .. }
             | Refusal::UndeclaredCode { .. }
+            | Refusal::ApprovalStoreUnavailable { .. }
             | Refusal::NotShareable
             | Refusal::NoAnswer => RuntimeCode::Failed,
         }
@@ -199,6 +209,7 @@ impl Refusal {
             Refusal::Denied { .. } => "denied",
             Refusal::ApprovalPending { .. } => "approval_pending",
             Refusal::ApprovalInvalid { .. } | Refusal::BehindRefused { .. } => "approval_invalid",
+            Refusal::ApprovalStoreUnavailable { .. } => "approval_store_unavailable",
             Refusal::TooManyCalls { .. } => "too_many_calls",
             Refusal::RefusedByTool { .. } => "refused_by_tool",
             Refusal::Panicked
@@ -278,6 +289,13 @@ impl Refusal {
             Refusal::ApprovalInvalid { why } => (
                 format!("The approval of the call to `{name}` was refused: {why}"),
                 ACTION_APPROVAL_INVALID.to_owned(),
+                false,
+            ),
+            Refusal::ApprovalStoreUnavailable { why } => (
+                format!(
+                    "The approval of the call to `{name}` could not be claimed: {why}. The approval was not used and the call was not run; it can be retried."
+                ),
+                ACTION_APPROVAL_STORE_UNAVAILABLE.to_owned(),
                 false,
             ),
             Refusal::BehindRefused { before } => (
@@ -383,8 +401,13 @@ impl Refusal {
             ),
         };
         let code = self.code();
-        // The one `TOOL_FAILED` the same tool may answer differently: a narrower request.
-        let retryable = code.retryable() || matches!(self, Refusal::OverBudget { .. });
+        // The `TOOL_FAILED`s the same call may get past: a narrower request, a store of
+        // approvals that answers again.
+        let retryable = code.retryable()
+            || matches!(
+                self,
+                Refusal::OverBudget { .. } | Refusal::ApprovalStoreUnavailable { .. }
+            );
         ToolResult::failure(
             ErrorBody {
                 code: code.as_str().to_owned(),
@@ -437,6 +460,7 @@ mod tests {
             },
             Refusal::ApprovalPending { why: None },
             Refusal::ApprovalInvalid { why: "x.".into() },
+            Refusal::ApprovalStoreUnavailable { why: "down".into() },
             Refusal::TooManyCalls { count: 2, limit: 1 },
             Refusal::InputInvalid { report: "r".into() },
             Refusal::RefusedByTool {
@@ -462,6 +486,23 @@ mod tests {
         ] {
             assert_eq!(ran.label(), None, "{ran:?}");
         }
+    }
+
+    #[test]
+    fn a_store_that_did_not_answer_fails_closed_and_may_be_retried() {
+        let refusal = Refusal::ApprovalStoreUnavailable {
+            why: "the approval store did not answer: connection refused".into(),
+        };
+        let result = refusal.answer("drawings_clear", None);
+        let error = result.error().expect("a failure");
+        assert_eq!(error.code, "TOOL_FAILED");
+        assert!(error.retryable);
+        assert!(!result.state_changed());
+        assert_eq!(
+            error.message,
+            "The approval of the call to `drawings_clear` could not be claimed: the approval store did not answer: connection refused. The approval was not used and the call was not run; it can be retried."
+        );
+        assert_eq!(refusal.label(), Some("approval_store_unavailable"));
     }
 
     #[test]

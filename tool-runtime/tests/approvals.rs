@@ -11,7 +11,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use home_tools::{Home, fixture, registry, runtime};
 use proptest::prelude::*;
 use serde_json::{Value, json};
-use toolwright_runtime::approval::{ApprovalLedger, Decision, Decisions};
+use toolwright_runtime::approval::{
+    ApprovalLedger, ApprovalStore, Decision, Decisions, MemoryApprovalStore,
+};
 use toolwright_runtime::batch::{BatchOutcome, PausedBatch};
 use toolwright_runtime::provider::openai;
 use toolwright_runtime::{RunPolicy, ToolCall, ToolResult};
@@ -72,9 +74,9 @@ fn resume(
     home: &mut Home,
     paused: PausedBatch,
     decisions: &Decisions,
-    ledger: &mut ApprovalLedger,
+    store: &dyn ApprovalStore,
 ) -> BatchOutcome {
-    runtime().block_on(registry().resume_batch(policy, home, paused, decisions, ledger))
+    runtime().block_on(registry().resume_batch(policy, home, paused, decisions, store))
 }
 
 fn paused(outcome: BatchOutcome) -> PausedBatch {
@@ -253,16 +255,17 @@ fn a_deferred_call_survives_a_json_round_trip_and_runs_once_approved() {
 
     // A new process: the state and the ledger come back from JSON.
     let saved = round_trip(&first);
-    let mut ledger: ApprovalLedger =
+    let ledger = MemoryApprovalStore::from_ledger(
         serde_json::from_str(&serde_json::to_string(&ApprovalLedger::new()).expect("json"))
-            .expect("ledger");
+            .expect("ledger"),
+    );
     let mut restarted = Home::default();
     let results = complete(resume(
         &policy,
         &mut restarted,
         saved.clone(),
         &decide(&saved, Decision::Approve),
-        &mut ledger,
+        &ledger,
     ));
     assert_eq!(results.len(), 3);
     assert!(results.iter().all(ToolResult::is_success), "{results:?}");
@@ -274,7 +277,7 @@ fn a_deferred_call_survives_a_json_round_trip_and_runs_once_approved() {
         )],
         "only the approved call ran on resume, with its approved arguments"
     );
-    assert!(ledger.is_decided(&pending.approval_id));
+    assert!(ledger.ledger().is_decided(&pending.approval_id));
 }
 
 #[test]
@@ -308,13 +311,13 @@ fn a_sequential_message_waits_behind_a_pending_call() {
     assert_eq!(states, [true, false, false, false]);
     assert_eq!(first.pending()[0].index, 1);
 
-    let mut ledger = ApprovalLedger::new();
+    let ledger = MemoryApprovalStore::new();
     let results = complete(resume(
         &policy,
         &mut home,
         round_trip(&first),
         &decide(&first, Decision::Approve),
-        &mut ledger,
+        &ledger,
     ));
     assert!(results.iter().all(ToolResult::is_success), "{results:?}");
     assert_eq!(
@@ -331,13 +334,13 @@ fn a_later_write_of_a_resumed_sequential_message_may_be_deferred_again() {
     let mut home = Home::default();
     let calls = [email("c1", "one"), time("c2"), email("c3", "two")];
     let first = paused(run(&policy, &mut home, &calls));
-    let mut ledger = ApprovalLedger::new();
+    let ledger = MemoryApprovalStore::new();
     let second = paused(resume(
         &policy,
         &mut home,
         first.clone(),
         &decide(&first, Decision::deny("Not now.")),
-        &mut ledger,
+        &ledger,
     ));
     assert_eq!(second.pending()[0].index, 2);
     assert_eq!(home.names(), ["get_time"], "the denied write did not run");
@@ -346,7 +349,7 @@ fn a_later_write_of_a_resumed_sequential_message_may_be_deferred_again() {
         &mut home,
         round_trip(&second),
         &decide(&second, Decision::Approve),
-        &mut ledger,
+        &ledger,
     ));
     assert_eq!(
         message(&results[0]),
@@ -375,9 +378,9 @@ fn a_parallel_message_answers_the_other_calls_and_resumes_approvals_one_by_one()
         .collect();
     assert_eq!(ids.len(), 2);
 
-    let mut ledger = ApprovalLedger::new();
+    let ledger = MemoryApprovalStore::new();
     let only_b: Decisions = [(ids[1].clone(), Decision::Approve)].into_iter().collect();
-    let second = paused(resume(&policy, &mut home, first, &only_b, &mut ledger));
+    let second = paused(resume(&policy, &mut home, first, &only_b, &ledger));
     assert_eq!(
         second.pending().len(),
         1,
@@ -396,7 +399,7 @@ fn a_parallel_message_answers_the_other_calls_and_resumes_approvals_one_by_one()
                 arguments: json!({"text": "edited"}),
             },
         ),
-        &mut ledger,
+        &ledger,
     ));
     assert!(results.iter().all(ToolResult::is_success), "{results:?}");
     assert_eq!(
@@ -416,13 +419,13 @@ fn a_changed_saved_state_is_refused_and_nothing_after_it_runs() {
     saved["pending"][0]["arguments"]["to"] = json!("mallory@email.com");
     saved["calls"][0]["arguments"]["to"] = json!("mallory@email.com");
     let edited: PausedBatch = serde_json::from_value(saved).expect("it still holds together");
-    let mut ledger = ApprovalLedger::new();
+    let ledger = MemoryApprovalStore::new();
     let results = complete(resume(
         &policy,
         &mut home,
         edited.clone(),
         &decide(&edited, Decision::Approve),
-        &mut ledger,
+        &ledger,
     ));
     assert_eq!(results[0].code(), Some("TOOL_NOT_ALLOWED"));
     assert!(
@@ -448,13 +451,13 @@ fn an_expired_approval_is_refused() {
     assert_eq!(first.pending()[0].expires_at, 1_060);
 
     clock.set(1_059);
-    let mut ledger = ApprovalLedger::new();
+    let ledger = MemoryApprovalStore::new();
     let in_time = complete(resume(
         &policy,
         &mut home,
         first.clone(),
         &decide(&first, Decision::Approve),
-        &mut ledger,
+        &ledger,
     ));
     assert!(in_time[0].is_success());
 
@@ -465,7 +468,7 @@ fn an_expired_approval_is_refused() {
         &mut home,
         second.clone(),
         &decide(&second, Decision::Approve),
-        &mut ledger,
+        &ledger,
     ));
     assert_eq!(late[0].code(), Some("TOOL_NOT_ALLOWED"));
     assert_eq!(
@@ -492,15 +495,15 @@ fn a_second_resume_of_the_same_approval_is_refused_even_after_a_restart() {
     let saved = serde_json::to_string(&first).expect("json");
     let approve = decide(&first, Decision::Approve);
 
-    let mut ledger = ApprovalLedger::new();
-    let results = complete(resume(&policy, &mut home, first, &approve, &mut ledger));
+    let ledger = MemoryApprovalStore::new();
+    let results = complete(resume(&policy, &mut home, first, &approve, &ledger));
     assert!(results.iter().all(ToolResult::is_success));
-    let kept = serde_json::to_string(&ledger).expect("the ledger serializes");
+    let kept = serde_json::to_string(&ledger.ledger()).expect("the ledger serializes");
 
     // Another process, the same saved state, the persisted ledger.
-    let mut ledger: ApprovalLedger = serde_json::from_str(&kept).expect("ledger");
+    let ledger = MemoryApprovalStore::from_ledger(serde_json::from_str(&kept).expect("ledger"));
     let again: PausedBatch = serde_json::from_str(&saved).expect("state");
-    let results = complete(resume(&policy, &mut home, again, &approve, &mut ledger));
+    let results = complete(resume(&policy, &mut home, again, &approve, &ledger));
     assert_eq!(results[0].code(), Some("TOOL_NOT_ALLOWED"));
     assert_eq!(
         message(&results[0]),
@@ -524,7 +527,7 @@ fn a_resume_checks_the_policy_again() {
     let (policy, _) = defer_all(&clock);
     let mut home = Home::default();
     let first = paused(run(&policy, &mut home, &[email("c1", "Hi bob")]));
-    let mut ledger = ApprovalLedger::new();
+    let ledger = MemoryApprovalStore::new();
     let results = complete(resume(
         &RunPolicy::read_only().with_clock({
             let clock = clock.clone();
@@ -533,7 +536,7 @@ fn a_resume_checks_the_policy_again() {
         &mut home,
         first.clone(),
         &decide(&first, Decision::Approve),
-        &mut ledger,
+        &ledger,
     ));
     assert_eq!(
         message(&results[0]),
@@ -550,7 +553,7 @@ fn a_resume_checks_the_policy_again() {
         &mut home,
         first.clone(),
         &decide(&first, Decision::Approve),
-        &mut ledger,
+        &ledger,
     ));
     assert!(results[0].is_success(), "{:?}", results[0]);
     assert_eq!(home.names(), ["send_email"]);
@@ -578,13 +581,13 @@ fn no_decision_leaves_an_approval_pending() {
     let (policy, _) = defer_all(&clock);
     let mut home = Home::default();
     let first = paused(run(&policy, &mut home, &[email("c1", "Hi bob")]));
-    let mut ledger = ApprovalLedger::new();
+    let ledger = MemoryApprovalStore::new();
     let same = paused(resume(
         &policy,
         &mut home,
         first.clone(),
         &decide(&first, Decision::Defer),
-        &mut ledger,
+        &ledger,
     ));
     assert_eq!(same, first);
     assert!(ledger.is_empty() && home.ran().is_empty());
@@ -715,7 +718,7 @@ fn check_plans(plans: &[Planned]) -> Result<(), TestCaseError> {
         .map(|(i, p)| call_of(i, p))
         .collect();
     let mut home = Home::default();
-    let mut ledger = ApprovalLedger::new();
+    let ledger = MemoryApprovalStore::new();
     // What may run: each approved write with the arguments it was approved with.
     let mut allowed: Vec<(String, Value)> = Vec::new();
     // In a sequential message (any call to send_email), the calls behind a call whose
@@ -796,12 +799,12 @@ fn check_plans(plans: &[Planned]) -> Result<(), TestCaseError> {
             Some(changed) => serde_json::from_value(changed).expect("still holds together"),
             None => paused.clone(),
         };
-        outcome = resume(&policy, &mut home, state, &decisions, &mut ledger);
+        outcome = resume(&policy, &mut home, state, &decisions, &ledger);
         // The same saved state resumed again, with the same decisions for its doubled
         // approvals (the others are not decided in it).
         if let Some((saved, doubled)) = again {
             let old: PausedBatch = serde_json::from_value(saved).expect("json");
-            let second = resume(&policy, &mut home, old, &doubled, &mut ledger);
+            let second = resume(&policy, &mut home, old, &doubled, &ledger);
             if let BatchOutcome::Complete(results) = &second {
                 prop_assert!(results.iter().all(|r| r.is_success()
                     || r.code() == Some("TOOL_NOT_ALLOWED")

@@ -347,10 +347,10 @@ fn a_deferred_call_and_its_resume_have_their_own_spans() {
 
     let mut decisions = Decisions::new();
     decisions.insert(paused.pending()[0].approval_id.clone(), Decision::Approve);
-    let mut ledger = toolwright_runtime::approval::ApprovalLedger::new();
+    let ledger = toolwright_runtime::approval::MemoryApprovalStore::new();
     let (outcome, spans) = traced(async || {
         registry
-            .resume_batch(&policy, &mut chart, paused, &decisions, &mut ledger)
+            .resume_batch(&policy, &mut chart, paused, &decisions, &ledger)
             .await
     });
     assert!(outcome.complete().is_some());

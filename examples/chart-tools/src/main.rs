@@ -5,9 +5,13 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use chart_tools::chart::Chart;
-use chart_tools::session::{Format, SavedState, Session};
+use std::sync::Arc;
+
+use chart_tools::session::{Format, SavedState, Session, StateFile};
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use toolwright_runtime::approval::Decision;
+use toolwright_runtime::approval::{
+    ApprovalStore, Decision, FileApprovalStore, MemoryApprovalStore, RedisApprovalStore,
+};
 use toolwright_runtime::lines::DEFAULT_MAX_LINE_BYTES;
 use toolwright_runtime::provider::Provider;
 use toolwright_runtime::settings::ToolSettings;
@@ -43,7 +47,8 @@ enum Command {
     /// {"decisions": {"<approvalId>": {"approve": true} | {"deny": "reason"} | {"edit": {...}}}}
     /// resumes it, and it is then answered by its full answer line (every call, in order), or by
     /// a new pending line when more of its calls wait. --state FILE keeps the pending approvals
-    /// (and those already decided) across processes.
+    /// across processes, which claim decided approvals in a ledger file next to it (or in the
+    /// Redis of --store): each approval runs at most once, whichever process resumes it.
     Run(RunArgs),
 
     /// Answers model provider responses read as JSON Lines on stdin, against a fresh demo chart.
@@ -187,10 +192,21 @@ struct HttpArgs {
     #[arg(long, value_name = "BYTES", default_value_t = toolwright_mcp::http::DEFAULT_MAX_BODY_BYTES, requires = "http")]
     max_body: usize,
 
-    /// Requests a second each token may make (each caller together, without --tokens); past
-    /// that, 429 with Retry-After.
+    /// Requests each token may make a second (or each --rate-per; each caller together,
+    /// without --tokens); past that, 429 with Retry-After.
     #[arg(long, value_name = "N", default_value = "20", requires = "http")]
     rate_limit: std::num::NonZeroU32,
+
+    /// The period of --rate-limit: `--rate-limit 100 --rate-per minute` is 100 requests a
+    /// minute.
+    #[arg(
+        long,
+        value_enum,
+        value_name = "PERIOD",
+        default_value = "second",
+        requires = "http"
+    )]
+    rate_per: RatePeriod,
 
     /// Requests a token may make at once after a quiet period (default: twice --rate-limit).
     #[arg(long, value_name = "N", requires = "http")]
@@ -200,6 +216,65 @@ struct HttpArgs {
     /// the server's whole policy.
     #[arg(long, requires = "http")]
     allow_unauthenticated: bool,
+
+    /// Shares approvals, rate limits and sessions with every instance pointed at this Redis
+    /// (redis://HOST:PORT, or redis://HOST:PORT/DB): each approval runs at most once whichever
+    /// instance a retry reaches, each token has one budget of --rate-limit across the
+    /// instances, and a session is refused to other tokens (and restored for its own) on every
+    /// instance. Needs --seal-key-file, the same on every instance. When Redis does not answer,
+    /// an approved call is refused (nothing runs) and a request is refused with 503 and
+    /// Retry-After (see --store-outage).
+    #[arg(long, value_name = "URL", requires_all = ["http", "seal_key_file"])]
+    store: Option<String>,
+
+    /// What a request gets while the Redis of --store does not answer: `refuse` (503 with
+    /// Retry-After) or `admit-locally` (this instance's own --rate-limit; sessions of this
+    /// instance only). Approved calls are refused either way.
+    #[arg(
+        long,
+        value_enum,
+        value_name = "BEHAVIOUR",
+        default_value = "refuse",
+        requires = "store"
+    )]
+    store_outage: StoreOutage,
+
+    /// Seals approval states with the key in this file (at least 32 bytes; a final line break
+    /// is ignored) instead of a random key of this process: instances sharing it (and a
+    /// restarted instance) accept each other's approval states. Never give a key on the command
+    /// line.
+    #[arg(long, value_name = "FILE", requires = "http")]
+    seal_key_file: Option<PathBuf>,
+}
+
+/// The period of `--rate-limit`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum RatePeriod {
+    /// Requests a second.
+    Second,
+    /// Requests a minute.
+    Minute,
+    /// Requests an hour.
+    Hour,
+}
+
+impl RatePeriod {
+    fn duration(self) -> std::time::Duration {
+        std::time::Duration::from_secs(match self {
+            RatePeriod::Second => 1,
+            RatePeriod::Minute => 60,
+            RatePeriod::Hour => 3600,
+        })
+    }
+}
+
+/// `--store-outage`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum StoreOutage {
+    /// 503 with Retry-After.
+    Refuse,
+    /// This instance's own limit.
+    AdmitLocally,
 }
 
 #[derive(Debug, Args)]
@@ -234,12 +309,24 @@ struct HostArgs {
 
 #[derive(Debug, Args)]
 struct StateArgs {
-    /// Keeps the approvals waiting for a decision, and those already decided, in this JSON file:
-    /// read at the start (a missing file means none), written after every line. A later process
-    /// with the same file resumes them, and never runs an approval twice. An unreadable or
-    /// corrupt file is an error (exit status 2), and is left as it is.
+    /// Keeps the approvals waiting for a decision in this JSON file, which several processes may
+    /// share: read at the start (a missing file means none), and after every line merged with
+    /// what it holds then, under a lock (FILE.lock), and replaced through a temporary file of a
+    /// unique name. Decided approvals are claimed in the ledger FILE.ledger (locked by
+    /// FILE.ledger.lock), or in the Redis of --store: an approval runs at most once, whichever
+    /// process resumes it, at the same moment or later. An unreadable or corrupt file is an
+    /// error (exit status 2), and is left as it is; a damaged ledger fails each resume closed
+    /// (TOOL_FAILED, nothing runs).
     #[arg(long, value_name = "FILE")]
     state: Option<PathBuf>,
+
+    /// Claims decided approvals in this Redis (redis://HOST:PORT, or redis://HOST:PORT/DB)
+    /// instead of FILE.ledger: every process and machine pointed at it runs each approval at
+    /// most once. When Redis does not answer, the approval is not used and nothing runs
+    /// (TOOL_FAILED, retryable). Keys: toolwright:approval:ID, kept until the approval expires
+    /// plus 5 minutes.
+    #[arg(long, value_name = "URL")]
+    store: Option<String>,
 }
 
 /// The provider APIs `host` reads.
@@ -470,16 +557,21 @@ fn mcp_http(
     chart: Chart,
 ) -> Result<(), Fatal> {
     use toolwright_mcp::auth::FileTokens;
-    use toolwright_mcp::http::{HttpConfig, HttpServer, RateLimit};
+    use toolwright_mcp::http::{HttpConfig, HttpServer, RateLimit, RateLimitOutage};
 
     let burst = args.burst.unwrap_or_else(|| {
         args.rate_limit
             .saturating_mul(std::num::NonZeroU32::MIN.saturating_add(1))
     });
+    let limit = RateLimit::per(args.rate_limit, args.rate_per.duration(), burst);
     let mut config = HttpConfig::default()
         .with_max_body_bytes(args.max_body)
-        .with_rate_limit(Some(RateLimit::new(args.rate_limit, burst)))
-        .allow_unauthenticated(args.allow_unauthenticated);
+        .with_rate_limit(Some(limit))
+        .allow_unauthenticated(args.allow_unauthenticated)
+        .on_store_outage(match args.store_outage {
+            StoreOutage::Refuse => RateLimitOutage::Refuse,
+            StoreOutage::AdmitLocally => RateLimitOutage::AdmitLocally,
+        });
     if let Some(path) = &args.tokens {
         let tokens = FileTokens::load(path, |name| registry.get(name).is_some())
             .map_err(|e| Fatal::usage(e.to_string()))?;
@@ -491,12 +583,29 @@ fn mcp_http(
     for host in &args.allow_host {
         config = config.allow_host(host);
     }
-    let server = mcp_server(registry, policy, chart)?;
+    let mut server = mcp_server(registry, policy, chart)?;
+    if let Some(path) = &args.seal_key_file {
+        server = toolwright_mcp::approval_key_from_file(path)
+            .and_then(|key| server.with_approval_key(key))
+            .map_err(|e| Fatal::usage(e.to_string()))?;
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(|e| Fatal::other(format!("cannot start the runtime: {e}")))?;
     runtime.block_on(async {
+        if let Some(url) = &args.store {
+            if !url.starts_with("redis://") {
+                return Err(Fatal::usage(format!(
+                    "`--store {url}` is not a Redis URL: expected redis://HOST:PORT"
+                )));
+            }
+            let fleet = toolwright_mcp::fleet::RedisFleet::connect(url)
+                .await
+                .map_err(|e| Fatal::other(e.to_string()))?;
+            server = server.with_approval_store(fleet.approval_store());
+            config = config.with_fleet(&fleet);
+        }
         let http = HttpServer::bind(addr, server, config)
             .await
             .map_err(|e| match e {
@@ -549,23 +658,50 @@ fn serve_lines(format: Format, args: RunArgs) -> Result<(), Fatal> {
         // The provider was offered the tools in its own shape (OpenAI strict mode's nulls).
         policy = policy.with_provider(provider);
     }
-    let saved = match &state.state {
-        Some(path) => SavedState::load(path).map_err(|e| Fatal::usage(e.to_string()))?,
+    let state_file = state.state.as_deref().map(StateFile::new);
+    let saved = match &state_file {
+        Some(file) => file.load().map_err(|e| Fatal::usage(e.to_string()))?,
         None => SavedState::default(),
     };
     let mut chart = chart(&policy_args, answer);
+    let runtime = runtime()?;
+    let store = runtime.block_on(approval_store(&state, state_file.as_ref()))?;
     let mut session = Session::resume(&registry, &policy, format, saved)
+        .with_store(store)
         .with_max_line_bytes(lines.max_line_bytes.get());
-    runtime()?
+    runtime
         .block_on(session.serve(
             &mut chart,
             tokio::io::stdin(),
             tokio::io::stdout(),
-            state.state.as_deref(),
+            state_file.as_ref(),
         ))
         .map_err(|e| Fatal::other(format!("cannot read messages or write answers: {e}")))?;
     warn_unsaved(session.state(), state.state.as_deref());
     Ok(())
+}
+
+/// Where decided approvals are claimed: the Redis of `--store`, the ledger next to the state
+/// file, or (one process) memory.
+async fn approval_store(
+    args: &StateArgs,
+    state_file: Option<&StateFile>,
+) -> Result<Arc<dyn ApprovalStore>, Fatal> {
+    if let Some(url) = &args.store {
+        if !url.starts_with("redis://") {
+            return Err(Fatal::usage(format!(
+                "`--store {url}` is not a Redis URL: expected redis://HOST:PORT"
+            )));
+        }
+        let store = RedisApprovalStore::connect(url)
+            .await
+            .map_err(|e| Fatal::other(e.to_string()))?;
+        return Ok(Arc::new(store));
+    }
+    Ok(match state_file {
+        Some(file) => Arc::new(FileApprovalStore::new(file.ledger_path())),
+        None => Arc::new(MemoryApprovalStore::new()),
+    })
 }
 
 /// Says on stderr how many approvals still wait when nothing keeps them.

@@ -7,10 +7,11 @@ use std::sync::Arc;
 
 use clap::{Parser, ValueEnum};
 use toolwright_mcp::auth::FileTokens;
-use toolwright_mcp::http::{HttpConfig, HttpServer, RateLimit};
+use toolwright_mcp::http::{HttpConfig, HttpServer, RateLimit, RateLimitOutage};
 use toolwright_mcp::proxy::{Proxy, ProxyOptions};
 use toolwright_runtime::RunPolicy;
 use toolwright_runtime::approval::Decision;
+use toolwright_runtime::policy::Defer;
 use toolwright_secrets::SecretString;
 
 /// Serves the pinned tools of a folder of manifests (written by `tool-manifest import
@@ -40,6 +41,18 @@ struct Args {
     /// the client's elicitation, and refused where the client cannot be asked).
     #[arg(long, value_enum, default_value = "allow")]
     approval: Approval,
+
+    /// Defers every pinned tool: `tools/list` offers `tool_search`, and a tool is listed
+    /// (appended, with `notifications/tools/list_changed`) once a search of the session finds
+    /// it. A search finds only tools the caller's policy allows: never a write in a read-only
+    /// run. A manifest's `defer_loading = true` defers its tool without this flag.
+    #[arg(long)]
+    defer_upstream: bool,
+
+    /// Defers every tool past the first N of the list (in name order, the manifests' deferred
+    /// tools apart), as --defer-upstream does every tool.
+    #[arg(long, value_name = "N")]
+    defer_after: Option<usize>,
 
     /// Lists every server's tools again every SECONDS and refuses the ones that changed, besides
     /// at each `notifications/tools/list_changed` (a server may change its tools without saying
@@ -76,6 +89,42 @@ struct Args {
     /// Requests a token may make at once after a quiet period (default: twice --rate-limit).
     #[arg(long, value_name = "N", requires = "http")]
     burst: Option<std::num::NonZeroU32>,
+
+    /// Shares approvals, rate limits and sessions with every instance pointed at this Redis
+    /// (redis://HOST:PORT, or redis://HOST:PORT/DB): each approval runs at most once, each
+    /// token has one budget of --rate-limit across the instances, and a session is refused to
+    /// other tokens on every instance. Needs --seal-key-file, the same on every instance. When
+    /// Redis does not answer, an approved call is refused (nothing runs) and a request gets 503
+    /// with Retry-After (see --store-outage).
+    #[arg(long, value_name = "URL", requires_all = ["http", "seal_key_file"])]
+    store: Option<String>,
+
+    /// What a request gets while the Redis of --store does not answer: `refuse` (503 with
+    /// Retry-After) or `admit-locally` (this instance's own --rate-limit). Approved calls are
+    /// refused either way.
+    #[arg(
+        long,
+        value_enum,
+        value_name = "BEHAVIOUR",
+        default_value = "refuse",
+        requires = "store"
+    )]
+    store_outage: StoreOutage,
+
+    /// Seals approval states with the key in this file (at least 32 bytes; a final line break
+    /// is ignored) instead of a random key of this process, so that instances sharing it accept
+    /// each other's approval states. Never give a key on the command line.
+    #[arg(long, value_name = "FILE")]
+    seal_key_file: Option<PathBuf>,
+}
+
+/// `--store-outage`.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum StoreOutage {
+    /// 503 with Retry-After.
+    Refuse,
+    /// This instance's own limit.
+    AdmitLocally,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -187,6 +236,12 @@ async fn run(args: Args) -> Result<(), Fatal> {
         RunPolicy::full()
     }
     .disable_all(args.disable.iter().cloned());
+    if args.defer_upstream {
+        policy = policy.defer(Defer::Upstream);
+    }
+    if let Some(n) = args.defer_after {
+        policy = policy.defer(Defer::After(n));
+    }
     policy = match args.approval {
         Approval::Allow => policy,
         Approval::Deny => policy.with_approval(|_| {
@@ -194,7 +249,12 @@ async fn run(args: Args) -> Result<(), Fatal> {
         }),
         Approval::Defer => policy.with_approval(|_| Decision::Defer),
     };
-    let server = proxy.server(policy).map_err(Fatal::other)?;
+    let mut server = proxy.server(policy).map_err(Fatal::other)?;
+    if let Some(path) = &args.seal_key_file {
+        server = toolwright_mcp::approval_key_from_file(path)
+            .and_then(|key| server.with_approval_key(key))
+            .map_err(|e| Fatal::usage(e.to_string()))?;
+    }
     let Some(addr) = args.http else {
         return server
             .serve_stdio()
@@ -205,8 +265,24 @@ async fn run(args: Args) -> Result<(), Fatal> {
         args.rate_limit
             .saturating_mul(std::num::NonZeroU32::MIN.saturating_add(1))
     });
-    let mut config =
-        HttpConfig::default().with_rate_limit(Some(RateLimit::new(args.rate_limit, burst)));
+    let mut config = HttpConfig::default()
+        .with_rate_limit(Some(RateLimit::new(args.rate_limit, burst)))
+        .on_store_outage(match args.store_outage {
+            StoreOutage::Refuse => RateLimitOutage::Refuse,
+            StoreOutage::AdmitLocally => RateLimitOutage::AdmitLocally,
+        });
+    if let Some(url) = &args.store {
+        if !url.starts_with("redis://") {
+            return Err(Fatal::usage(format!(
+                "`--store {url}` is not a Redis URL: expected redis://HOST:PORT"
+            )));
+        }
+        let fleet = toolwright_mcp::fleet::RedisFleet::connect(url)
+            .await
+            .map_err(|e| Fatal::other(e.to_string()))?;
+        server = server.with_approval_store(fleet.approval_store());
+        config = config.with_fleet(&fleet);
+    }
     if let Some(path) = &args.tokens {
         let registry = Arc::clone(proxy.registry());
         let tokens = FileTokens::load(path, |name| registry.get(name).is_some())

@@ -18,27 +18,46 @@
 //!   until it is decided (those calls wait in the paused batch and run on resume).
 //!
 //! A paused batch serializes to JSON, so a host can save it, ask the person, and resume it from
-//! another process with [`Registry::resume_batch`] and the person's [`Decisions`]. Resuming runs
-//! exactly the approved arguments, and refuses (`TOOL_NOT_ALLOWED`, saying why, nothing runs):
+//! another process with [`Registry::resume_batch`], the person's [`Decisions`] and an
+//! [`ApprovalStore`]. Resuming runs exactly the approved arguments, and refuses
+//! (`TOOL_NOT_ALLOWED`, saying why, nothing runs):
 //!
 //! - an approval whose digest does not match its saved call (the state was edited);
 //! - an approval past its expiry ([`RunPolicy::approval_ttl`] after it was asked, by the
 //!   policy's [`Clock`](crate::policy::Clock));
-//! - an approval already decided: every decided approval is recorded in the host's
-//!   [`ApprovalLedger`], which serializes too, so a restarted process also refuses a second
-//!   resume of the same approval. Save the ledger with the state, after every resume.
+//! - an approval already decided: once the policy allows the call, the registry **claims** the
+//!   approval in the store, and only the one caller that wins the claim lets its decision take
+//!   effect. Every other resume of the same approval (a second copy of the state, another
+//!   process, another machine, at the same moment or later) is refused. The registry, not the
+//!   host, guarantees once.
 //!
 //! When the approval of a call of a sequential message is refused for one of these reasons, the
 //! calls that waited behind it are refused too (they may have run already, from another copy of
 //! the state).
 //!
-//! A host loop that asks a person later, saving the paused batch and the ledger (here in
-//! strings; a host writes them to its store):
+//! # Stores
+//!
+//! Which store guarantees once depends on who resumes approvals:
+//!
+//! - one process: [`MemoryApprovalStore`] (or a `Mutex<`[`ApprovalLedger`]`>` the host shares);
+//! - the processes of one machine: [`FileApprovalStore`], a JSON ledger file claimed under an
+//!   exclusive lock, re-read before each decision and replaced through a temporary file of a
+//!   unique name, never written back from an older copy;
+//! - the instances of a fleet: `RedisApprovalStore` (the feature `redis`), one `SET … NX` per
+//!   claim.
+//!
+//! When a store cannot answer (Redis unreachable, a damaged ledger file), the call fails closed:
+//! nothing runs, the approval is not used, and the call is answered `TOOL_FAILED`, retryable,
+//! saying so ([`Refusal::ApprovalStoreUnavailable`](crate::call::Refusal::ApprovalStoreUnavailable)).
+//!
+//! A host loop that asks a person later, saving the paused batch (here in a string; a host
+//! writes it to its own storage) and claiming approvals in a ledger file every process of the
+//! machine shares:
 //!
 //! ```
 //! use serde_json::{Value, json};
 //! use toolwright_runtime::{Registry, RunPolicy, ToolCall};
-//! use toolwright_runtime::approval::{ApprovalLedger, Decision, Decisions};
+//! use toolwright_runtime::approval::{Decision, Decisions, FileApprovalStore};
 //! use toolwright_runtime::batch::{BatchOutcome, PausedBatch};
 //! use toolwright_runtime::handler::{BoxFuture, CallResult, Handler, Mode, Safety, StaticSchema, ToolDef, ToolMeta, ToolOutput};
 //!
@@ -75,19 +94,25 @@
 //! let pending = &paused.pending()[0]; // show it to the person: name, arguments, expiry
 //! assert_eq!((pending.name.as_str(), &pending.arguments), ("drawings_clear", &json!({})));
 //! let saved = serde_json::to_string(&paused)?;
-//! let ledger = serde_json::to_string(&ApprovalLedger::new())?;
+//! # let folder = tempfile::tempdir()?;
+//! # let ledger_path = folder.path().join("approvals.json");
 //!
 //! // Later, maybe in another process: the person approved.
+//! let store = FileApprovalStore::new(&ledger_path); // the same file for every process
 //! let paused: PausedBatch = serde_json::from_str(&saved)?;
-//! let mut ledger: ApprovalLedger = serde_json::from_str(&ledger)?;
 //! let decisions: Decisions =
 //!     [(paused.pending()[0].approval_id.clone(), Decision::Approve)].into_iter().collect();
 //! let outcome = registry
-//!     .resume_batch(&policy, &mut drawings, paused, &decisions, &mut ledger)
+//!     .resume_batch(&policy, &mut drawings, paused, &decisions, &store)
 //!     .await;
 //! let results = outcome.complete().expect("every call is answered");
 //! assert!(results[0].is_success() && drawings.is_empty());
-//! // Save `ledger` now: resuming `saved` again is refused, the call does not run twice.
+//!
+//! // Resuming `saved` again, here or in any process that shares the file, runs nothing.
+//! let again: PausedBatch = serde_json::from_str(&saved)?;
+//! let outcome = registry.resume_batch(&policy, &mut drawings, again, &decisions, &store).await;
+//! let results = outcome.complete().expect("every call is answered");
+//! assert_eq!(results[0].code(), Some("TOOL_NOT_ALLOWED")); // already decided
 //! # Ok(())
 //! # }
 //! ```
@@ -107,6 +132,16 @@
 //! [`RunPolicy::approval_ttl`]: crate::RunPolicy::approval_ttl
 //! [`Registry::run_batch`]: crate::Registry::run_batch
 //! [`Registry::resume_batch`]: crate::Registry::resume_batch
+
+mod file;
+#[cfg(feature = "redis")]
+mod redis;
+mod store;
+
+pub use file::FileApprovalStore;
+#[cfg(feature = "redis")]
+pub use redis::{DEFAULT_KEY_PREFIX, RedisApprovalStore};
+pub use store::{ApprovalStore, Claim, MemoryApprovalStore, StoreError};
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -305,16 +340,16 @@ fn fresh_id() -> String {
 /// The decisions a person made, by approval id.
 pub type Decisions = BTreeMap<String, Decision>;
 
-/// Every approval already decided, kept by the host so that none is resumed twice. Serializes to
-/// JSON (`{"decided": {APPROVAL_ID: EXPIRES_AT, ...}}`); save it with the paused batches after
-/// every resume.
+/// Every approval already decided: what [`MemoryApprovalStore`] and [`FileApprovalStore`] keep.
+/// Serializes to JSON (`{"decided": {APPROVAL_ID: EXPIRES_AT, ...}}`).
 ///
-/// An approval is recorded when its decision takes effect: not when its saved call was changed,
-/// when it expired, or when the policy of the resume refuses the call (a read-only resume of a
-/// write leaves the approval unused, for a resume under a policy that allows it).
+/// An approval is recorded when it is claimed ([`claim`](Self::claim)), which the registry does
+/// when its decision is about to take effect: not when its saved call was changed, when it
+/// expired, or when the policy of the resume refuses the call (a read-only resume of a write
+/// leaves the approval unused, for a resume under a policy that allows it).
 ///
-/// [`prune`](Self::prune) forgets the approvals that expired; the MCP server prunes its ledger
-/// at every retry, so that it holds only the approvals that have not expired yet.
+/// [`prune`](Self::prune) forgets the approvals that expired; every claim prunes first, so that
+/// a ledger holds only the approvals that have not expired yet.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(from = "RawLedger", into = "RawLedger")]
 pub struct ApprovalLedger {
@@ -371,6 +406,17 @@ impl ApprovalLedger {
             self.by_expiry.remove(&(before, id.clone()));
         }
         self.by_expiry.insert((approval.expires_at, id.clone()));
+    }
+
+    /// Claims an approval at `now`: forgets the approvals that expired, then records it unless
+    /// the ledger holds it already ([`Claim::Taken`]).
+    pub fn claim(&mut self, approval: &PendingApproval, now: SystemTime) -> Claim {
+        self.prune(now);
+        if self.is_decided(&approval.approval_id) {
+            return Claim::Taken;
+        }
+        self.record(approval);
+        Claim::Won
     }
 
     /// Forgets the approvals that expired at `now`: a resume of one of them is refused as
