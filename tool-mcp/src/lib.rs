@@ -145,6 +145,8 @@ use toolwright_runtime::registry::deferral::{TOOL_SEARCH, TOOL_SEARCH_META};
 use toolwright_runtime::trace;
 use toolwright_runtime::validate::InputSchema;
 
+#[cfg(feature = "args")]
+pub mod args;
 #[cfg(feature = "http")]
 pub mod auth;
 #[cfg(feature = "redis")]

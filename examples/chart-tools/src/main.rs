@@ -3,12 +3,12 @@
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-
-use chart_tools::chart::Chart;
 use std::sync::Arc;
 
+use chart_tools::chart::Chart;
 use chart_tools::session::{Format, SavedState, Session, StateFile};
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use toolwright_mcp::args::{HttpArgs, ServeError};
 use toolwright_runtime::approval::{
     ApprovalStore, Decision, FileApprovalStore, MemoryApprovalStore, RedisApprovalStore,
 };
@@ -161,120 +161,6 @@ struct LineArgs {
     /// line is read as usual.
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_LINE_BOUND)]
     max_line_bytes: NonZeroUsize,
-}
-
-/// How `mcp --http` serves (every flag but --http needs --http).
-#[derive(Debug, Args)]
-struct HttpArgs {
-    /// Serves Streamable HTTP on ADDR (an IP address and port; port 0 picks a free one) at the
-    /// path /mcp instead of stdio, and prints `listening on http://ADDR/mcp` on stderr.
-    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:0")]
-    http: Option<std::net::SocketAddr>,
-
-    /// Requires a bearer token from this TOML file on every request: one [[token]] table per
-    /// token with `name`, `token` (at least 32 characters), `grant` ("read" or "write") and
-    /// optionally `disabled` (tool names). A bad file stops the server (exit status 2).
-    #[arg(long, value_name = "FILE", requires = "http")]
-    tokens: Option<PathBuf>,
-
-    /// Also accepts requests from this browser origin (scheme://host:port, `:*` for any port;
-    /// repeatable). Loopback origins and the bound address are always accepted; requests from
-    /// any other origin are refused with 403.
-    #[arg(long = "allow-origin", value_name = "ORIGIN", requires = "http")]
-    allow_origin: Vec<String>,
-
-    /// Also accepts requests whose Host header is HOST (repeatable): the names clients use to
-    /// reach a server bound to a non-loopback address. Other hosts are refused with 403.
-    #[arg(long = "allow-host", value_name = "HOST", requires = "http")]
-    allow_host: Vec<String>,
-
-    /// Refuses request bodies over BYTES with 413.
-    #[arg(long, value_name = "BYTES", default_value_t = toolwright_mcp::http::DEFAULT_MAX_BODY_BYTES, requires = "http")]
-    max_body: usize,
-
-    /// Requests each token may make a second (or each --rate-per; each caller together,
-    /// without --tokens); past that, 429 with Retry-After.
-    #[arg(long, value_name = "N", default_value = "20", requires = "http")]
-    rate_limit: std::num::NonZeroU32,
-
-    /// The period of --rate-limit: `--rate-limit 100 --rate-per minute` is 100 requests a
-    /// minute.
-    #[arg(
-        long,
-        value_enum,
-        value_name = "PERIOD",
-        default_value = "second",
-        requires = "http"
-    )]
-    rate_per: RatePeriod,
-
-    /// Requests a token may make at once after a quiet period (default: twice --rate-limit).
-    #[arg(long, value_name = "N", requires = "http")]
-    burst: Option<std::num::NonZeroU32>,
-
-    /// Serves without --tokens on an address that is not loopback: anyone who can reach it gets
-    /// the server's whole policy.
-    #[arg(long, requires = "http")]
-    allow_unauthenticated: bool,
-
-    /// Shares approvals, rate limits and sessions with every instance pointed at this Redis
-    /// (redis://HOST:PORT, or redis://HOST:PORT/DB): each approval runs at most once whichever
-    /// instance a retry reaches, each token has one budget of --rate-limit across the
-    /// instances, and a session is refused to other tokens (and restored for its own) on every
-    /// instance. Needs --seal-key-file, the same on every instance. When Redis does not answer,
-    /// an approved call is refused (nothing runs) and a request is refused with 503 and
-    /// Retry-After (see --store-outage).
-    #[arg(long, value_name = "URL", requires_all = ["http", "seal_key_file"])]
-    store: Option<String>,
-
-    /// What a request gets while the Redis of --store does not answer: `refuse` (503 with
-    /// Retry-After) or `admit-locally` (this instance's own --rate-limit; sessions of this
-    /// instance only). Approved calls are refused either way.
-    #[arg(
-        long,
-        value_enum,
-        value_name = "BEHAVIOUR",
-        default_value = "refuse",
-        requires = "store"
-    )]
-    store_outage: StoreOutage,
-
-    /// Seals approval states with the key in this file (at least 32 bytes; a final line break
-    /// is ignored) instead of a random key of this process: instances sharing it (and a
-    /// restarted instance) accept each other's approval states. Never give a key on the command
-    /// line.
-    #[arg(long, value_name = "FILE", requires = "http")]
-    seal_key_file: Option<PathBuf>,
-}
-
-/// The period of `--rate-limit`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum RatePeriod {
-    /// Requests a second.
-    Second,
-    /// Requests a minute.
-    Minute,
-    /// Requests an hour.
-    Hour,
-}
-
-impl RatePeriod {
-    fn duration(self) -> std::time::Duration {
-        std::time::Duration::from_secs(match self {
-            RatePeriod::Second => 1,
-            RatePeriod::Minute => 60,
-            RatePeriod::Hour => 3600,
-        })
-    }
-}
-
-/// `--store-outage`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum StoreOutage {
-    /// 503 with Retry-After.
-    Refuse,
-    /// This instance's own limit.
-    AdmitLocally,
 }
 
 #[derive(Debug, Args)]
@@ -525,8 +411,11 @@ fn mcp(args: McpArgs) -> Result<(), Fatal> {
     if let Some(addr) = args.http.http {
         return mcp_http(addr, &args.http, registry, policy, chart);
     }
-    let server =
-        mcp_server(registry, policy, chart)?.with_max_line_bytes(args.max_line_bytes.get());
+    let server = args
+        .http
+        .with_seal_key(mcp_server(Arc::new(registry), policy, chart)?)
+        .map_err(|e| Fatal::usage(e.to_string()))?
+        .with_max_line_bytes(args.max_line_bytes.get());
     runtime()?
         .block_on(server.serve_stdio())
         .map_err(|e| Fatal::other(format!("the MCP server stopped: {e}")))
@@ -534,12 +423,12 @@ fn mcp(args: McpArgs) -> Result<(), Fatal> {
 
 /// The chart's MCP server, over stdio or HTTP.
 fn mcp_server(
-    registry: Registry<Chart>,
+    registry: Arc<Registry<Chart>>,
     policy: RunPolicy,
     chart: Chart,
 ) -> Result<toolwright_mcp::McpServer<Chart>, Fatal> {
     toolwright_mcp::McpServer::new(
-        std::sync::Arc::new(registry),
+        registry,
         policy,
         chart,
         "chart-tools",
@@ -556,61 +445,19 @@ fn mcp_http(
     policy: RunPolicy,
     chart: Chart,
 ) -> Result<(), Fatal> {
-    use toolwright_mcp::auth::FileTokens;
-    use toolwright_mcp::http::{HttpConfig, HttpServer, RateLimit, RateLimitOutage};
-
-    let burst = args.burst.unwrap_or_else(|| {
-        args.rate_limit
-            .saturating_mul(std::num::NonZeroU32::MIN.saturating_add(1))
-    });
-    let limit = RateLimit::per(args.rate_limit, args.rate_per.duration(), burst);
-    let mut config = HttpConfig::default()
-        .with_max_body_bytes(args.max_body)
-        .with_rate_limit(Some(limit))
-        .allow_unauthenticated(args.allow_unauthenticated)
-        .on_store_outage(match args.store_outage {
-            StoreOutage::Refuse => RateLimitOutage::Refuse,
-            StoreOutage::AdmitLocally => RateLimitOutage::AdmitLocally,
-        });
-    if let Some(path) = &args.tokens {
-        let tokens = FileTokens::load(path, |name| registry.get(name).is_some())
-            .map_err(|e| Fatal::usage(e.to_string()))?;
-        config = config.with_verifier(std::sync::Arc::new(tokens));
-    }
-    for origin in &args.allow_origin {
-        config = config.allow_origin(origin);
-    }
-    for host in &args.allow_host {
-        config = config.allow_host(host);
-    }
-    let mut server = mcp_server(registry, policy, chart)?;
-    if let Some(path) = &args.seal_key_file {
-        server = toolwright_mcp::approval_key_from_file(path)
-            .and_then(|key| server.with_approval_key(key))
-            .map_err(|e| Fatal::usage(e.to_string()))?;
-    }
+    let registry = Arc::new(registry);
+    let server = mcp_server(Arc::clone(&registry), policy, chart)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(|e| Fatal::other(format!("cannot start the runtime: {e}")))?;
     runtime.block_on(async {
-        if let Some(url) = &args.store {
-            if !url.starts_with("redis://") {
-                return Err(Fatal::usage(format!(
-                    "`--store {url}` is not a Redis URL: expected redis://HOST:PORT"
-                )));
-            }
-            let fleet = toolwright_mcp::fleet::RedisFleet::connect(url)
-                .await
-                .map_err(|e| Fatal::other(e.to_string()))?;
-            server = server.with_approval_store(fleet.approval_store());
-            config = config.with_fleet(&fleet);
-        }
-        let http = HttpServer::bind(addr, server, config)
+        let http = args
+            .bind(addr, server, |name| registry.get(name).is_some())
             .await
             .map_err(|e| match e {
-                toolwright_mcp::McpError::Unauthenticated(_) => Fatal::usage(e.to_string()),
-                e => Fatal::other(e.to_string()),
+                ServeError::Usage(message) => Fatal::usage(message),
+                ServeError::Failed(message) => Fatal::other(message),
             })?;
         eprintln!("listening on {}", http.url());
         http.serve()

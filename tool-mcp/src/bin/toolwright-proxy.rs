@@ -6,8 +6,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::{Parser, ValueEnum};
-use toolwright_mcp::auth::FileTokens;
-use toolwright_mcp::http::{HttpConfig, HttpServer, RateLimit, RateLimitOutage};
+use toolwright_mcp::args::{HttpArgs, ServeError};
 use toolwright_mcp::proxy::{Proxy, ProxyOptions};
 use toolwright_runtime::RunPolicy;
 use toolwright_runtime::approval::Decision;
@@ -70,61 +69,8 @@ struct Args {
     #[arg(long, value_name = "SERVER=NAME:VARIABLE")]
     header_env: Vec<String>,
 
-    /// Serves Streamable HTTP on ADDR (port 0 picks a free one) at /mcp instead of stdio, and
-    /// prints `listening on http://ADDR/mcp` on stderr.
-    #[arg(long, value_name = "ADDR")]
-    http: Option<std::net::SocketAddr>,
-
-    /// Requires a bearer token from this TOML file on every HTTP request (the format of
-    /// `toolwright_mcp::auth::FileTokens`: `[[token]]` tables with `name`, `token`, `grant`
-    /// and optionally `disabled`).
-    #[arg(long, value_name = "FILE", requires = "http")]
-    tokens: Option<PathBuf>,
-
-    /// Requests a second each token may make over HTTP (each caller together, without
-    /// --tokens); past that, 429 with Retry-After.
-    #[arg(long, value_name = "N", default_value = "20", requires = "http")]
-    rate_limit: std::num::NonZeroU32,
-
-    /// Requests a token may make at once after a quiet period (default: twice --rate-limit).
-    #[arg(long, value_name = "N", requires = "http")]
-    burst: Option<std::num::NonZeroU32>,
-
-    /// Shares approvals, rate limits and sessions with every instance pointed at this Redis
-    /// (redis://HOST:PORT, or redis://HOST:PORT/DB): each approval runs at most once, each
-    /// token has one budget of --rate-limit across the instances, and a session is refused to
-    /// other tokens on every instance. Needs --seal-key-file, the same on every instance. When
-    /// Redis does not answer, an approved call is refused (nothing runs) and a request gets 503
-    /// with Retry-After (see --store-outage).
-    #[arg(long, value_name = "URL", requires_all = ["http", "seal_key_file"])]
-    store: Option<String>,
-
-    /// What a request gets while the Redis of --store does not answer: `refuse` (503 with
-    /// Retry-After) or `admit-locally` (this instance's own --rate-limit). Approved calls are
-    /// refused either way.
-    #[arg(
-        long,
-        value_enum,
-        value_name = "BEHAVIOUR",
-        default_value = "refuse",
-        requires = "store"
-    )]
-    store_outage: StoreOutage,
-
-    /// Seals approval states with the key in this file (at least 32 bytes; a final line break
-    /// is ignored) instead of a random key of this process, so that instances sharing it accept
-    /// each other's approval states. Never give a key on the command line.
-    #[arg(long, value_name = "FILE")]
-    seal_key_file: Option<PathBuf>,
-}
-
-/// `--store-outage`.
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum StoreOutage {
-    /// 503 with Retry-After.
-    Refuse,
-    /// This instance's own limit.
-    AdmitLocally,
+    #[command(flatten)]
+    serve: HttpArgs,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -172,6 +118,15 @@ impl Fatal {
         Fatal {
             message: message.to_string(),
             code: 1,
+        }
+    }
+}
+
+impl From<ServeError> for Fatal {
+    fn from(error: ServeError) -> Self {
+        match error {
+            ServeError::Usage(message) => Fatal::usage(message),
+            ServeError::Failed(message) => Fatal::other(message),
         }
     }
 }
@@ -249,52 +204,20 @@ async fn run(args: Args) -> Result<(), Fatal> {
         }),
         Approval::Defer => policy.with_approval(|_| Decision::Defer),
     };
-    let mut server = proxy.server(policy).map_err(Fatal::other)?;
-    if let Some(path) = &args.seal_key_file {
-        server = toolwright_mcp::approval_key_from_file(path)
-            .and_then(|key| server.with_approval_key(key))
-            .map_err(|e| Fatal::usage(e.to_string()))?;
-    }
-    let Some(addr) = args.http else {
+    let server = proxy.server(policy).map_err(Fatal::other)?;
+    let Some(addr) = args.serve.http else {
+        let server = args.serve.with_seal_key(server).map_err(Fatal::from)?;
         return server
             .serve_stdio()
             .await
             .map_err(|e| Fatal::other(format!("the MCP server stopped: {e}")));
     };
-    let burst = args.burst.unwrap_or_else(|| {
-        args.rate_limit
-            .saturating_mul(std::num::NonZeroU32::MIN.saturating_add(1))
-    });
-    let mut config = HttpConfig::default()
-        .with_rate_limit(Some(RateLimit::new(args.rate_limit, burst)))
-        .on_store_outage(match args.store_outage {
-            StoreOutage::Refuse => RateLimitOutage::Refuse,
-            StoreOutage::AdmitLocally => RateLimitOutage::AdmitLocally,
-        });
-    if let Some(url) = &args.store {
-        if !url.starts_with("redis://") {
-            return Err(Fatal::usage(format!(
-                "`--store {url}` is not a Redis URL: expected redis://HOST:PORT"
-            )));
-        }
-        let fleet = toolwright_mcp::fleet::RedisFleet::connect(url)
-            .await
-            .map_err(|e| Fatal::other(e.to_string()))?;
-        server = server.with_approval_store(fleet.approval_store());
-        config = config.with_fleet(&fleet);
-    }
-    if let Some(path) = &args.tokens {
-        let registry = Arc::clone(proxy.registry());
-        let tokens = FileTokens::load(path, |name| registry.get(name).is_some())
-            .map_err(|e| Fatal::usage(e.to_string()))?;
-        config = config.with_verifier(Arc::new(tokens));
-    }
-    let http = HttpServer::bind(addr, server, config)
+    let registry = Arc::clone(proxy.registry());
+    let http = args
+        .serve
+        .bind(addr, server, |name| registry.get(name).is_some())
         .await
-        .map_err(|e| match e {
-            toolwright_mcp::McpError::Unauthenticated(_) => Fatal::usage(e.to_string()),
-            e => Fatal::other(e),
-        })?;
+        .map_err(Fatal::from)?;
     eprintln!("listening on {}", http.url());
     http.serve()
         .await
