@@ -543,6 +543,62 @@ fn provider() -> impl Strategy<Value = Option<Provider>> {
     ]
 }
 
+/// A tool the user disabled and a pinned tool withheld for drift are never found by a search,
+/// loaded or run, even when the query is their own name and description; the other deferred
+/// tools still are.
+#[tokio::test]
+async fn disabled_and_withheld_tools_are_never_found() {
+    let tools = chart_tools();
+    let registry = registry(&tools);
+    let loaded = Loaded::new();
+    let policy = RunPolicy::full()
+        .disable("price_history")
+        .withhold(
+            "alert_list",
+            "The tool `alert_list` changed upstream since it was pinned.",
+        )
+        .with_provider(Provider::Gemini)
+        .with_loaded(loaded.clone());
+    let mut runs = Runs::default();
+    for hidden in ["price_history", "alert_list"] {
+        let tool = tools
+            .iter()
+            .find(|t| t.name == hidden)
+            .expect("a chart tool");
+        let query = format!("{} {}", tool.name, tool.description);
+        let answer = registry
+            .execute(
+                &policy,
+                &mut runs,
+                TOOL_SEARCH,
+                &json!({"query": query, "limit": 10}),
+            )
+            .await;
+        let found = search_tools(&answer);
+        assert!(
+            found.iter().all(|d| d["name"] != hidden),
+            "{hidden} found: {found:?}"
+        );
+        assert!(!loaded.contains(hidden));
+        assert!(!registry.offered(&policy).contains(&hidden));
+        let called = registry
+            .execute(&policy, &mut runs, hidden, &json!({}))
+            .await;
+        assert_eq!(called.code(), Some("TOOL_NOT_ALLOWED"), "{hidden}");
+    }
+    assert_eq!(runs.all.load(Ordering::SeqCst), 0, "nothing ran");
+    // The search still finds the run's other deferred tools.
+    let answer = registry
+        .execute(
+            &policy,
+            &mut runs,
+            TOOL_SEARCH,
+            &json!({"query": "indicators moving average"}),
+        )
+        .await;
+    assert_eq!(search_tools(&answer)[0]["name"], "indicator_search");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(128))]
 

@@ -18,9 +18,11 @@ use toolwright_runtime::approval::Decision;
 use toolwright_runtime::batch::BatchOutcome;
 use toolwright_runtime::{RunPolicy, ToolCall};
 
-/// Processes that race, and the approvals they race for.
+/// Processes that race, the approvals they race for, and how many times each process decides
+/// every approval (one line each): 4 × 3 × 1,000 = 12,000 resume attempts.
 const PROCESSES: usize = 4;
 const APPROVALS: usize = 1_000;
+const ROUNDS: usize = 3;
 
 /// How long the processes of the race may take, at most.
 const DEADLINE: Duration = Duration::from_secs(300);
@@ -106,16 +108,25 @@ fn processes_racing_on_one_state_file_run_each_approval_once() {
     let state = folder.path().join("approvals.json");
     let ids = paused_state(&state, APPROVALS);
     let state_arg = state.to_str().expect("a UTF-8 path");
-    // Each process decides every approval, in its own order, all at once; a thread per process
-    // reads its answers while it runs.
+    // Each process decides every approval ROUNDS times, a line a round, each line in its own
+    // order, all processes at once; a thread per process writes its lines, another reads its
+    // answers while it runs (its answers may fill their pipe before it read every line).
     let (sender, outputs) = std::sync::mpsc::channel();
     for p in 0..PROCESSES {
-        let mut order = ids.clone();
-        order.rotate_left(p * APPROVALS / PROCESSES);
         let mut child = spawn_child(&["--approval", "defer", "--state", state_arg]);
         let mut stdin = child.stdin.take().expect("stdin is piped");
-        writeln!(stdin, "{}", approve(&order)).expect("written");
-        drop(stdin);
+        let lines: Vec<String> = (0..ROUNDS)
+            .map(|round| {
+                let mut order = ids.clone();
+                order.rotate_left((round * PROCESSES + p) * APPROVALS / (PROCESSES * ROUNDS));
+                approve(&order)
+            })
+            .collect();
+        std::thread::spawn(move || {
+            for line in lines {
+                writeln!(stdin, "{line}").expect("written");
+            }
+        });
         let sender = sender.clone();
         std::thread::spawn(move || {
             let _ = sender.send(child.wait_with_output());
