@@ -49,7 +49,7 @@ pub struct HttpArgs {
     #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:0")]
     pub http: Option<SocketAddr>,
 
-    /// Requires a bearer token from this TOML file on every request: one [[token]] table per
+    /// Requires a bearer token from this TOML file on every request: one `[[token]]` table per
     /// token with `name`, `token` (at least 32 characters), `grant` ("read" or "write") and
     /// optionally `disabled` (tool names). A bad file stops the server (exit status 2).
     #[arg(long, value_name = "FILE", requires = "http")]

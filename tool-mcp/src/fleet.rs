@@ -27,11 +27,11 @@
 //!   with the same key ([`McpServer::with_approval_key`](crate::McpServer::with_approval_key)),
 //!   or a retry reaching another instance than the one that asked does not verify. When Redis
 //!   does not answer, the retry is refused and nothing runs.
-//! - **Rate limits.** The per-token limit of [`HttpConfig`] is one budget for the fleet: GCRA
+//! - **Rate limits.** The per-token limit of [`HttpConfig`](crate::http::HttpConfig) is one budget for the fleet: GCRA
 //!   in a Lua script (`EVALSHA`, falling back to `EVAL` once per connection), on the clock of
 //!   the Redis server, so the instances' clocks do not matter. When Redis does not answer, a
-//!   request is refused with `503` and `Retry-After` unless [`HttpConfig::on_store_outage`]
-//!   says to admit it on the instance's own limit ([`RateLimitOutage::AdmitLocally`]).
+//!   request is refused with `503` and `Retry-After` unless [`HttpConfig::on_store_outage`](crate::http::HttpConfig::on_store_outage)
+//!   says to admit it on the instance's own limit ([`RateLimitOutage::AdmitLocally`](crate::http::RateLimitOutage::AdmitLocally)).
 //! - **Sessions and their owners.** The session of a client of a protocol before 2026-07-28
 //!   is recorded with the SHA-256 digest of the token that opened it (never the token) and the
 //!   client's `initialize` parameters, for an hour after its last use
@@ -57,6 +57,7 @@
 //! Redis (with replicas) rather than a cluster.
 
 use std::future::Future;
+use std::num::NonZeroU32;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
@@ -67,9 +68,12 @@ use rmcp::transport::streamable_http_server::session::{
 };
 use toolwright_runtime::approval::{ApprovalStore, RedisApprovalStore, StoreError};
 
-use crate::http::{Caller, Owners, RateLimit};
-#[cfg(doc)]
-use crate::http::{HttpConfig, RateLimitOutage};
+// This module takes nothing from `crate::http`, which reads it: the transport hands it plain
+// values (a subject's interval and burst, a token's digest, how to find a session's owner).
+
+/// The SHA-256 digest of the token that opened a session, by the session's id: what this
+/// instance recorded while initializing it.
+pub(crate) type OwnerOf = Arc<dyn Fn(&str) -> Option<[u8; 32]> + Send + Sync>;
 
 /// The prefix of every key unless [`RedisFleet::with_prefix`] says otherwise.
 pub const DEFAULT_PREFIX: &str = "toolwright:";
@@ -118,10 +122,9 @@ return {1, '0', owned}
 ";
 
 /// The Redis every instance of a fleet points at: where approvals are claimed
-/// ([`RedisFleet::approval_store`]), and, through [`HttpConfig::with_fleet`], the per-token
-/// rate limits and the owners of sessions. See [the module docs](self) for what is shared.
-///
-/// [`HttpConfig::with_fleet`]: crate::http::HttpConfig::with_fleet
+/// ([`RedisFleet::approval_store`]), and, through
+/// [`HttpConfig::with_fleet`](crate::http::HttpConfig::with_fleet), the per-token rate limits and
+/// the owners of sessions. See [the module docs](self) for what is shared.
 #[derive(Clone)]
 pub struct RedisFleet {
     approvals: RedisApprovalStore,
@@ -237,17 +240,18 @@ impl Shared {
         format!("{}session:{session}", self.prefix)
     }
 
-    /// Admits one request of `subject` under `limit` (if any), naming `session` as `caller`
-    /// (if it does): one round trip.
+    /// Admits one request of `subject` under its limit (if any: one request every `interval`,
+    /// in bursts of `burst`), naming `session` as the caller whose token has `digest` (if it
+    /// does): one round trip.
     pub(crate) async fn admit(
         &self,
-        limit: Option<(&str, RateLimit)>,
-        session: Option<(&str, &Caller)>,
+        limit: Option<(&str, Duration, NonZeroU32)>,
+        session: Option<(&str, &[u8; 32])>,
     ) -> Result<Admission, redis::RedisError> {
         let (rate_key, interval, tolerance) = match limit {
-            Some((subject, limit)) => {
-                let interval = limit.interval().as_micros().max(1);
-                let tolerance = interval.saturating_mul(u128::from(limit.burst().get()));
+            Some((subject, interval, burst)) => {
+                let interval = interval.as_micros().max(1);
+                let tolerance = interval.saturating_mul(u128::from(burst.get()));
                 (
                     format!("{}rate:{subject}", self.prefix),
                     interval,
@@ -257,7 +261,7 @@ impl Shared {
             None => (format!("{}rate:", self.prefix), 0, 0),
         };
         let (session_key, owner) = match session {
-            Some((session, caller)) => (self.session_key(session), hex(caller.digest())),
+            Some((session, digest)) => (self.session_key(session), hex(digest)),
             None => (self.session_key(""), String::new()),
         };
         let mut connection = self.connection.clone();
@@ -293,7 +297,7 @@ fn hex(bytes: &[u8]) -> String {
 /// recorded while initializing it.
 pub(crate) struct SessionRecords {
     pub(crate) shared: Arc<Shared>,
-    pub(crate) owners: Arc<Owners>,
+    pub(crate) owner_of: OwnerOf,
 }
 
 type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, SessionStoreError>> + Send + 'a>>;
@@ -337,11 +341,8 @@ impl SessionStore for SessionRecords {
             pipe.atomic().cmd("HSET").arg(&key).arg("state").arg(state);
             // A session opened without a token verifier has no owner, and no request names it
             // with one: the guard checks owners only of authenticated requests.
-            if let Some(owner) = self.owners.owner(session_id) {
-                pipe.cmd("HSET")
-                    .arg(&key)
-                    .arg("owner")
-                    .arg(hex(owner.digest()));
+            if let Some(owner) = (self.owner_of)(session_id) {
+                pipe.cmd("HSET").arg(&key).arg("owner").arg(hex(&owner));
             }
             pipe.cmd("EXPIRE")
                 .arg(&key)

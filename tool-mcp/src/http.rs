@@ -674,9 +674,10 @@ fn router<C: Send + Sync + 'static>(
         .with_cancellation_token(cancel);
     #[cfg(feature = "redis")]
     if let Some(shared) = &config.fleet {
+        let owners = Arc::clone(&owners);
         rmcp_config.session_store = Some(Arc::new(crate::fleet::SessionRecords {
             shared: Arc::clone(shared),
-            owners: Arc::clone(&owners),
+            owner_of: Arc::new(move |session| owners.owner(session).map(|c| *c.digest())),
         }));
     }
     let service = StreamableHttpService::new(
@@ -806,7 +807,9 @@ impl Guard {
             if limit.is_none() && session.is_none() {
                 return None;
             }
-            match fleet.admit(limit, session).await {
+            let budget = limit.map(|(subject, limit)| (subject, limit.interval(), limit.burst()));
+            let named = session.map(|(session, caller)| (session, caller.digest()));
+            match fleet.admit(budget, named).await {
                 Ok(admission) if !admission.admitted => {
                     let limit = limit.map_or_else(RateLimit::default, |(_, limit)| limit);
                     return Some(too_many(&limit, admission.wait));
