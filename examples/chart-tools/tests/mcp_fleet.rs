@@ -343,9 +343,6 @@ const ATTEMPTS: usize = 10_000;
 /// Resume attempts in flight at once.
 const IN_FLIGHT: usize = 48;
 
-/// How long the race may take, at most.
-const RACE_LIMIT: Duration = Duration::from_secs(150);
-
 #[test]
 fn racing_resumes_across_three_instances_run_each_approval_once() {
     let dir = tempfile::tempdir().expect("a temporary directory");
@@ -422,7 +419,6 @@ fn racing_resumes_across_three_instances_run_each_approval_once() {
             .await;
     });
     let elapsed = started.elapsed();
-    assert!(elapsed < RACE_LIMIT, "the race took {elapsed:?}");
     assert!(
         victim.lock().expect("lock").is_none(),
         "an instance was killed during the run"
