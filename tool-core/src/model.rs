@@ -33,8 +33,8 @@ pub use lifecycle::{
 };
 
 /// Declares an enum whose values are words (`read-only`, `openai`, `TOOL_FAILED`): the enum,
-/// `ALL` (every value), `ACCEPTED` (every word), `as_str`, `from_word` and `Display`, from one
-/// list of `Variant => "word"`. The words are written nowhere else.
+/// `ALL` (every value), `ACCEPTED` (every word), `index`, `as_str`, `from_word` and `Display`,
+/// from one list of `Variant => "word"`. The words are written nowhere else.
 ///
 /// ```
 /// toolwright_core::word_enum! {
@@ -72,6 +72,12 @@ macro_rules! word_enum {
             pub const ALL: &'static [$ty] = &[$($ty::$variant),+];
             /// Every word, in declaration order.
             pub const ACCEPTED: &'static [&'static str] = &[$($word),+];
+
+            /// The value's position in [`Self::ALL`]: the index of its entry in a table with
+            /// one entry per value.
+            pub const fn index(self) -> usize {
+                self as usize
+            }
 
             /// The word.
             pub const fn as_str(self) -> &'static str {
@@ -819,6 +825,16 @@ mod tests {
         assert_eq!(default_title("drawing_create"), "Drawing create");
         assert_eq!(default_title("x"), "X");
         assert_eq!(default_title(""), "");
+    }
+
+    #[test]
+    fn each_value_indexes_its_own_entry_of_a_table() {
+        for (position, dialect) in crate::dialect::Dialect::ALL.iter().enumerate() {
+            assert_eq!(dialect.index(), position, "{dialect}");
+        }
+        for (position, safety) in Safety::ALL.iter().enumerate() {
+            assert_eq!(safety.index(), position, "{safety}");
+        }
     }
 
     #[test]

@@ -79,11 +79,9 @@ pub fn tool_search_spec() -> &'static ToolSpec {
 
 /// The registry's tool search tool converted to `dialect` ([`convert`]), once per process.
 pub fn tool_search_conversion(dialect: Dialect) -> &'static Result<Converted, Vec<Violation>> {
-    static CONVERTED: [OnceLock<Result<Converted, Vec<Violation>>>; 5] =
-        [const { OnceLock::new() }; 5];
-    // `Dialect::ALL` lists every dialect once: each has its own slot.
-    let slot = Dialect::ALL.iter().position(|d| *d == dialect).unwrap_or(0);
-    CONVERTED[slot].get_or_init(|| convert(dialect, tool_search_spec()))
+    static CONVERTED: [OnceLock<Result<Converted, Vec<Violation>>>; Dialect::ALL.len()] =
+        [const { OnceLock::new() }; Dialect::ALL.len()];
+    CONVERTED[dialect.index()].get_or_init(|| convert(dialect, tool_search_spec()))
 }
 
 /// The registry's tool search tool as a request in `dialect` lists it, or in the canonical form

@@ -15,13 +15,9 @@ pub(crate) struct PinnedTool {
     pub(crate) meta: &'static ToolMeta,
     /// The index of its server in [`Pinned::servers`].
     pub(crate) server: usize,
-    /// Its name upstream.
-    pub(crate) upstream_name: String,
-    /// The digest of the pinned definition.
-    pub(crate) digest: String,
-    /// The pinned definition, as the server listed it when it was pinned.
-    pub(crate) definition: Value,
-    /// The manifest's `[upstream]` table: what the registry's spec of the tool carries.
+    /// The manifest's `[upstream]` table: the tool's name upstream, the digest and the pinned
+    /// definition (as the server listed it when it was pinned); what the registry's spec of the
+    /// tool carries.
     pub(crate) pin: Upstream,
 }
 
@@ -87,9 +83,6 @@ pub(crate) fn load(dir: &Path) -> Result<Pinned, ProxyError> {
         tools.push(PinnedTool {
             meta: leak(&spec),
             server,
-            upstream_name: upstream.tool.clone(),
-            digest: upstream.digest.clone(),
-            definition: upstream.definition.clone(),
             pin: upstream,
         });
     }

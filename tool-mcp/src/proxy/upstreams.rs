@@ -120,22 +120,23 @@ impl Upstreams {
             .collect();
         let mut routes = BTreeMap::new();
         for tool in pinned.tools {
-            let pin =
-                Definition::from_mcp(&tool.definition).map_err(|why| ProxyError::Manifests {
+            let pin = Definition::from_mcp(&tool.pin.definition).map_err(|why| {
+                ProxyError::Manifests {
                     dir: tool.meta.source.into(),
                     diagnostics: format!(
                         "{}: the pinned definition cannot be read: {why}",
                         tool.meta.source
                     ),
-                })?;
+                }
+            })?;
             routes.insert(
                 tool.meta.name,
                 Route {
                     link: tool.server,
-                    upstream_name: tool.upstream_name,
-                    digest: tool.digest,
+                    upstream_name: tool.pin.tool.clone(),
+                    digest: tool.pin.digest.clone(),
                     pin,
-                    pin_value: tool.definition,
+                    pin_value: tool.pin.definition.clone(),
                 },
             );
         }

@@ -29,22 +29,11 @@ use crate::policy::RunPolicy;
 /// What one tool's declaration gives each dialect, computed on first use.
 #[derive(Debug, Default)]
 pub(crate) struct DialectCache {
-    /// One conversion per dialect, indexed by [`slot`].
-    converted: [OnceLock<Result<Converted, Vec<Violation>>>; 5],
+    /// One conversion per dialect, indexed by [`Dialect::index`].
+    converted: [OnceLock<Result<Converted, Vec<Violation>>>; Dialect::ALL.len()],
     /// The properties OpenAI strict mode makes nullable: their schema pointers, and what removes
     /// their `null`s from a call's arguments.
     nullable: OnceLock<(Vec<String>, NullStripper)>,
-}
-
-/// The index of a dialect in [`DialectCache::converted`].
-const fn slot(dialect: Dialect) -> usize {
-    match dialect {
-        Dialect::Mcp => 0,
-        Dialect::OpenAi => 1,
-        Dialect::OpenAiResponses => 2,
-        Dialect::Anthropic => 3,
-        Dialect::Gemini => 4,
-    }
 }
 
 impl DialectCache {
@@ -54,7 +43,7 @@ impl DialectCache {
         dialect: Dialect,
         spec: &toolwright_core::ToolSpec,
     ) -> &Result<Converted, Vec<Violation>> {
-        self.converted[slot(dialect)].get_or_init(|| dialect::convert(dialect, spec))
+        self.converted[dialect.index()].get_or_init(|| dialect::convert(dialect, spec))
     }
 }
 
@@ -225,18 +214,5 @@ impl<C> Registry<C> {
     /// `"strict": false`; `None` for an unknown tool.
     pub fn openai_nullable_pointers(&self, name: &str) -> Option<&[String]> {
         self.tools.get(name).map(Registered::nullable_pointers)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_dialect_has_its_own_slot() {
-        let mut slots: Vec<usize> = Dialect::ALL.iter().map(|d| slot(*d)).collect();
-        slots.sort_unstable();
-        slots.dedup();
-        assert_eq!(slots, [0, 1, 2, 3, 4]);
     }
 }
