@@ -7,6 +7,8 @@
 //! set), where it fails. Run `cargo test -p toolwright-tests --test corpus -- --nocapture` for the
 //! acceptance table and the table of provider exports.
 
+#[path = "support/real_tools.rs"]
+mod real_tools;
 mod support;
 
 use std::collections::BTreeMap;
@@ -20,6 +22,8 @@ use toolwright_manifest::import::{self, BFCL_TYPES, Format, Tool};
 use toolwright_manifest::outputs::OutputDirs;
 use toolwright_manifest::{ToolSpec, codegen, manifest, outputs};
 
+use real_tools::{Source, corpus_dir, sources};
+
 /// The share of the JSON Schema tools (every source but BFCL) the generator must accept as
 /// published.
 const JSON_SCHEMA_TARGET: f64 = 0.99;
@@ -31,53 +35,11 @@ const INSTANCE_COVERAGE: f64 = 0.9;
 /// The source whose schemas are in the BFCL dialect.
 const BFCL: &str = "bfcl";
 
-/// The corpus, `None` when it is absent (see [`support::shared_dir`]).
-fn corpus_dir() -> Option<PathBuf> {
-    support::shared_dir("REAL_TOOLS_CORPUS", &["corpus", "real-tools", "raw"])
-}
-
-/// One source file of the corpus.
-struct Source {
-    /// The file stem: `github-mcp-server`.
-    name: String,
-    /// The file's text.
-    text: String,
-    /// Its records, as JSON values.
-    records: Vec<Value>,
-}
-
 impl Source {
     /// The Rust module the source's tools are generated into.
     fn module(&self) -> String {
         self.name.replace(['-', '.'], "_")
     }
-}
-
-fn sources(dir: &Path) -> Vec<Source> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .expect("the corpus directory")
-        .map(|entry| entry.expect("an entry").path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
-        .collect();
-    files.sort();
-    assert!(!files.is_empty(), "no source file in {}", dir.display());
-    files
-        .into_iter()
-        .map(|path| {
-            let text = std::fs::read_to_string(&path).expect("a source file");
-            let records: Vec<Value> = serde_json::from_str(&text).expect("an array of records");
-            let name = path
-                .file_stem()
-                .expect("a file name")
-                .to_string_lossy()
-                .into_owned();
-            Source {
-                name,
-                text,
-                records,
-            }
-        })
-        .collect()
 }
 
 /// JSON text without the white space between tokens, so that two texts of the same value

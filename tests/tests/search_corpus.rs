@@ -97,11 +97,13 @@
 //! [`Registry`]: toolwright_runtime::Registry
 //! [`Registry::definitions`]: toolwright_runtime::Registry::definitions
 
+#[path = "support/real_tools.rs"]
+mod real_tools;
 mod support;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -113,6 +115,8 @@ use toolwright_runtime::policy::Defer;
 use toolwright_runtime::search::{self, ToolIndex};
 use toolwright_runtime::validate::InputSchema;
 use toolwright_runtime::{Registry, RunPolicy, ToolError};
+
+use real_tools::{Source, corpus_dir, sources};
 
 // Floors a little under what was measured (docs/performance.md, "Tool search"), so that a
 // regression fails. SPEC section 12's target, top-5 recall of 90 % on the held-apart set, is met by
@@ -159,11 +163,6 @@ const REQUESTS: &str = include_str!("../search-requests.json");
 // ---------------------------------------------------------------------------------------------
 // The corpus.
 
-/// The corpus, `None` when it is absent (see [`support::shared_dir`]).
-fn corpus_dir() -> Option<PathBuf> {
-    support::shared_dir("REAL_TOOLS_CORPUS", &["corpus", "real-tools", "raw"])
-}
-
 /// One corpus tool.
 struct CorpusTool {
     /// The source file's stem: `github-mcp-server`.
@@ -179,22 +178,13 @@ struct CorpusTool {
 /// Every corpus tool, sources in file-name order, each source's tools in file order (read and
 /// imported as `tests/corpus.rs` does).
 fn corpus(dir: &Path) -> Vec<CorpusTool> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .expect("the corpus directory")
-        .map(|entry| entry.expect("an entry").path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
-        .collect();
-    files.sort();
-    assert!(!files.is_empty(), "no source file in {}", dir.display());
     let mut tools = Vec::new();
-    for path in files {
-        let source = path
-            .file_stem()
-            .expect("a file name")
-            .to_string_lossy()
-            .into_owned();
-        let text = std::fs::read_to_string(&path).expect("a source file");
-        let records: Vec<Value> = serde_json::from_str(&text).expect("an array of records");
+    for Source {
+        name: source,
+        text,
+        records,
+    } in sources(dir)
+    {
         let reading = import::read(&text, Format::Auto).unwrap_or_else(|e| panic!("{source}: {e}"));
         assert_eq!(
             reading.tools.len(),
